@@ -1,0 +1,52 @@
+"""Load the tool declarations in variants/ (the one place a schema is written).
+
+A declaration refers to a shared shape as `{"$ref": "shapes/<name>.json"}`; the
+loader inlines it, so every schema on the wire is self-contained.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .protocol.declarations import parse_declaration
+from .protocol.types import ToolDeclaration
+
+SHAPES_PREFIX = "shapes/"
+
+
+def variants_dir() -> Path:
+    """variants/ inside the installed wheel, or at the repo root for a source checkout."""
+    packaged = Path(str(resources.files("mcp_variants"))) / "variants"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "variants"
+
+
+def load_shape(directory: Path, name: str) -> dict[str, Any]:
+    shape = json.loads((directory / SHAPES_PREFIX / name).read_text())
+    shape.pop("$comment", None)
+    return _inline(shape, directory)
+
+
+def load_declarations(directory: Path | None = None) -> dict[str, ToolDeclaration]:
+    """Every tool declaration, checked; DeclarationError names the first broken rule."""
+    directory = directory or variants_dir()
+    declarations: dict[str, ToolDeclaration] = {}
+    for path in sorted(directory.glob("*.json")):
+        declaration = parse_declaration(_inline(json.loads(path.read_text()), directory))
+        declarations[declaration.name] = declaration
+    return declarations
+
+
+def _inline(node: Any, directory: Path) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SHAPES_PREFIX) and len(node) == 1:
+            return load_shape(directory, ref[len(SHAPES_PREFIX):])
+        return {k: _inline(v, directory) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, directory) for v in node]
+    return node

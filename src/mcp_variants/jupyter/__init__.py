@@ -1,0 +1,1 @@
+"""Jupyter runtimes and the tools built on them."""

@@ -1,0 +1,84 @@
+"""Collect a kernel's iopub messages into nbformat outputs, within a byte budget."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def strip_ansi(text: str) -> str:
+    return ANSI_ESCAPE.sub("", text)
+
+
+@dataclass
+class OutputCollector:
+    """Accumulates nbformat 4 outputs; stops storing text past `hard_cap` bytes.
+
+    The cap is what keeps a 50 MB print from living in memory: the kernel can
+    print as much as it likes, we keep the first `hard_cap` bytes and count the rest.
+    """
+
+    hard_cap: int
+    outputs: list[dict[str, Any]] = field(default_factory=list)
+    stored_bytes: int = 0
+    dropped_bytes: int = 0
+    _clear_on_next: bool = False
+
+    def add(self, msg_type: str, content: dict[str, Any]) -> None:
+        if self._clear_on_next and msg_type in ("stream", "display_data", "execute_result", "error"):
+            self.outputs.clear()
+            self._clear_on_next = False
+        if msg_type == "stream":
+            self._add_stream(content["name"], content.get("text", ""))
+        elif msg_type in ("display_data", "execute_result"):
+            output: dict[str, Any] = {
+                "output_type": msg_type,
+                "data": self._budget_bundle(content.get("data", {})),
+                "metadata": content.get("metadata", {}),
+            }
+            if msg_type == "execute_result":
+                output["execution_count"] = content.get("execution_count")
+            self.outputs.append(output)
+        elif msg_type == "error":
+            self.outputs.append(
+                {
+                    "output_type": "error",
+                    "ename": content.get("ename", "Error"),
+                    "evalue": content.get("evalue", ""),
+                    "traceback": list(content.get("traceback", [])),
+                }
+            )
+        elif msg_type == "clear_output":
+            if content.get("wait"):
+                self._clear_on_next = True
+            else:
+                self.outputs.clear()
+
+    @property
+    def truncated(self) -> bool:
+        return self.dropped_bytes > 0
+
+    def _take(self, text: str) -> str:
+        room = max(self.hard_cap - self.stored_bytes, 0)
+        size = len(text.encode())
+        if size <= room:
+            self.stored_bytes += size
+            return text
+        kept = text.encode()[:room].decode(errors="ignore")
+        self.stored_bytes += len(kept.encode())
+        self.dropped_bytes += size - len(kept.encode())
+        return kept
+
+    def _add_stream(self, name: str, text: str) -> None:
+        text = self._take(text)
+        last = self.outputs[-1] if self.outputs else None
+        if last is not None and last["output_type"] == "stream" and last["name"] == name:
+            last["text"] += text
+        elif text:
+            self.outputs.append({"output_type": "stream", "name": name, "text": text})
+
+    def _budget_bundle(self, bundle: dict[str, Any]) -> dict[str, Any]:
+        return {mime: self._take(v) if isinstance(v, str) else v for mime, v in bundle.items()}

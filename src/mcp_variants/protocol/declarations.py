@@ -1,0 +1,102 @@
+"""Parse tool declarations and enforce SEP-3279's declaration rules.
+
+A declaration that breaks a rule raises DeclarationError naming the tool and the
+rule; the server refuses to start rather than serve a tool a client cannot trust.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .errors import DeclarationError
+from .types import (
+    ASSISTANT_CONTENT,
+    CORE_COMBINATIONS,
+    EXTENSION_AUDIENCE_FORMATS,
+    FORMATS,
+    Selector,
+    ToolDeclaration,
+    Variant,
+)
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def parse_declaration(raw: Mapping[str, Any]) -> ToolDeclaration:
+    """Turn one variants/<tool>.json document into a checked ToolDeclaration."""
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise DeclarationError(str(name), "a tool has a name", "missing or not a string")
+    input_schema = raw.get("inputSchema")
+    if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
+        raise DeclarationError(name, "inputSchema is an object schema", "inputSchema must have type 'object'")
+    _check_schema(name, "inputSchema", input_schema)
+    raw_variants = raw.get("outputVariants")
+    if not isinstance(raw_variants, list):
+        raise DeclarationError(name, "a tool declares outputVariants", "outputVariants must be a list")
+    variants = tuple(_parse_variant(name, item) for item in raw_variants)
+    _check_variants(name, variants)
+    return ToolDeclaration(
+        name=name,
+        title=raw.get("title"),
+        description=str(raw.get("description", "")),
+        input_schema=input_schema,
+        variants=variants,
+        annotations=raw.get("annotations"),
+        meta=raw.get("_meta"),
+    )
+
+
+def _parse_variant(tool: str, item: Any) -> Variant:
+    if not isinstance(item, dict):
+        raise DeclarationError(tool, "a variant is an object", repr(item))
+    audience, fmt = item.get("audience"), item.get("format")
+    if not isinstance(audience, str) or fmt not in FORMATS:
+        raise DeclarationError(
+            tool, "a variant has an audience and a format", f"audience={audience!r} format={fmt!r}"
+        )
+    selector = Selector(audience, str(fmt))
+    schema = item.get("schema")
+    if fmt == "content" and schema is not None:
+        raise DeclarationError(tool, "content variants carry no schema", str(selector))
+    if fmt == "structured":
+        if not isinstance(schema, dict):
+            raise DeclarationError(tool, "every structured variant declares a schema", str(selector))
+        _check_schema(tool, str(selector), schema)
+    return Variant(selector, schema)
+
+
+def _check_variants(tool: str, variants: tuple[Variant, ...]) -> None:
+    seen: set[Selector] = set()
+    for variant in variants:
+        selector = variant.selector
+        if selector in seen:
+            raise DeclarationError(tool, "no audience/format pair is declared twice", str(selector))
+        seen.add(selector)
+        if selector.is_core:
+            if (selector.audience, selector.format) not in CORE_COMBINATIONS:
+                raise DeclarationError(
+                    tool, "only core combinations or known extension audiences", f"{selector} is not core"
+                )
+        elif selector.format not in EXTENSION_AUDIENCE_FORMATS.get(selector.audience, frozenset()):
+            raise DeclarationError(
+                tool,
+                "only core combinations or known extension audiences",
+                f"{selector} is not an audience/format of a known extension",
+            )
+    if ASSISTANT_CONTENT not in seen:
+        raise DeclarationError(tool, "every tool declares assistant/content", "assistant/content is missing")
+
+
+def _check_schema(tool: str, where: str, schema: dict[str, Any]) -> None:
+    declared = schema.get("$schema")
+    if declared is not None and declared != DRAFT_2020_12:
+        raise DeclarationError(tool, "schemas are JSON Schema 2020-12", f"{where} declares $schema {declared!r}")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise DeclarationError(tool, "schemas are valid JSON Schema 2020-12", f"{where}: {exc.message}") from None

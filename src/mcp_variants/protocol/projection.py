@@ -1,0 +1,156 @@
+"""Project one internal result into exactly the requested outputs, or the legacy pair.
+
+A tool runs once and yields one value; each requested selector gets one output
+made from it by that selector's projector. Nothing unrequested is produced, so
+nothing unrequested can leak.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import INTERNAL_ERROR, ProtocolError
+from .types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Output, Selector, ToolDeclaration
+from .validation import OutputValidators
+from .versions import Era
+
+logger = logging.getLogger(__name__)
+
+Projector = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class ToolFailure:
+    """A tool that ran and failed: reported as isError, never as a protocol error."""
+
+    kind: str  # e.g. "invalid-arguments", "execution-error", "timeout", "kernel-died", "not-found"
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+    partial: Any = None  # what the tool produced before failing, for its own error projectors
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one tool execution produced: a value or a failure, and result `_meta`."""
+
+    value: Any = None
+    failure: ToolFailure | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ToolProjectors:
+    """A tool's projectors: one per declared selector, and optional error ones."""
+
+    success: Mapping[Selector, Projector]
+    errors: Mapping[Selector, Callable[[ToolFailure], Any]] = field(default_factory=dict)
+
+
+def default_error_projection(selector: Selector, failure: ToolFailure) -> Any:
+    """The one declared error shape (variants/shapes/error.json) or a text block."""
+    if selector.format == "content":
+        return [{"type": "text", "text": failure.message}]
+    return {"error": {"type": failure.kind, "message": failure.message, **failure.details}}
+
+
+def build_result(
+    declaration: ToolDeclaration,
+    selectors: tuple[Selector, ...],
+    era: Era,
+    outcome: Outcome,
+    projectors: ToolProjectors,
+    validators: OutputValidators,
+) -> dict[str, Any]:
+    """The wire CallToolResult for this era: `outputs`, or `content` (+ `structuredContent`)."""
+    if outcome.failure is None:
+        try:
+            result = _success(declaration, selectors, era, outcome.value, projectors, validators)
+        except _SchemaBreach as breach:
+            logger.error("tool %s produced an output that breaks its schema: %s", declaration.name, breach)
+            failure = ToolFailure("internal", f"The server produced an invalid {breach.selector} output; this is a server bug.")
+            result = _failure(declaration, selectors, era, failure, projectors, validators)
+    else:
+        result = _failure(declaration, selectors, era, outcome.failure, projectors, validators)
+    if outcome.meta:
+        result["_meta"] = dict(outcome.meta)
+    return result
+
+
+class _SchemaBreach(Exception):
+    def __init__(self, selector: Selector, problems: list[str]) -> None:
+        super().__init__(f"{selector}: {'; '.join(problems[:5])}")
+        self.selector = selector
+
+
+def _checked(
+    declaration: ToolDeclaration, selector: Selector, value: Any, validators: OutputValidators, *, is_error: bool
+) -> Any:
+    if selector.format == "structured":
+        problems = validators.problems(declaration.name, selector, value, is_error=is_error)
+        if problems:
+            raise _SchemaBreach(selector, problems)
+    return value
+
+
+def _success(
+    declaration: ToolDeclaration,
+    selectors: tuple[Selector, ...],
+    era: Era,
+    value: Any,
+    projectors: ToolProjectors,
+    validators: OutputValidators,
+) -> dict[str, Any]:
+    def one(selector: Selector) -> Any:
+        return _checked(declaration, selector, projectors.success[selector](value), validators, is_error=False)
+
+    if era is Era.OUTPUTS:
+        return {"outputs": [Output(s, one(s)).to_wire() for s in selectors]}
+    result: dict[str, Any] = {"content": one(ASSISTANT_CONTENT)}
+    if legacy_output_schema(declaration, era) is not None:
+        result["structuredContent"] = one(ASSISTANT_STRUCTURED)
+    return result
+
+
+def _failure(
+    declaration: ToolDeclaration,
+    selectors: tuple[Selector, ...],
+    era: Era,
+    failure: ToolFailure,
+    projectors: ToolProjectors,
+    validators: OutputValidators,
+) -> dict[str, Any]:
+    def one(selector: Selector) -> Any:
+        project = projectors.errors.get(selector)
+        value = project(failure) if project else default_error_projection(selector, failure)
+        return _checked(declaration, selector, value, validators, is_error=True)
+
+    if era is Era.OUTPUTS:
+        try:
+            outputs = [Output(s, one(s)).to_wire() for s in selectors]
+        except _SchemaBreach as breach:
+            # No requested representation of the error can be produced: a protocol error,
+            # never an empty or partial `outputs` array.
+            raise ProtocolError(INTERNAL_ERROR, f"{declaration.name} failed and its error could not be represented", {"tool": declaration.name}) from breach
+        return {"outputs": outputs, "isError": True}
+    # Legacy eras: content only on errors; structuredContent is the success contract.
+    return {"content": one(ASSISTANT_CONTENT), "isError": True}
+
+
+def legacy_output_schema(declaration: ToolDeclaration, era: Era) -> dict[str, Any] | None:
+    """The legacy outputSchema: assistant/structured's schema where the era allows it.
+
+    Never a user, programmatic or extension schema (SEP-3279 "Servers handling older
+    requests"). 2025-06-18 and 2025-11-25 need an object root; without one, the tool
+    is listed and answered with content only.
+    """
+    if era in (Era.CONTENT_ONLY, Era.OUTPUTS):
+        return None
+    variant = declaration.variant(ASSISTANT_STRUCTURED)
+    if variant is None or variant.schema is None:
+        return None
+    if era is Era.LEGACY_OBJECT and variant.schema.get("type") != "object":
+        return None
+    return variant.schema

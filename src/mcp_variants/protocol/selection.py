@@ -1,0 +1,92 @@
+"""Turn a request's `requestedOutputs` into selectors, before the tool runs.
+
+Every refusal is JSON-RPC -32602 whose `data` names the offending selector, says
+why in a stable `reason`, and lists the variants this request may ask for.
+Nothing is ever substituted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .errors import INVALID_PARAMS, ProtocolError
+from .types import (
+    ASSISTANT_CONTENT,
+    CORE_COMBINATIONS,
+    EXTENSION_AUDIENCE_FORMATS,
+    FORMATS,
+    Selector,
+    ToolDeclaration,
+)
+from .versions import Era
+
+# Stable machine-readable reasons, documented in docs/choices.md.
+REASON_VERSION: Final = "requestedOutputs-not-in-this-version"
+REASON_MALFORMED: Final = "malformed"
+REASON_EMPTY: Final = "empty"
+REASON_NOT_CORE: Final = "not-a-core-combination"
+REASON_NOT_NEGOTIATED: Final = "extension-not-negotiated"
+REASON_DUPLICATE: Final = "duplicate"
+REASON_UNDECLARED: Final = "undeclared"
+
+_MISSING: Final = object()
+
+
+def select(
+    params: dict[str, Any],
+    declaration: ToolDeclaration,
+    era: Era,
+    negotiated_extensions: frozenset[str],
+) -> tuple[Selector, ...]:
+    """The selectors to produce for this call, in request order.
+
+    `params` are the raw tools/call params; absence of `requestedOutputs` means
+    the fixed assistant/content fallback.
+    """
+    requested = params.get("requestedOutputs", _MISSING)
+    offered = [v.selector.to_wire() for v in declaration.offered(negotiated_extensions)]
+
+    def refuse(reason: str, message: str, selector: Any = None) -> ProtocolError:
+        data: dict[str, Any] = {"reason": reason, "tool": declaration.name, "offered": offered}
+        if selector is not None:
+            data["selector"] = selector
+        return ProtocolError(INVALID_PARAMS, message, data)
+
+    if era.is_legacy:
+        if requested is not _MISSING:
+            raise refuse(REASON_VERSION, "requestedOutputs is only defined from protocol version 2026-12-01")
+        return (ASSISTANT_CONTENT,)
+    if requested is _MISSING:
+        return (ASSISTANT_CONTENT,)
+    if not isinstance(requested, list):
+        raise refuse(REASON_MALFORMED, "requestedOutputs must be an array of selectors", requested)
+    if not requested:
+        raise refuse(REASON_EMPTY, "requestedOutputs must not be empty; omit it for assistant/content")
+
+    selectors: list[Selector] = []
+    for item in requested:
+        selector = _parse_selector(item)
+        if selector is None:
+            raise refuse(REASON_MALFORMED, "a selector is an object with string audience and format", item)
+        if selector.is_core:
+            if (selector.audience, selector.format) not in CORE_COMBINATIONS:
+                raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
+        elif selector.audience not in negotiated_extensions or selector.format not in (
+            EXTENSION_AUDIENCE_FORMATS.get(selector.audience, frozenset())
+        ):
+            raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate", item)
+        if selector in selectors:
+            raise refuse(REASON_DUPLICATE, f"{selector} is requested more than once", item)
+        if declaration.variant(selector) is None:
+            raise refuse(REASON_UNDECLARED, f"tool {declaration.name!r} does not declare {selector}", item)
+        selectors.append(selector)
+    return tuple(selectors)
+
+
+def _parse_selector(item: Any) -> Selector | None:
+    if not isinstance(item, dict):
+        return None
+    audience, fmt = item.get("audience"), item.get("format")
+    if not isinstance(audience, str) or not audience or fmt not in FORMATS:
+        return None
+    return Selector(audience, fmt)

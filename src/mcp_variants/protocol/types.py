@@ -1,0 +1,105 @@
+"""Audiences, formats, selectors, variants and outputs, as SEP-3279 defines them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+Format = Literal["content", "structured"]
+FORMATS: Final[frozenset[str]] = frozenset({"content", "structured"})
+
+CORE_AUDIENCES: Final[frozenset[str]] = frozenset({"assistant", "user", "programmatic"})
+
+# The closed core set of (audience, format) pairs (SEP-3279 "Result format").
+CORE_COMBINATIONS: Final[frozenset[tuple[str, str]]] = frozenset(
+    {
+        ("assistant", "content"),
+        ("assistant", "structured"),
+        ("user", "content"),
+        ("user", "structured"),
+        ("programmatic", "structured"),
+    }
+)
+
+UI_EXTENSION: Final[str] = "io.modelcontextprotocol/ui"
+
+# Extension audiences this server knows, with the formats each extension permits.
+# The MCP Apps extension defines one audience, named after itself, structured only.
+EXTENSION_AUDIENCE_FORMATS: Final[dict[str, frozenset[str]]] = {UI_EXTENSION: frozenset({"structured"})}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Selector:
+    """An (audience, format) pair: what a client asks for and what a variant is."""
+
+    audience: str
+    format: str
+
+    def to_wire(self) -> dict[str, str]:
+        return {"audience": self.audience, "format": self.format}
+
+    def __str__(self) -> str:
+        return f"{self.audience}/{self.format}"
+
+    @property
+    def is_core(self) -> bool:
+        return self.audience in CORE_AUDIENCES
+
+
+ASSISTANT_CONTENT: Final[Selector] = Selector("assistant", "content")
+ASSISTANT_STRUCTURED: Final[Selector] = Selector("assistant", "structured")
+USER_CONTENT: Final[Selector] = Selector("user", "content")
+USER_STRUCTURED: Final[Selector] = Selector("user", "structured")
+PROGRAMMATIC_STRUCTURED: Final[Selector] = Selector("programmatic", "structured")
+UI_STRUCTURED: Final[Selector] = Selector(UI_EXTENSION, "structured")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A declared result variant: a selector and, for structured ones, its schema."""
+
+    selector: Selector
+    schema: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = self.selector.to_wire()
+        if self.schema is not None:
+            wire["schema"] = self.schema
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDeclaration:
+    """One tool as declared in variants/<tool>.json."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    variants: tuple[Variant, ...]
+    title: str | None = None
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = field(default=None)
+
+    def variant(self, selector: Selector) -> Variant | None:
+        for variant in self.variants:
+            if variant.selector == selector:
+                return variant
+        return None
+
+    def offered(self, negotiated_extensions: frozenset[str]) -> tuple[Variant, ...]:
+        """The variants this request may see: core ones, and extension ones it negotiated."""
+        return tuple(
+            v for v in self.variants if v.selector.is_core or v.selector.audience in negotiated_extensions
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One projected output: content blocks or a structured value, for one selector."""
+
+    selector: Selector
+    value: Any
+
+    def to_wire(self) -> dict[str, Any]:
+        key = "content" if self.selector.format == "content" else "structuredContent"
+        return {"audience": self.selector.audience, "format": self.selector.format, key: self.value}

@@ -1,0 +1,52 @@
+"""Protocol versions and the result era each one selects.
+
+The requested protocol version, not the presence of a field, decides the shape of
+a Tool and of a CallToolResult (SEP-3279 "Backward compatibility").
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+OUTPUTS_VERSION: Final[str] = "2026-12-01"
+
+# Oldest to newest: the order of -32022's `supported` list and of server/discover.
+SUPPORTED_VERSIONS: Final[tuple[str, ...]] = (
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+    OUTPUTS_VERSION,
+)
+HANDSHAKE_VERSIONS: Final[frozenset[str]] = frozenset(SUPPORTED_VERSIONS[:4])
+STATELESS_VERSIONS: Final[frozenset[str]] = frozenset(SUPPORTED_VERSIONS[4:])
+
+
+class Era(Enum):
+    """How tools are listed and results shaped for a protocol version."""
+
+    CONTENT_ONLY = "content-only"  # 2024-11-05, 2025-03-26: no outputSchema, no structuredContent
+    LEGACY_OBJECT = "legacy-object"  # 2025-06-18, 2025-11-25: outputSchema with an object root
+    LEGACY_ANY = "legacy-any"  # 2026-07-28: outputSchema may be any JSON Schema 2020-12
+    OUTPUTS = "outputs"  # 2026-12-01: outputVariants, requestedOutputs, outputs
+
+    @property
+    def is_legacy(self) -> bool:
+        return self is not Era.OUTPUTS
+
+
+_ERAS: Final[dict[str, Era]] = {
+    "2024-11-05": Era.CONTENT_ONLY,
+    "2025-03-26": Era.CONTENT_ONLY,
+    "2025-06-18": Era.LEGACY_OBJECT,
+    "2025-11-25": Era.LEGACY_OBJECT,
+    "2026-07-28": Era.LEGACY_ANY,
+    OUTPUTS_VERSION: Era.OUTPUTS,
+}
+
+
+def era_for(version: str) -> Era:
+    """The era of a supported version; KeyError for one we do not serve."""
+    return _ERAS[version]

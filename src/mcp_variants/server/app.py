@@ -1,0 +1,166 @@
+"""One MCP server, one set of handlers, for every protocol era.
+
+The handlers do I/O (the SDK context, the tools); all protocol decisions are
+delegated to the sans-I/O core in mcp_variants.protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+from mcp.server.caching import CacheHint
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import PaginatedRequestParams, RequestParams
+
+from .. import __version__
+from ..catalog import load_declarations, load_shape, variants_dir
+from ..jupyter.kernels import EmbeddedRuntime
+from ..protocol.declarations import DeclarationError
+from ..protocol.errors import INVALID_PARAMS, ProtocolError
+from ..protocol.listing import tool_entry
+from ..protocol.projection import Outcome, ToolFailure, build_result
+from ..protocol.selection import select
+from ..protocol.types import UI_EXTENSION, ToolDeclaration
+from ..protocol.validation import OutputValidators
+from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era_for
+from ..tools import TOOLS
+from ..tools.base import Limits, ToolContext, ToolSpec
+from . import bridge
+
+logger = logging.getLogger(__name__)
+
+# Extensions this server advertises (SEP-2133 capability map).
+SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+LIST_TTL_MS = 60_000
+
+
+class CallToolParams(RequestParams):
+    """tools/call params; the handler reads `requestedOutputs` from the raw params."""
+
+    name: str
+    arguments: dict[str, Any] | None = None
+
+
+@dataclass
+class ServerState:
+    """Everything the handlers need, built once at start-up."""
+
+    declarations: dict[str, ToolDeclaration]
+    specs: dict[str, ToolSpec]
+    validators: OutputValidators
+    input_validators: dict[str, Any]
+    runtime: EmbeddedRuntime
+    root: Path
+    limits: Limits
+
+
+def load_state(root: Path, limits: Limits) -> ServerState:
+    """Load and check the declarations; DeclarationError stops the server from starting."""
+    directory = variants_dir()
+    declarations = load_declarations(directory)
+    for name, declaration in declarations.items():
+        spec = TOOLS.get(name)
+        if spec is None:
+            raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+        missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
+        if missing:
+            raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
+    return ServerState(
+        declarations=declarations,
+        specs={name: TOOLS[name] for name in declarations},
+        validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
+        input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
+        runtime=EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes),
+        root=root,
+        limits=limits,
+    )
+
+
+def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
+    if bridge.is_outputs_request(ctx.params):
+        return Era.OUTPUTS
+    return era_for(ctx.protocol_version)
+
+
+def negotiated_extensions(ctx: ServerRequestContext[Any, Any]) -> frozenset[str]:
+    """Extensions both sides advertised for this request (envelope or handshake)."""
+    capabilities = ctx.session.client_capabilities
+    client = set((capabilities.extensions or {}) if capabilities else {})
+    return frozenset(client & SERVER_EXTENSIONS.keys())
+
+
+def _finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: dict[str, Any]) -> dict[str, Any]:
+    """Hand a result to the SDK: tunnelled at 2026-12-01, typed `resultType` at 2026-07-28."""
+    if era is Era.OUTPUTS:
+        result = bridge.tunnel(method, result)
+    if ctx.protocol_version in STATELESS_VERSIONS:
+        result["resultType"] = "complete"
+    return result
+
+
+def build_server(state: ServerState) -> Server[Any]:
+    server: Server[Any] = Server(
+        "mcp-variants",
+        version=__version__,
+        title="mcp-variants: SEP-3279 reference server (Jupyter tools)",
+        instructions="Jupyter tools whose results come in audience-directed variants (SEP-3279).",
+        cache_hints={"tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="private")},
+    )
+    server.extensions = dict(SERVER_EXTENSIONS)
+
+    async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
+        era = request_era(ctx)
+        extensions = negotiated_extensions(ctx)
+        result = {"tools": [tool_entry(d, era, extensions) for d in state.declarations.values()]}
+        return _finish(ctx, "tools/list", era, result)
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolParams) -> dict[str, Any]:
+        raw = dict(ctx.params or {})
+        era = request_era(ctx)
+        declaration = state.declarations.get(params.name)
+        if declaration is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}", {"tool": params.name, "available": sorted(state.declarations)})
+        try:
+            selectors = select(raw, declaration, era, negotiated_extensions(ctx))
+            outcome = await _run(ctx, state, declaration, params.arguments or {})
+            result = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
+        except ProtocolError as exc:
+            raise MCPError(exc.code, exc.message, exc.data) from None
+        return _finish(ctx, "tools/call", era, result)
+
+    async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
+        return {
+            "supportedVersions": list(SUPPORTED_VERSIONS),
+            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(by_alias=True, mode="json", exclude_none=True),
+            "instructions": server.instructions,
+            "ttlMs": LIST_TTL_MS,
+            "cacheScope": "private",
+            "resultType": "complete",
+        }
+
+    server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
+    server.add_request_handler("tools/call", CallToolParams, call_tool)
+    server.add_request_handler("server/discover", RequestParams, discover)
+    return server
+
+
+async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:
+    problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
+    if problems:
+        return Outcome(failure=ToolFailure("invalid-arguments", f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
+
+    async def progress(elapsed: float, message: str) -> None:
+        await ctx.session.report_progress(elapsed, None, message)
+
+    tool_ctx = ToolContext(root=state.root, runtime=state.runtime, limits=state.limits, progress=progress)
+    try:
+        return await state.specs[declaration.name].run(tool_ctx, arguments)
+    except Exception:
+        logger.exception("tool %s raised", declaration.name)
+        return Outcome(failure=ToolFailure("internal", f"{declaration.name} failed inside the server; the server log has the details."))

@@ -1,0 +1,286 @@
+"""The 2026-12-01 bridge: the one place that works around the MCP SDK.
+
+mcp 2.3.0 knows protocol versions up to 2026-07-28. It answers 2026-12-01 with
+-32022 before any handler runs, and it re-validates every result against the
+wire model of the request's version, dropping what it does not know
+(`outputVariants` on tools, `outputs` on results). This module:
+
+* inbound: presents a 2026-12-01 request to the SDK as 2026-07-28 (envelope and
+  `MCP-Protocol-Version` header), marking it with a private `_meta` key that no
+  client can forge (any incoming copy is removed first);
+* handlers: for a marked request, `tunnel()` hides the real result inside the
+  result's `_meta`, where the SDK keeps it untouched;
+* outbound: `unwrap()` puts the real result back on the wire, and every -32022
+  error names all the versions this server serves.
+
+Delete this module when the SDK serves 2026-12-01 itself: knows the version,
+passes `requestedOutputs` through typed params, and keeps `outputVariants` on
+Tool and `outputs` on CallToolResult. Handlers then return their results as
+they are, and server/discover needs no override.
+
+The rewriting is pure (dicts in, dicts out); the stdio and HTTP wrappers at the
+bottom only move bytes through it. Wire tests cover both transports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, Final
+
+import anyio
+import orjson
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+
+from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
+
+SDK_VERSION: Final[str] = "2026-07-28"
+VERSION_KEY: Final[str] = "io.modelcontextprotocol/protocolVersion"
+MARKER_KEY: Final[str] = "io.github.mcp-variants/bridged"
+TUNNEL_KEY: Final[str] = "io.github.mcp-variants/tunnel"
+UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
+_PLACEHOLDERS: Final[dict[str, dict[str, Any]]] = {"tools/call": {"content": []}, "tools/list": {"tools": []}}
+# Keys the SDK adds to a result that the real result keeps.
+_SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope")
+
+
+# ---- pure rewriting -------------------------------------------------------------------------
+
+
+def rewrite_request(params: dict[str, Any] | None, header_version: str | None = None) -> str | None:
+    """Present a 2026-12-01 request as 2026-07-28, in place. Returns the header to forward.
+
+    A header that disagrees with the body is left as it is, so the SDK still answers
+    the mismatch with -32020.
+    """
+    if not isinstance(params, dict):
+        return header_version
+    meta = params.get("_meta")
+    if not isinstance(meta, dict):
+        return header_version
+    meta.pop(MARKER_KEY, None)
+    if meta.get(VERSION_KEY) != OUTPUTS_VERSION or header_version not in (None, OUTPUTS_VERSION):
+        return header_version
+    meta[VERSION_KEY] = SDK_VERSION
+    meta[MARKER_KEY] = True
+    return SDK_VERSION if header_version is not None else None
+
+
+def is_outputs_request(params: Any) -> bool:
+    """True when the bridge admitted this request as 2026-12-01."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and meta.get(MARKER_KEY) is True
+
+
+def tunnel(method: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A result the SDK will accept at 2026-07-28, carrying the real one for `unwrap`."""
+    return {**_PLACEHOLDERS[method], "_meta": {TUNNEL_KEY: result}}
+
+
+def unwrap_result(result: dict[str, Any]) -> dict[str, Any]:
+    """The real result of a tunnelled response, with the SDK's envelope keys kept."""
+    meta = result.get("_meta")
+    if not isinstance(meta, dict) or TUNNEL_KEY not in meta:
+        return result
+    sdk_meta = {k: v for k, v in meta.items() if k != TUNNEL_KEY}
+    real = dict(meta[TUNNEL_KEY])
+    for key in _SDK_ENVELOPE_KEYS:
+        if key in result and key not in real:
+            real[key] = result[key]
+    merged_meta = {**sdk_meta, **(real.get("_meta") or {})}
+    if merged_meta:
+        real["_meta"] = merged_meta
+    return real
+
+
+def rewrite_error(error: dict[str, Any]) -> None:
+    """-32022 names every version this server serves, 2026-12-01 included, in place."""
+    if error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
+        data = error.get("data") if isinstance(error.get("data"), dict) else {}
+        error["data"] = {**data, "supported": list(SUPPORTED_VERSIONS)}
+
+
+def rewrite_response(message: dict[str, Any]) -> dict[str, Any]:
+    """Outbound rewrite of one decoded JSON-RPC message."""
+    if isinstance(message.get("result"), dict):
+        message["result"] = unwrap_result(message["result"])
+    elif isinstance(message.get("error"), dict):
+        rewrite_error(message["error"])
+    return message
+
+
+# ---- stdio ----------------------------------------------------------------------------------
+
+
+async def serve_bridged_streams(
+    read_stream: Any,
+    write_stream: Any,
+    serve: Callable[[Any, Any], Awaitable[None]],
+) -> None:
+    """Run `serve(read, write)` with every message passing through the bridge."""
+    in_send, in_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    out_send, out_receive = anyio.create_memory_object_stream[SessionMessage](0)
+
+    inbound_scope = anyio.CancelScope()
+
+    async def inbound() -> None:
+        with inbound_scope:
+            async with in_send:
+                async for item in read_stream:
+                    if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCRequest):
+                        rewrite_request(item.message.params)
+                    await in_send.send(item)
+
+    async def outbound() -> None:
+        # Drains to the end, so a response written just before shutdown still goes out.
+        async with write_stream, out_receive:
+            async for item in out_receive:
+                message = item.message
+                if isinstance(message, JSONRPCResponse):
+                    message.result = unwrap_result(message.result)
+                elif isinstance(message, JSONRPCError) and message.error.code == UNSUPPORTED_PROTOCOL_VERSION:
+                    error = message.error.model_dump(mode="json")
+                    rewrite_error(error)
+                    message.error.data = error["data"]
+                await write_stream.send(item)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(inbound)
+        tg.start_soon(outbound)
+        try:
+            await serve(in_receive, out_send)
+        finally:
+            inbound_scope.cancel()
+            await out_send.aclose()
+
+
+# ---- streamable HTTP --------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
+
+_HEADER: Final[bytes] = b"mcp-protocol-version"
+_NEEDLES: Final[tuple[bytes, ...]] = (TUNNEL_KEY.encode(), str(UNSUPPORTED_PROTOCOL_VERSION).encode())
+
+
+class BridgeMiddleware:
+    """ASGI middleware applying the same rewriting to streamable HTTP POSTs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        body, scope = self._rewrite_inbound(body, scope)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, _OutboundRewriter(send))
+
+    @staticmethod
+    def _rewrite_inbound(body: bytes, scope: Scope) -> tuple[bytes, Scope]:
+        try:
+            decoded = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return body, scope  # the SDK answers the parse error
+        if not isinstance(decoded, dict) or not isinstance(decoded.get("params"), dict):
+            return body, scope
+        headers = scope["headers"]
+        header = next((v.decode("latin-1") for k, v in headers if k == _HEADER), None)
+        meta = decoded["params"].get("_meta")
+        before = dict(meta) if isinstance(meta, dict) else None
+        forwarded = rewrite_request(decoded["params"], header)
+        if before == decoded["params"].get("_meta") and forwarded == header:
+            return body, scope
+        new_headers = [(k, v) for k, v in headers if k not in (_HEADER, b"content-length")]
+        if forwarded is not None:
+            new_headers.append((_HEADER, forwarded.encode("latin-1")))
+        body = orjson.dumps(decoded)
+        new_headers.append((b"content-length", str(len(body)).encode()))
+        return body, {**scope, "headers": new_headers}
+
+
+class _OutboundRewriter:
+    """Rewrites a JSON response whole, or an SSE stream event by event."""
+
+    def __init__(self, send: Any) -> None:
+        self._send = send
+        self._start: Message | None = None
+        self._json = False
+        self._buffer = b""
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            content_type = dict(message.get("headers", [])).get(b"content-type", b"")
+            self._json = content_type.startswith(b"application/json")
+            if self._json:
+                self._start = message  # held until the body's length is known
+                return
+            await self._send(message)
+            return
+        if message["type"] != "http.response.body":
+            await self._send(message)
+            return
+        if self._json:
+            self._buffer += message.get("body", b"")
+            if message.get("more_body"):
+                return
+            body = _rewrite_json_body(self._buffer)
+            assert self._start is not None
+            headers = [(k, v) for k, v in self._start.get("headers", []) if k != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await self._send({**self._start, "headers": headers})
+            await self._send({"type": "http.response.body", "body": body, "more_body": False})
+            return
+        await self._send({**message, "body": _rewrite_sse_chunk(message.get("body", b""))})
+
+
+def _rewrite_json_body(body: bytes) -> bytes:
+    if not any(needle in body for needle in _NEEDLES):
+        return body
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body
+    if isinstance(decoded, dict):
+        return orjson.dumps(rewrite_response(decoded))
+    return body
+
+
+def _rewrite_sse_chunk(chunk: bytes) -> bytes:
+    if not any(needle in chunk for needle in _NEEDLES):
+        return chunk
+    lines = chunk.split(b"\n")
+    for i, line in enumerate(lines):
+        if line.startswith(b"data:"):
+            payload = line[5:].strip()
+            end = b"\r" if line.endswith(b"\r") else b""
+            lines[i] = b"data: " + _rewrite_json_body(payload) + end
+    return b"\n".join(lines)
+
+
+__all__ = [
+    "BridgeMiddleware",
+    "is_outputs_request",
+    "rewrite_request",
+    "rewrite_response",
+    "serve_bridged_streams",
+    "tunnel",
+    "unwrap_result",
+]
+

@@ -1,0 +1,121 @@
+"""`mcp-variants`: serve the Jupyter tools over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from .. import __version__
+from ..protocol.declarations import DeclarationError
+from ..tools.base import Limits
+
+ENV_PREFIX = "MCP_VARIANTS_"
+
+
+def _env(name: str, default: Any = None) -> Any:
+    return os.environ.get(ENV_PREFIX + name, default)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-variants",
+        description="Reference server for SEP-3279: Jupyter tools with audience-directed result variants.",
+        epilog="Every option can also be set by an environment variable, named in its help.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve MCP (stdio by default)", description="Serve MCP over stdio, or streamable HTTP with --http.")
+    serve.add_argument("--http", action="store_true", default=_env("HTTP", "") in ("1", "true", "yes"),
+                       help="serve streamable HTTP at /mcp instead of stdio [MCP_VARIANTS_HTTP=1]")
+    serve.add_argument("--host", default=_env("HOST", "127.0.0.1"),
+                       help="HTTP bind address; anything but loopback needs --token [MCP_VARIANTS_HOST, default 127.0.0.1]")
+    serve.add_argument("--port", type=int, default=int(_env("PORT", "8000")), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
+    serve.add_argument("--token", default=_env("TOKEN"),
+                       help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
+    serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
+                       help="folder that notebooks and files live in; no path leaves it [MCP_VARIANTS_ROOT, default .]")
+    serve.add_argument("--timeout", type=float, default=float(_env("TIMEOUT", "300")),
+                       help="default seconds before an execution is interrupted [MCP_VARIANTS_TIMEOUT, default 300]")
+    serve.add_argument("--output-cap", type=int, default=int(_env("OUTPUT_CAP", "20000")),
+                       help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
+    serve.add_argument("--hard-cap", type=int, default=int(_env("HARD_CAP", "4000000")),
+                       help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
+    serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
+                       help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "serve":
+        serve(args)
+
+
+def serve(args: argparse.Namespace) -> None:
+    from .app import build_server, load_state
+    from .http import InsecureBinding, check_binding
+
+    root = args.root.resolve()
+    if not root.is_dir():
+        sys.exit(f"mcp-variants: --root {root} is not a folder")
+    if args.http:
+        try:
+            check_binding(args.host, args.token)
+        except InsecureBinding as exc:
+            sys.exit(f"mcp-variants: {exc}")
+    limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
+    try:
+        state = load_state(root, limits)
+    except DeclarationError as exc:
+        sys.exit(f"mcp-variants: cannot start: {exc}")
+    server = build_server(state)
+    runner = _serve_http if args.http else _serve_stdio
+    anyio.run(_with_shutdown, runner, server, state, args)
+
+
+async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Namespace) -> None:
+    """Run until EOF or SIGTERM/SIGINT, then shut down every kernel we started."""
+    try:
+        async with anyio.create_task_group() as tg:
+            async def on_signal() -> None:
+                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                    async for _ in signals:
+                        tg.cancel_scope.cancel()
+                        return
+
+            tg.start_soon(on_signal)
+            await runner(server, args)
+            tg.cancel_scope.cancel()
+    finally:
+        with anyio.CancelScope(shield=True):
+            await state.runtime.aclose()
+
+
+async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
+    from mcp.server.stdio import stdio_server
+
+    from .bridge import serve_bridged_streams
+
+    async with stdio_server() as (read_stream, write_stream):
+        async def run(read: Any, write: Any) -> None:
+            await server.run(read, write, server.create_initialization_options())
+
+        await serve_bridged_streams(read_stream, write_stream, run)
+
+
+async def _serve_http(server: Any, args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from .http import build_http_app
+
+    app = build_http_app(server, args.host, args.token)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False)
+    await uvicorn.Server(config).serve()

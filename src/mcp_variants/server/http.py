@@ -1,0 +1,71 @@
+"""Streamable HTTP: loopback by default, bearer token required anywhere else."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.server.transport_security import TransportSecuritySettings
+
+from .bridge import BridgeMiddleware
+
+LOOPBACK_NAMES = {"localhost"}
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class InsecureBinding(SystemExit):
+    pass
+
+
+def check_binding(host: str, token: str | None) -> None:
+    """Refuse to serve beyond loopback without a token, and say why."""
+    if not is_loopback(host) and not token:
+        raise InsecureBinding(
+            f"refusing to listen on {host}: beyond loopback the server needs a bearer token. "
+            "Set --token or MCP_VARIANTS_TOKEN, or bind 127.0.0.1."
+        )
+
+
+class BearerAuth:
+    """Every request must carry `Authorization: Bearer <token>`; compared in constant time."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self._expected):
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="mcp-variants"')]})
+                await send({"type": "http.response.body", "body": b'{"error":"missing or wrong bearer token"}'})
+                return
+        await self.app(scope, receive, send)
+
+
+def build_http_app(server: Server[Any], host: str, token: str | None) -> Any:
+    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
+    allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    if not is_loopback(host):
+        allowed.append(f"{host}:*")
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=allowed,
+        allowed_origins=[f"http://{h}" for h in allowed],
+    )
+    app: Any = server.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
+    app = BridgeMiddleware(app)
+    if token:
+        app = BearerAuth(app, token)
+    return app

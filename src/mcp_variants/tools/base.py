@@ -1,0 +1,36 @@
+"""What a tool is to the server: a name, a run function and its projectors."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..jupyter.kernels import EmbeddedRuntime, ProgressCallback
+from ..protocol.projection import Outcome, ToolProjectors
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps that keep responses and memory bounded."""
+
+    default_timeout: float = 300.0
+    assistant_text_bytes: int = 20_000  # per output, for assistant and user variants
+    hard_cap_bytes: int = 4_000_000  # everything a run may keep, programmatic included
+    progress_interval: float = 5.0
+
+
+@dataclass
+class ToolContext:
+    root: Path
+    runtime: EmbeddedRuntime
+    limits: Limits
+    progress: ProgressCallback | None = None
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    run: Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
+    projectors: ToolProjectors

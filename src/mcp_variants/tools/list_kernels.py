@@ -1,0 +1,34 @@
+"""list_kernels: the kernels this server runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .listings import LISTING_PROJECTORS, Listing
+
+CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 10_000, "cacheScope": "private"}}
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    kernels = ctx.runtime.list_kernels()
+    records = [
+        {"id": k.kernel_id, "name": k.name, "state": k.state, "started": k.started,
+         "lastActivity": k.last_activity, "executionCount": k.execution_count}
+        for k in kernels
+    ]
+    listing = Listing(
+        kind="kernels.list",
+        title="Kernels",
+        columns=(("id", "ID"), ("name", "Name"), ("state", "State"), ("started", "Started"), ("lastActivity", "Last activity")),
+        rows=[{k: r[k] for k in ("id", "name", "state", "started", "lastActivity")} for r in records],
+        programmatic={"kernels": records},
+        text_limit=ctx.limits.assistant_text_bytes,
+        empty_message="No kernels are running. execute_code starts one.",
+        facets={"state": sorted({r["state"] for r in records})},
+    )
+    return Outcome(value=listing, meta=CACHE_HINT)
+
+
+LIST_KERNELS = ToolSpec("list_kernels", run, LISTING_PROJECTORS)

@@ -1,0 +1,96 @@
+"""Projectors for listings: the Results contract's rows shape and its siblings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol.projection import ToolProjectors
+from ..protocol.types import (
+    ASSISTANT_CONTENT,
+    ASSISTANT_STRUCTURED,
+    PROGRAMMATIC_STRUCTURED,
+    UI_STRUCTURED,
+    USER_STRUCTURED,
+)
+from .text import cap_text
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A table: display columns and rows, plus the typed records a program gets."""
+
+    kind: str
+    title: str
+    columns: tuple[tuple[str, str], ...]  # (key, label)
+    rows: list[dict[str, Any]]
+    programmatic: dict[str, Any]
+    text_limit: int
+    empty_message: str
+    next_cursor: str | None = None
+    facets: dict[str, list[str]] = field(default_factory=dict)
+
+    def tsv(self) -> str:
+        lines = ["\t".join(label for _, label in self.columns)]
+        lines += ["\t".join("" if row.get(key) is None else str(row[key]) for key, _ in self.columns) for row in self.rows]
+        return "\n".join(lines)
+
+    def items(self) -> list[dict[str, Any]]:
+        """Rows keyed by column label, as the Results contract shows them."""
+        return [{label: row.get(key) for key, label in self.columns} for row in self.rows]
+
+
+PAGING_HINT = "pass nextCursor as cursor for the next page"
+
+
+def assistant_content(listing: Listing) -> list[dict[str, Any]]:
+    if not listing.rows:
+        return [{"type": "text", "text": listing.empty_message}]
+    text = f"{listing.title} ({len(listing.rows)}):\n{listing.tsv()}"
+    if listing.next_cursor:
+        text += f"\nMore rows follow: call again with cursor={listing.next_cursor!r}."
+    return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT)}]
+
+
+def assistant_structured(listing: Listing) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "kind": listing.kind,
+        "result": listing.tsv() if listing.rows else listing.empty_message,
+        "columns": [label for _, label in listing.columns],
+        "items": listing.items(),
+        "count": len(listing.rows),
+    }
+    if listing.next_cursor:
+        result["nextCursor"] = listing.next_cursor
+    return result
+
+
+def user_structured(listing: Listing) -> dict[str, Any]:
+    return {
+        "title": listing.title,
+        "columns": [{"key": key, "label": label} for key, label in listing.columns],
+        "rows": listing.rows,
+    }
+
+
+def ui_structured(listing: Listing) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "view": "table",
+        "columns": [key for key, _ in listing.columns],
+        "rows": listing.rows,
+        "facets": listing.facets,
+    }
+    if listing.next_cursor:
+        view["nextCursor"] = listing.next_cursor
+    return view
+
+
+LISTING_PROJECTORS = ToolProjectors(
+    success={
+        ASSISTANT_CONTENT: assistant_content,
+        ASSISTANT_STRUCTURED: assistant_structured,
+        PROGRAMMATIC_STRUCTURED: lambda listing: listing.programmatic,
+        USER_STRUCTURED: user_structured,
+        UI_STRUCTURED: ui_structured,
+    }
+)

@@ -1,0 +1,12 @@
+"""Text budgets for model- and person-facing outputs."""
+
+from __future__ import annotations
+
+
+def cap_text(text: str, limit: int, *, hint: str) -> str:
+    """At most `limit` bytes of `text`, with a marker saying what was cut and how to get it."""
+    data = text.encode()
+    if len(data) <= limit:
+        return text
+    kept = data[:limit].decode(errors="ignore")
+    return f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]"
