@@ -49,14 +49,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
+    demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
+    demo.add_argument("--report", type=Path, default=Path("demo-report.html"), help="where to write the report [default demo-report.html]")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         serve(args)
+    elif args.command == "demo":
+        from ..demo import main as demo
+
+        sys.exit(demo(args.report))
 
 
 def serve(args: argparse.Namespace) -> None:

@@ -1,0 +1,28 @@
+# Two commands on a fresh machine with Python 3.11: `make demo` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench serve clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[demo,test]'
+	touch $(STAMP)
+
+demo: $(STAMP)  ## the SEP-3279 scenarios against a live server; writes demo-report.html
+	$(BIN)/mcp-variants demo --report demo-report.html
+
+test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real kernels
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## benchmarks; results go to bench/results/
+	$(BIN)/python -m bench
+
+serve: $(STAMP)  ## the server on stdio, rooted here
+	$(BIN)/mcp-variants serve
+
+clean:
+	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Client-side pieces: a raw JSON-RPC stdio connection (more in issue 4: the reference client)."""
