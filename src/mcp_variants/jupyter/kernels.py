@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 from jupyter_client.manager import AsyncKernelManager
 
+from .errors import ToolError
 from .outputs import OutputCollector
 
 logger = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ class EmbeddedRuntime:
                 restarted, self._default_lost = self._default_lost, False
             return self._default_id, restarted
 
-    def list_kernels(self) -> list[KernelInfo]:
+    async def list_kernels(self) -> list[KernelInfo]:
         return [
             KernelInfo(
                 kernel_id=k.kernel_id,
@@ -121,12 +122,17 @@ class EmbeddedRuntime:
         self,
         code: str,
         *,
+        kernel_id: str | None = None,
         timeout: float,
         progress: ProgressCallback | None = None,
         progress_interval: float = 5.0,
     ) -> Execution:
-        kernel_id, restarted = await self.default_kernel()
-        kernel = self._kernels[kernel_id]
+        restarted = False
+        if kernel_id is None:
+            kernel_id, restarted = await self.default_kernel()
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            raise ToolError("kernel-died", f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             execution = await self._run(kernel, code, timeout, progress, progress_interval)
         execution.kernel_restarted = restarted
@@ -222,6 +228,25 @@ class EmbeddedRuntime:
                 return
             if msg["msg_type"] != "status":
                 collector.add(msg["msg_type"], msg["content"])
+
+    async def restart_kernel(self, kernel_id: str) -> None:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            raise ToolError("not-found", f"No kernel {kernel_id}; list_kernels shows the running ones.")
+        async with kernel.lock:
+            await kernel.manager.restart_kernel(now=True)
+            await kernel.client.wait_for_ready(timeout=60)
+            kernel.execution_count = 0
+            kernel.last_activity = datetime.now(timezone.utc)
+
+    async def shutdown_kernel(self, kernel_id: str) -> None:
+        kernel = self._kernels.pop(kernel_id, None)
+        if kernel is None:
+            return
+        if kernel_id == self._default_id:
+            self._default_id = None
+        kernel.client.stop_channels()
+        await kernel.manager.shutdown_kernel(now=True)
 
     async def _forget(self, kernel: _Kernel) -> None:
         self._kernels.pop(kernel.kernel_id, None)

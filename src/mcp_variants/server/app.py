@@ -20,7 +20,11 @@ from mcp_types import PaginatedRequestParams, RequestParams
 
 from .. import __version__
 from ..catalog import load_declarations, load_shape, variants_dir
+from ..jupyter.backend import Backend
+from ..jupyter.errors import ToolError
+from ..jupyter.hub import EMBEDDED, Hub
 from ..jupyter.kernels import EmbeddedRuntime
+from ..jupyter.local_contents import LocalContents
 from ..protocol.declarations import DeclarationError
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.listing import tool_entry
@@ -55,7 +59,7 @@ class ServerState:
     specs: dict[str, ToolSpec]
     validators: OutputValidators
     input_validators: dict[str, Any]
-    runtime: EmbeddedRuntime
+    hub: Hub
     root: Path
     limits: Limits
 
@@ -76,10 +80,20 @@ def load_state(root: Path, limits: Limits) -> ServerState:
         specs={name: TOOLS[name] for name in declarations},
         validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
-        runtime=EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes),
+        hub=Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))}),
         root=root,
         limits=limits,
     )
+
+
+def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    """Whose state this request may use: its stdio connection or HTTP session; None when stateless."""
+    if ctx.protocol_version in STATELESS_VERSIONS:
+        return None
+    if ctx.request is None:
+        return "stdio"
+    session = ctx.request.headers.get("mcp-session-id")
+    return f"http:{session}" if session else None
 
 
 def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
@@ -158,9 +172,12 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    tool_ctx = ToolContext(root=state.root, runtime=state.runtime, limits=state.limits, progress=progress)
+    client = state.hub.client(client_key(ctx))
+    tool_ctx = ToolContext(root=state.root, limits=state.limits, hub=state.hub, client=client, progress=progress)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
+    except ToolError as exc:
+        return Outcome(failure=ToolFailure(exc.kind, exc.message))
     except Exception:
         logger.exception("tool %s raised", declaration.name)
         return Outcome(failure=ToolFailure("internal", f"{declaration.name} failed inside the server; the server log has the details."))

@@ -102,7 +102,7 @@ async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Na
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
-            await state.runtime.aclose()
+            await state.hub.aclose()
 
 
 async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:

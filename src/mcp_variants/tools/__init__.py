@@ -1,10 +1,20 @@
-"""The Jupyter tools: each runs once and returns an Outcome; projectors shape it per audience."""
+"""The Jupyter tools: each module defines one `TOOL`; projectors shape its result per audience."""
 
 from __future__ import annotations
 
-from .base import ToolSpec
-from .execute_code import EXECUTE_CODE
-from .list_files import LIST_FILES
-from .list_kernels import LIST_KERNELS
+import importlib
+import pkgutil
 
-TOOLS: dict[str, ToolSpec] = {spec.name: spec for spec in (EXECUTE_CODE, LIST_FILES, LIST_KERNELS)}
+from .base import ToolSpec
+
+
+def _discover() -> dict[str, ToolSpec]:
+    tools: dict[str, ToolSpec] = {}
+    for module in pkgutil.iter_modules(__path__):
+        spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
+        if isinstance(spec, ToolSpec):
+            tools[spec.name] = spec
+    return tools
+
+
+TOOLS: dict[str, ToolSpec] = _discover()

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..jupyter.kernels import EmbeddedRuntime, ProgressCallback
+from ..jupyter.backend import Backend
+from ..jupyter.hub import ClientState, Hub
+from ..jupyter.kernels import ProgressCallback
 from ..protocol.projection import Outcome, ToolProjectors
 
 
@@ -24,9 +26,14 @@ class Limits:
 @dataclass
 class ToolContext:
     root: Path
-    runtime: EmbeddedRuntime
     limits: Limits
+    hub: Hub
+    client: ClientState
     progress: ProgressCallback | None = None
+
+    @property
+    def backend(self) -> Backend:
+        return self.hub.backend(self.client)
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from .executions import EXECUTION_PROJECTORS, execution_outcome
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     timeout = float(args.get("timeout") or ctx.limits.default_timeout)
-    execution = await ctx.runtime.execute(
+    execution = await ctx.backend.kernels.execute(
         args["code"], timeout=timeout, progress=ctx.progress, progress_interval=ctx.limits.progress_interval
     )
     view, failure = execution_outcome(execution, "code.execute", ctx.limits.assistant_text_bytes, timeout)
     return Outcome(value=view, failure=failure)
 
 
-EXECUTE_CODE = ToolSpec("execute_code", run, EXECUTION_PROJECTORS)
+TOOL = ToolSpec("execute_code", run, EXECUTION_PROJECTORS)

@@ -12,7 +12,7 @@ CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 10_000, "cacheScope": "
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
-    kernels = ctx.runtime.list_kernels()
+    kernels = await ctx.backend.kernels.list_kernels()
     records = [
         {"id": k.kernel_id, "name": k.name, "state": k.state, "started": k.started,
          "lastActivity": k.last_activity, "executionCount": k.execution_count}
@@ -31,4 +31,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing, meta=CACHE_HINT)
 
 
-LIST_KERNELS = ToolSpec("list_kernels", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_kernels", run, LISTING_PROJECTORS)

@@ -1,0 +1,50 @@
+"""Server-wide runtime state: the backends, which kernel serves which notebook, and each client's choices.
+
+A client is a stdio connection or an HTTP session. `use_notebook`, `connect_to_jupyter` and
+`use_sandbox` change that client's state only, so two clients never edit each other's
+notebook by accident. A stateless request has no client state: it names its notebook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backend import Backend
+from .errors import ToolError
+
+EMBEDDED = "embedded"
+
+
+@dataclass
+class ClientState:
+    backend_key: str = EMBEDDED
+    notebook: str | None = None  # the default notebook set by use_notebook
+    persistent: bool = True  # False for a stateless request: nothing it sets outlives the call
+
+
+@dataclass
+class Hub:
+    backends: dict[str, Backend]
+    default_backend: str = EMBEDDED
+    clients: dict[str, ClientState] = field(default_factory=dict)
+    # (backend key, notebook path) → kernel id: one kernel per notebook in use.
+    notebook_kernels: dict[tuple[str, str], str] = field(default_factory=dict)
+    sandboxes: dict[str, Any] = field(default_factory=dict)
+
+    def client(self, key: str | None) -> ClientState:
+        if key is None:
+            return ClientState(backend_key=self.default_backend, persistent=False)
+        if key not in self.clients:
+            self.clients[key] = ClientState(backend_key=self.default_backend)
+        return self.clients[key]
+
+    def backend(self, client: ClientState) -> Backend:
+        backend = self.backends.get(client.backend_key)
+        if backend is None:
+            raise ToolError("not-found", f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
+        return backend
+
+    async def aclose(self) -> None:
+        for backend in list(self.backends.values()):
+            await backend.kernels.aclose()

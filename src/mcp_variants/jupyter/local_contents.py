@@ -1,0 +1,103 @@
+"""Files and notebooks under the root folder of the embedded runtime."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import anyio
+import nbformat
+
+from .errors import ToolError
+from .paths import is_inside, resolve_inside
+
+SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
+
+
+def entry_type(name: str, is_dir: bool) -> str:
+    return "directory" if is_dir else "notebook" if name.endswith(".ipynb") else "file"
+
+
+class LocalContents:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        start = resolve_inside(self.root, path)
+        if not start.is_dir():
+            raise ToolError("not-found", f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+        return await anyio.to_thread.run_sync(self._walk, start, depth, pattern)
+
+    def _walk(self, start: Path, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+
+        def walk(folder: Path, level: int) -> None:
+            try:
+                children = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                return
+            for entry in children:
+                if entry.name.startswith(".") or entry.name in SKIPPED:
+                    continue
+                path = Path(entry.path)
+                if not is_inside(self.root, path.resolve()):
+                    continue  # a symbolic link out of the root is not ours to show
+                is_dir = entry.is_dir()
+                if pattern is None or fnmatch.fnmatch(entry.name, pattern):
+                    stat = entry.stat()
+                    found.append({
+                        "path": path.relative_to(self.root).as_posix(),
+                        "name": entry.name,
+                        "type": entry_type(entry.name, is_dir),
+                        "size": None if is_dir else stat.st_size,
+                        "modified": datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+                    })
+                if is_dir and level < depth:
+                    walk(path, level + 1)
+
+        walk(start, 1)
+        return found
+
+    async def exists(self, path: str) -> bool:
+        return resolve_inside(self.root, path).is_file()
+
+    async def read_notebook(self, path: str) -> dict[str, Any]:
+        real = resolve_inside(self.root, path)
+        if not real.is_file():
+            raise ToolError("not-found", f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+        try:
+            notebook = nbformat.reads(await anyio.Path(real).read_text(), as_version=4)
+        except Exception as exc:  # nbformat raises several kinds for a damaged file
+            raise ToolError("invalid-notebook", f"{path!r} is not a readable notebook: {exc}") from None
+        return dict(notebook)
+
+    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+        real = resolve_inside(self.root, path)
+        if not real.parent.is_dir():
+            raise ToolError("not-found", f"No folder for {path!r} under the root.")
+        node = nbformat.from_dict(notebook)
+        try:
+            nbformat.validate(node)
+        except nbformat.ValidationError as exc:
+            raise ToolError("invalid-notebook", f"refusing to write an invalid notebook: {exc.message}") from None
+        text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+        await anyio.to_thread.run_sync(atomic_write, real, text)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Temporary file in the same folder, fsync, rename: the old file or the new one, never half."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
