@@ -32,6 +32,7 @@ class ExecutionView:
     execution: Execution
     kind: str
     text_limit: int
+    cell: dict[str, Any] | None = None  # notebook, cellId, cellIndex when the code ran in a cell
 
 
 def _image(bundle: dict[str, Any]) -> tuple[str, str] | None:
@@ -126,11 +127,16 @@ def programmatic_structured(view: ExecutionView) -> dict[str, Any]:
     }
     if execution.kernel_restarted:
         record["kernelRestarted"] = True
+    if view.cell is not None:
+        record["cell"] = view.cell
     return record
 
 
 def ui_structured(view: ExecutionView) -> dict[str, Any]:
-    return {"view": "execution", "executionCount": view.execution.execution_count, "outputs": view.execution.outputs}
+    data: dict[str, Any] = {"view": "execution", "executionCount": view.execution.execution_count, "outputs": view.execution.outputs}
+    if view.cell is not None:
+        data["cell"] = view.cell
+    return data
 
 
 def _error_structured(failure: ToolFailure, outputs: Any) -> dict[str, Any]:
@@ -175,9 +181,11 @@ EXECUTION_PROJECTORS = ToolProjectors(
 )
 
 
-def execution_outcome(execution: Execution, kind: str, text_limit: int, timeout: float) -> tuple[ExecutionView, ToolFailure | None]:
+def execution_outcome(
+    execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None
+) -> tuple[ExecutionView, ToolFailure | None]:
     """The view of a run, and the failure it amounts to when it did not end well."""
-    view = ExecutionView(execution, kind, text_limit)
+    view = ExecutionView(execution, kind, text_limit, cell)
     if execution.status == "ok":
         return view, None
     if execution.status == "timeout":

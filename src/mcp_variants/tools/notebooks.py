@@ -28,12 +28,19 @@ async def load(ctx: ToolContext, path: str) -> dict[str, Any]:
 
 async def kernel_for(ctx: ToolContext, path: str) -> str:
     """The kernel serving `path` on the client's backend, started on first use."""
+    return (await notebook_kernel(ctx, path))[0]
+
+
+async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
+    """The kernel serving `path`, and True when it replaced one that died: earlier state is gone."""
     key = (ctx.backend.key, path)
     kernel_id = ctx.hub.notebook_kernels.get(key)
-    if kernel_id is None or kernel_id not in {k.kernel_id for k in await ctx.backend.kernels.list_kernels()}:
-        kernel_id = await ctx.backend.kernels.start_kernel()
-        ctx.hub.notebook_kernels[key] = kernel_id
-    return kernel_id
+    if kernel_id is not None and kernel_id in {k.kernel_id for k in await ctx.backend.kernels.list_kernels()}:
+        return kernel_id, False
+    replaced = kernel_id is not None
+    kernel_id = await ctx.backend.kernels.start_kernel()
+    ctx.hub.notebook_kernels[key] = kernel_id
+    return kernel_id, replaced
 
 
 def cell_meta(cell_id: str) -> dict[str, Any]:

@@ -1,0 +1,47 @@
+"""Running a notebook cell and keeping its outputs: shared by execute_cell and insert_execute_code_cell."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..jupyter.errors import ToolError
+from ..jupyter.notebook_model import locate, set_outputs, source_text
+from ..protocol.projection import Outcome
+from .base import ToolContext
+from .executions import execution_outcome
+from .notebooks import cell_meta, load, notebook_kernel
+
+
+async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout: float) -> Outcome:
+    """Run the cell with `cell_id`, then write its outputs back to the cell with that id.
+
+    The notebook is read again after the run: a person may have edited it meanwhile, and
+    the id (not the index) finds the cell wherever it moved.
+    """
+    notebook = await load(ctx, path)
+    cell = notebook["cells"][locate(notebook, cell_id=cell_id)]
+    if cell.get("cell_type") != "code":
+        raise ToolError(
+            "invalid-arguments",
+            f"Cell {cell_id} is a {cell.get('cell_type')} cell; only code cells run. read_cell shows it; "
+            "overwrite_cell_source or insert_cell can make a code cell.",
+        )
+    kernel_id, replaced = await notebook_kernel(ctx, path)
+    execution = await ctx.backend.kernels.execute(
+        source_text(cell), kernel_id=kernel_id, timeout=timeout,
+        progress=ctx.progress, progress_interval=ctx.limits.progress_interval,
+    )
+    if replaced:
+        execution = replace(execution, kernel_restarted=True)
+    notebook = await load(ctx, path)
+    index = locate(notebook, cell_id=cell_id)
+    set_outputs(notebook["cells"][index], execution.outputs, execution.execution_count)
+    await ctx.backend.contents.write_notebook(path, notebook)
+    cell_info = {"notebook": path, "cellId": cell_id, "cellIndex": index}
+    view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info)
+    return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))
+
+
+def timeout_of(ctx: ToolContext, args: dict[str, Any]) -> float:
+    return float(args.get("timeout") or ctx.limits.default_timeout)

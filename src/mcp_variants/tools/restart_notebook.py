@@ -1,0 +1,23 @@
+"""restart_notebook: restart the kernel of a notebook; its variables are gone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .notebooks import notebook_kernel, notebook_path
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    path = notebook_path(ctx, args)
+    running = ctx.hub.notebook_kernels.get((ctx.backend.key, path))
+    kernel_id, _ = await notebook_kernel(ctx, path)
+    if kernel_id == running:  # otherwise it was just started, fresh already
+        await ctx.backend.kernels.restart_kernel(kernel_id)
+    text = f"Restarted the kernel of {path}: variables and imports are gone; run the cells you need again."
+    return Outcome(value=Message("notebook.restart", text, {"notebook": path, "kernelId": kernel_id, "restarted": True}))
+
+
+TOOL = ToolSpec("restart_notebook", run, MESSAGE_PROJECTORS)
