@@ -55,7 +55,7 @@ def _parse_variant(tool: str, item: Any) -> Variant:
     if not isinstance(item, dict):
         raise DeclarationError(tool, "a variant is an object", repr(item))
     audience, fmt = item.get("audience"), item.get("format")
-    if not isinstance(audience, str) or fmt not in FORMATS:
+    if not isinstance(audience, str) or not isinstance(fmt, str) or fmt not in FORMATS:
         raise DeclarationError(
             tool, "a variant has an audience and a format", f"audience={audience!r} format={fmt!r}"
         )

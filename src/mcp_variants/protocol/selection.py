@@ -26,10 +26,12 @@ REASON_MALFORMED: Final = "malformed"
 REASON_EMPTY: Final = "empty"
 REASON_NOT_CORE: Final = "not-a-core-combination"
 REASON_NOT_NEGOTIATED: Final = "extension-not-negotiated"
+REASON_FORMAT_NOT_PERMITTED: Final = "format-not-permitted-by-extension"
 REASON_DUPLICATE: Final = "duplicate"
 REASON_UNDECLARED: Final = "undeclared"
 
 _MISSING: Final = object()
+_NO_SELECTOR: Final = object()
 
 
 def select(
@@ -46,9 +48,9 @@ def select(
     requested = params.get("requestedOutputs", _MISSING)
     offered = [v.selector.to_wire() for v in declaration.offered(negotiated_extensions)]
 
-    def refuse(reason: str, message: str, selector: Any = None) -> ProtocolError:
+    def refuse(reason: str, message: str, selector: Any = _NO_SELECTOR) -> ProtocolError:
         data: dict[str, Any] = {"reason": reason, "tool": declaration.name, "offered": offered}
-        if selector is not None:
+        if selector is not _NO_SELECTOR:
             data["selector"] = selector
         return ProtocolError(INVALID_PARAMS, message, data)
 
@@ -71,10 +73,10 @@ def select(
         if selector.is_core:
             if (selector.audience, selector.format) not in CORE_COMBINATIONS:
                 raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
-        elif selector.audience not in negotiated_extensions or selector.format not in (
-            EXTENSION_AUDIENCE_FORMATS.get(selector.audience, frozenset())
-        ):
+        elif selector.audience not in negotiated_extensions or selector.audience not in EXTENSION_AUDIENCE_FORMATS:
             raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate", item)
+        elif selector.format not in EXTENSION_AUDIENCE_FORMATS[selector.audience]:
+            raise refuse(REASON_FORMAT_NOT_PERMITTED, f"the {selector.audience} extension does not permit the {selector.format} format", item)
         if selector in selectors:
             raise refuse(REASON_DUPLICATE, f"{selector} is requested more than once", item)
         if declaration.variant(selector) is None:
@@ -87,6 +89,6 @@ def _parse_selector(item: Any) -> Selector | None:
     if not isinstance(item, dict):
         return None
     audience, fmt = item.get("audience"), item.get("format")
-    if not isinstance(audience, str) or not audience or fmt not in FORMATS:
+    if not isinstance(audience, str) or not audience or not isinstance(fmt, str) or fmt not in FORMATS:
         return None
     return Selector(audience, fmt)

@@ -1,0 +1,235 @@
+"""The bridge's pure rewriting: requests in, results and errors out."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_variants.server.bridge import (
+    MARKER_KEY,
+    SDK_VERSION,
+    TUNNEL_KEY,
+    VERSION_KEY,
+    BridgeMiddleware,
+    _rewrite_sse_chunk,
+    is_outputs_request,
+    rewrite_request,
+    rewrite_response,
+    tunnel,
+    unwrap_result,
+)
+
+from .support import PROPERTY
+
+SIX = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
+
+
+def call_params(version: str, **meta: Any) -> dict[str, Any]:
+    return {"name": "execute_code", "arguments": {"code": "1+1"}, "_meta": {VERSION_KEY: version, **meta}}
+
+
+# ---- rewrite_request -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("header", [None, "2026-12-01"])
+def test_outputs_envelope_is_presented_as_2026_07_28_with_marker(header: str | None) -> None:
+    params = call_params("2026-12-01", other="kept")
+    forwarded = rewrite_request(params, header)
+    assert params["_meta"] == {VERSION_KEY: SDK_VERSION, MARKER_KEY: True, "other": "kept"}
+    assert SDK_VERSION == "2026-07-28"
+    assert forwarded == (None if header is None else "2026-07-28")
+    assert is_outputs_request(params)
+    assert params["name"] == "execute_code" and params["arguments"] == {"code": "1+1"}
+
+
+@pytest.mark.parametrize("forged", [True, "yes", 1, {"x": 1}])
+@pytest.mark.parametrize("header", [None, "2026-07-28"])
+def test_forged_marker_on_2026_07_28_is_removed(forged: Any, header: str | None) -> None:
+    params = call_params("2026-07-28", **{MARKER_KEY: forged})
+    assert rewrite_request(params, header) == header
+    assert params["_meta"] == {VERSION_KEY: "2026-07-28"}
+    assert not is_outputs_request(params)
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18", "2025-11-25", None])
+def test_forged_marker_is_removed_at_any_other_version(version: str | None) -> None:
+    params: dict[str, Any] = {"_meta": {MARKER_KEY: True}}
+    if version:
+        params["_meta"][VERSION_KEY] = version
+    rewrite_request(params)
+    assert MARKER_KEY not in params["_meta"]
+
+
+def test_forged_marker_on_a_real_outputs_request_is_replaced_by_ours() -> None:
+    params = call_params("2026-12-01", **{MARKER_KEY: "forged"})
+    rewrite_request(params, None)
+    assert params["_meta"][MARKER_KEY] is True
+
+
+@pytest.mark.parametrize(("header", "body"), [
+    ("2025-06-18", "2026-12-01"),
+    ("2026-07-28", "2026-12-01"),
+    ("2026-12-01", "2026-07-28"),
+    ("nonsense", "2026-12-01"),
+])
+def test_header_disagreeing_with_body_is_left_unchanged(header: str, body: str) -> None:
+    params = call_params(body)
+    before = copy.deepcopy(params)
+    assert rewrite_request(params, header) == header
+    assert params == before
+    assert not is_outputs_request(params)
+
+
+@pytest.mark.parametrize("params", [None, [], "x", {}, {"_meta": None}, {"_meta": "x"}, {"name": "t"}])
+def test_requests_without_envelope_pass_through(params: Any) -> None:
+    before = copy.deepcopy(params)
+    assert rewrite_request(params, "2026-12-01") == "2026-12-01"
+    assert rewrite_request(params, None) is None
+    assert params == before
+
+
+def test_is_outputs_request_needs_exactly_true() -> None:
+    assert not is_outputs_request(None)
+    assert not is_outputs_request({"_meta": {MARKER_KEY: 1}})
+    assert is_outputs_request({"_meta": {MARKER_KEY: True}})
+
+
+# ---- tunnel / unwrap_result --------------------------------------------------------------------------
+
+
+def test_tunnel_placeholders() -> None:
+    real = {"outputs": [{"audience": "assistant", "format": "content", "content": []}]}
+    assert tunnel("tools/call", real) == {"content": [], "_meta": {TUNNEL_KEY: real}}
+    assert tunnel("tools/list", {"tools": [{"name": "x"}]}) == {"tools": [], "_meta": {TUNNEL_KEY: {"tools": [{"name": "x"}]}}}
+
+
+def test_unwrap_restores_result_keeping_sdk_envelope_and_merging_meta() -> None:
+    real = {"outputs": [{"audience": "user", "format": "content", "content": []}], "isError": True,
+            "_meta": {"io.modelcontextprotocol/cache": {"ttlMs": 1}, "shared": "real"}}
+    sdk_result = {**tunnel("tools/call", real), "resultType": "complete", "ttlMs": 30000, "cacheScope": "private"}
+    sdk_result["_meta"].update({"sdk": 1, "shared": "sdk"})
+    restored = unwrap_result(sdk_result)
+    assert restored == {
+        "outputs": real["outputs"], "isError": True, "resultType": "complete", "ttlMs": 30000, "cacheScope": "private",
+        "_meta": {"sdk": 1, "shared": "real", "io.modelcontextprotocol/cache": {"ttlMs": 1}},
+    }
+    assert "content" not in restored and TUNNEL_KEY not in restored["_meta"]
+
+
+def test_unwrap_keeps_the_real_results_own_envelope_keys() -> None:
+    real = {"tools": [], "ttlMs": 5}
+    assert unwrap_result({**tunnel("tools/list", real), "ttlMs": 999, "resultType": "complete"}) == {
+        "tools": [], "ttlMs": 5, "resultType": "complete",
+    }
+
+
+def test_unwrap_without_meta_adds_none() -> None:
+    assert unwrap_result(tunnel("tools/call", {"outputs": []})) == {"outputs": []}
+
+
+@pytest.mark.parametrize("result", [{"content": []}, {"content": [], "_meta": {"k": 1}}, {"_meta": "x"}, {}])
+def test_untunnelled_results_are_untouched(result: dict[str, Any]) -> None:
+    before = copy.deepcopy(result)
+    assert unwrap_result(result) == before
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**53), 2**53), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=10,
+)
+
+
+@PROPERTY
+@given(
+    method=st.sampled_from(["tools/call", "tools/list"]),
+    real=st.dictionaries(st.text(max_size=8).filter(lambda k: k != "_meta"), json_values, max_size=4),
+)
+def test_tunnel_round_trip(method: str, real: dict[str, Any]) -> None:
+    tunnelled = tunnel(method, real)
+    assert orjson.loads(orjson.dumps(tunnelled)) == tunnelled
+    assert unwrap_result(orjson.loads(orjson.dumps(tunnelled))) == real
+
+
+# ---- rewrite_response ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [
+    {"supported": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"], "requested": "2026-12-01"},
+    None,
+    "not a dict",
+    {},
+])
+def test_32022_names_all_six_versions(data: Any) -> None:
+    error: dict[str, Any] = {"code": -32022, "message": "Unsupported protocol version"}
+    if data is not None:
+        error["data"] = data
+    message = rewrite_response({"jsonrpc": "2.0", "id": 1, "error": error})
+    assert message["error"]["data"]["supported"] == SIX
+    assert message["error"]["code"] == -32022 and message["error"]["message"] == "Unsupported protocol version"
+    if isinstance(data, dict) and "requested" in data:
+        assert message["error"]["data"]["requested"] == "2026-12-01"
+
+
+@pytest.mark.parametrize("code", [-32020, -32602, -32603, -32600])
+def test_other_errors_are_untouched(code: int) -> None:
+    message = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m", "data": {"supported": ["x"]}}}
+    assert rewrite_response(copy.deepcopy(message)) == message
+
+
+def test_response_result_is_unwrapped() -> None:
+    message = {"jsonrpc": "2.0", "id": 7, "result": {**tunnel("tools/call", {"outputs": []}), "resultType": "complete"}}
+    assert rewrite_response(message) == {"jsonrpc": "2.0", "id": 7, "result": {"outputs": [], "resultType": "complete"}}
+
+
+def test_notifications_and_other_messages_pass() -> None:
+    message = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}
+    assert rewrite_response(copy.deepcopy(message)) == message
+
+
+# ---- the HTTP helpers built on the same functions -----------------------------------------------------------
+
+
+def _scope(header: str | None) -> dict[str, Any]:
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"0")]
+    if header is not None:
+        headers.append((b"mcp-protocol-version", header.encode()))
+    return {"type": "http", "method": "POST", "headers": headers}
+
+
+def test_http_inbound_rewrites_body_and_header() -> None:
+    body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
+    new_body, scope = BridgeMiddleware._rewrite_inbound(body, _scope("2026-12-01"))
+    decoded = orjson.loads(new_body)
+    assert decoded["params"]["_meta"] == {VERSION_KEY: "2026-07-28", MARKER_KEY: True}
+    headers = dict(scope["headers"])
+    assert headers[b"mcp-protocol-version"] == b"2026-07-28"
+    assert headers[b"content-length"] == str(len(new_body)).encode()
+
+
+def test_http_inbound_leaves_mismatch_and_garbage_alone() -> None:
+    body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
+    scope = _scope("2025-06-18")
+    assert BridgeMiddleware._rewrite_inbound(body, scope) == (body, scope)
+    assert BridgeMiddleware._rewrite_inbound(b"{not json", scope) == (b"{not json", scope)
+
+
+def test_http_inbound_strips_a_forged_marker() -> None:
+    body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                         "params": call_params("2026-07-28", **{MARKER_KEY: True})})
+    new_body, scope = BridgeMiddleware._rewrite_inbound(body, _scope("2026-07-28"))
+    assert MARKER_KEY not in orjson.loads(new_body)["params"]["_meta"]
+    assert dict(scope["headers"])[b"mcp-protocol-version"] == b"2026-07-28"
+
+
+def test_sse_event_is_unwrapped() -> None:
+    payload = orjson.dumps({"jsonrpc": "2.0", "id": 3, "result": tunnel("tools/call", {"outputs": []})})
+    chunk = b"event: message\r\ndata: " + payload + b"\r\n\r\n"
+    rewritten = _rewrite_sse_chunk(chunk)
+    data_line = next(line for line in rewritten.split(b"\n") if line.startswith(b"data:"))
+    assert orjson.loads(data_line[5:].strip()) == {"jsonrpc": "2.0", "id": 3, "result": {"outputs": []}}
