@@ -10,7 +10,7 @@ from ..jupyter.notebook_model import locate, set_outputs, source_text
 from ..protocol.projection import Outcome
 from .base import ToolContext
 from .executions import execution_outcome
-from .notebooks import cell_meta, load, notebook_kernel
+from .notebooks import cell_meta, editing, load_stable, notebook_kernel
 
 
 async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout: float) -> Outcome:
@@ -19,7 +19,7 @@ async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout
     The notebook is read again after the run: a person may have edited it meanwhile, and
     the id (not the index) finds the cell wherever it moved.
     """
-    notebook = await load(ctx, path)
+    notebook, _ = await load_stable(ctx, path)
     cell = notebook["cells"][locate(notebook, cell_id=cell_id)]
     if cell.get("cell_type") != "code":
         raise ToolError(
@@ -34,10 +34,9 @@ async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout
     )
     if replaced:
         execution = replace(execution, kernel_restarted=True)
-    notebook = await load(ctx, path)
-    index = locate(notebook, cell_id=cell_id)
-    set_outputs(notebook["cells"][index], execution.outputs, execution.execution_count)
-    await ctx.backend.contents.write_notebook(path, notebook)
+    async with editing(ctx, path) as notebook:
+        index = locate(notebook, cell_id=cell_id)
+        set_outputs(notebook["cells"][index], execution.outputs, execution.execution_count)
     cell_info = {"notebook": path, "cellId": cell_id, "cellIndex": index}
     view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info)
     return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))

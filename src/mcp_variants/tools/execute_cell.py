@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.notebook_model import locate
 from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
 from .cell_execution import run_cell, timeout_of
 from .executions import EXECUTION_PROJECTORS
-from .notebooks import load, notebook_path
+from .notebooks import load_stable, locate_cell, notebook_path
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
-    notebook = await load(ctx, path)
-    cell = notebook["cells"][locate(notebook, args.get("cell_index"), args.get("cell_id"))]
+    notebook, _ = await load_stable(ctx, path)
+    cell = notebook["cells"][locate_cell(notebook, args)]
     return await run_cell(ctx, path, cell["id"], "cell.execute", timeout_of(ctx, args))
 
 

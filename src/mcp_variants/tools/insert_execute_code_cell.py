@@ -9,15 +9,14 @@ from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
 from .cell_execution import run_cell, timeout_of
 from .executions import EXECUTION_PROJECTORS
-from .notebooks import load, notebook_path
+from .notebooks import editing, notebook_path
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
-    notebook = await load(ctx, path)
     cell = make_cell("code", args["source"])
-    insert_cell(notebook, int(args.get("cell_index", -1)), cell)
-    await ctx.backend.contents.write_notebook(path, notebook)
+    async with editing(ctx, path) as notebook:
+        insert_cell(notebook, int(args.get("cell_index", -1)), cell)
     return await run_cell(ctx, path, cell["id"], "cell.insert_execute", timeout_of(ctx, args))
 
 

@@ -1,0 +1,30 @@
+"""clear_cell_output: remove the outputs and execution count of one code cell."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.errors import ToolError
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .notebooks import cell_label, cell_meta, editing, locate_cell, notebook_path, plural
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    path = notebook_path(ctx, args)
+    async with editing(ctx, path) as notebook:
+        index = locate_cell(notebook, args)
+        cell = notebook["cells"][index]
+        label = cell_label(notebook, index)
+        if cell.get("cell_type") != "code":
+            raise ToolError("invalid-arguments", f"{label.capitalize()} has no outputs: only code cells do. read_notebook shows the code cells.")
+        cleared = len(cell.get("outputs", []))
+        cell["outputs"] = []
+        cell["execution_count"] = None
+    text = f"Cleared {plural(cleared, 'output')} of {label} in {path}." if cleared else f"{label.capitalize()} in {path} had no outputs; its execution count is cleared."
+    record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "clearedOutputs": cleared}
+    return Outcome(value=Message("cell.clear_output", text, record), meta=cell_meta(cell["id"]))
+
+
+TOOL = ToolSpec("clear_cell_output", run, MESSAGE_PROJECTORS)

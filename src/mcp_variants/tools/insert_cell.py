@@ -1,0 +1,26 @@
+"""insert_cell: add a code, markdown or raw cell to a notebook, at an index or at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.notebook_model import insert_cell, make_cell
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .notebooks import cell_meta, editing, notebook_path, plural
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    path = notebook_path(ctx, args)
+    cell_type = args.get("cell_type", "code")
+    async with editing(ctx, path) as notebook:
+        cell = make_cell(cell_type, args["source"])
+        index = insert_cell(notebook, int(args.get("cell_index", -1)), cell)
+        total = len(notebook["cells"])
+    text = f"Inserted a {cell_type} cell at index {index} (id {cell['id']}) in {path}; it has {plural(total, 'cell')} now."
+    record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "cellType": cell_type, "cellCount": total}
+    return Outcome(value=Message("cell.insert", text, record), meta=cell_meta(cell["id"]))
+
+
+TOOL = ToolSpec("insert_cell", run, MESSAGE_PROJECTORS)

@@ -1,0 +1,45 @@
+"""list_notebooks: the notebooks open on this client's runtime, their kernels, and this client's default."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .listings import LISTING_PROJECTORS, Listing
+
+CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
+NOT_RUNNING = "not running"
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    backend = ctx.backend
+    kernels = {path: kernel_id for (key, path), kernel_id in ctx.hub.notebook_kernels.items() if key == backend.key}
+    paths = set(kernels)
+    if ctx.client.notebook:
+        paths.add(ctx.client.notebook)
+    states = {k.kernel_id: k.state for k in await backend.kernels.list_kernels()} if paths else {}
+    records = []
+    for path in sorted(paths):
+        kernel_id = kernels.get(path)
+        records.append({
+            "path": path,
+            "kernelId": kernel_id,
+            "kernelState": states.get(kernel_id, NOT_RUNNING) if kernel_id else NOT_RUNNING,
+            "isDefault": path == ctx.client.notebook,
+        })
+    listing = Listing(
+        kind="notebooks.list",
+        title="Open notebooks",
+        columns=(("path", "Path"), ("kernelId", "Kernel"), ("kernelState", "State"), ("default", "Default")),
+        rows=[{"path": r["path"], "kernelId": r["kernelId"], "kernelState": r["kernelState"],
+               "default": "yes" if r["isDefault"] else "no"} for r in records],
+        programmatic={"notebooks": records, "default": ctx.client.notebook},
+        text_limit=ctx.limits.assistant_text_bytes,
+        empty_message="No notebooks are open. use_notebook opens one.",
+        facets={"kernelState": sorted({r["kernelState"] for r in records}), "default": sorted({"yes" if r["isDefault"] else "no" for r in records})},
+    )
+    return Outcome(value=listing, meta=CACHE_HINT)
+
+
+TOOL = ToolSpec("list_notebooks", run, LISTING_PROJECTORS)

@@ -1,0 +1,30 @@
+"""move_cell: move one cell of a notebook to another index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.notebook_model import move_cell
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .notebooks import cell_meta, editing, locate_cell, notebook_path
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    path = notebook_path(ctx, args)
+    target = int(args["target_index"])
+    async with editing(ctx, path) as notebook:
+        index = locate_cell(notebook, args)
+        cell_id = notebook["cells"][index]["id"]
+        move_cell(notebook, index, target)
+        total = len(notebook["cells"])
+    if index == target:
+        text = f"Cell {cell_id} is already at index {target} in {path}; nothing moved."
+    else:
+        text = f"Moved cell {cell_id} from index {index} to {target} in {path}."
+    record = {"notebook": path, "cellId": cell_id, "fromIndex": index, "toIndex": target, "cellCount": total}
+    return Outcome(value=Message("cell.move", text, record), meta=cell_meta(cell_id))
+
+
+TOOL = ToolSpec("move_cell", run, MESSAGE_PROJECTORS)

@@ -1,0 +1,53 @@
+"""unuse_notebook: forget this client's default notebook and stop the notebook's kernel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.errors import ToolError
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .notebooks import notebook_path
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    if not args.get("notebook") and not ctx.client.notebook:
+        hint = "this request is stateless and has no default notebook" if not ctx.client.persistent else "this client has no default notebook"
+        raise ToolError("no-notebook", f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
+    path = notebook_path(ctx, args)
+    backend = ctx.backend
+    key = (backend.key, path)
+    was_default = ctx.client.notebook == path
+    kernel_id = ctx.hub.notebook_kernels.get(key)
+    if kernel_id is None and not was_default:
+        raise ToolError("not-found", f"{path} is not open; list_notebooks shows the notebooks that are.")
+    others = [
+        client for client in ctx.hub.clients.values()
+        if client is not ctx.client and client.notebook == path and client.backend_key == backend.key
+    ]
+    stopped = False
+    if kernel_id is not None and not others:
+        if kernel_id in {k.kernel_id for k in await backend.kernels.list_kernels()}:
+            await backend.kernels.shutdown_kernel(kernel_id)
+        del ctx.hub.notebook_kernels[key]
+        stopped = True
+    if was_default:
+        ctx.client.notebook = None
+
+    parts = []
+    if was_default:
+        parts.append(f"{path} is no longer this client's default notebook; name one in each call or use_notebook another.")
+    if stopped:
+        parts.append(f"Its kernel {kernel_id} is shut down: its variables are gone." if was_default
+                     else f"Closed {path}: its kernel {kernel_id} is shut down and its variables are gone.")
+    elif kernel_id is not None:
+        parts.append(f"Its kernel {kernel_id} keeps running: {len(others)} other client(s) use {path}.")
+    record = {
+        "notebook": path, "kernelId": kernel_id, "kernelStopped": stopped,
+        "wasDefault": was_default,
+    }
+    return Outcome(value=Message("notebook.unuse", " ".join(parts), record))
+
+
+TOOL = ToolSpec("unuse_notebook", run, MESSAGE_PROJECTORS)

@@ -1,0 +1,1 @@
+"""Integration tests: the notebook tools on a real server process, real kernels, real files."""
