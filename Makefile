@@ -15,8 +15,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## the SEP-3279 scenarios against a live server; writes demo-report.html
 	$(BIN)/mcp-variants demo --report demo-report.html
 
-test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real kernels
-	$(BIN)/python -m pytest
+test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real kernels; outside clients and the official conformance suite (Node 22 from npm)
+	@# Node 22 and the pinned npm packages of tests/outside (npm ci). If this fails, the tests
+	@# still run and every Node test fails with the reason (MCP_VARIANTS_OUTSIDE=required).
+	-tests/outside/install.sh
+	MCP_VARIANTS_OUTSIDE=required $(BIN)/python -m pytest
 
 bench: $(STAMP)  ## benchmarks; results go to bench/results/
 	$(BIN)/python -m bench

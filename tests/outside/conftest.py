@@ -1,0 +1,30 @@
+"""Fixtures of the outside tests: one HTTP server for the session, Node from install.sh."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .support import HttpServer, http_server, node
+
+
+@pytest.fixture(scope="session")
+def outside_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the outside tests' servers serve (`--root`)."""
+    return tmp_path_factory.mktemp("outside-root")
+
+
+@pytest.fixture(scope="session")
+def server(outside_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """`mcp-variants serve --http` on a free port, shared by the session."""
+    log = tmp_path_factory.mktemp("outside-logs") / "http-server.log"
+    with http_server(outside_root, log) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def node_bin() -> Path:
+    """tests/outside/node_modules/.bin/node (Node 22); skips, or fails under MCP_VARIANTS_OUTSIDE=required."""
+    return node()
