@@ -1,1 +1,46 @@
-"""Client-side pieces: a raw JSON-RPC stdio connection (more in issue 4: the reference client)."""
+"""The reference SEP-3279 client and host router.
+
+* `session.ClientSession` speaks 2026-12-01 and the legacy versions over any `Transport`
+  (`stdio.StdioTransport`, `http.HttpTransport`) and enforces the client MUSTs.
+* `modes` chooses the selectors for an execution mode; `router.HostRouter` delivers each
+  output to its audience's sink; `host.Host` ties the three together.
+* `stdio.StdioConnection` stays the raw JSON-RPC connection the demo uses.
+
+`http` needs httpx and is not imported here.
+"""
+
+from .errors import ClientError, InvalidServerResponse, SelectionError, ServerError, TransportError
+from .host import Host, HostCall
+from .modes import Mode, Selection, select
+from .results import CallResult
+from .router import Delivery, HostRouter, RouteReport
+from .session import ClientSession
+from .stdio import StdioConnection, StdioTransport, envelope
+from .tools import ToolIndex, ToolInfo
+from .transport import Exchange, RecordingTransport, Transport
+
+__all__ = [
+    "CallResult",
+    "ClientError",
+    "ClientSession",
+    "Delivery",
+    "Exchange",
+    "Host",
+    "HostCall",
+    "HostRouter",
+    "InvalidServerResponse",
+    "Mode",
+    "RecordingTransport",
+    "RouteReport",
+    "Selection",
+    "SelectionError",
+    "ServerError",
+    "StdioConnection",
+    "StdioTransport",
+    "ToolIndex",
+    "ToolInfo",
+    "Transport",
+    "TransportError",
+    "envelope",
+    "select",
+]

@@ -1,0 +1,114 @@
+"""Streamable HTTP transport for the reference client (httpx, synchronous).
+
+One POST per message. Stateless versions (2026-07-28 and later) carry the routing
+headers `MCP-Protocol-Version`, `Mcp-Method` and, for tools/call, `Mcp-Name`; handshake
+versions carry `Mcp-Session-Id` once `initialize` has returned one. A response is either
+one JSON body or an SSE stream whose `data:` events are JSON-RPC messages.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from .errors import TransportError
+from .transport import Exchange
+
+ACCEPT = "application/json, text/event-stream"
+
+
+def parse_messages(response: httpx.Response) -> list[dict[str, Any]]:
+    """Every JSON-RPC message of a response: one JSON body, or SSE `data:` events in order."""
+    ctype = response.headers.get("content-type", "")
+    if ctype.startswith("text/event-stream"):
+        messages: list[dict[str, Any]] = []
+        data: list[str] = []
+        for line in response.text.splitlines() + [""]:
+            if line.startswith("data:"):
+                data.append(line[5:].lstrip(" "))
+            elif line == "" and data:
+                payload, data = "\n".join(data), []
+                if payload.strip():
+                    messages.append(json.loads(payload))
+        return messages
+    if ctype.startswith("application/json") and response.content.strip():
+        body = response.json()
+        return body if isinstance(body, list) else [body]
+    return []
+
+
+class HttpTransport:
+    """POSTs to one MCP endpoint; optional bearer token; keeps the handshake session id.
+
+    Pass your own `httpx.Client` to add event hooks (tests record the request bytes
+    that way) or TLS settings; the transport closes only a client it created.
+    """
+
+    def __init__(self, url: str, *, token: str | None = None, client: httpx.Client | None = None) -> None:
+        self.url = url
+        self._token = token
+        self._own_client = client is None
+        self.http = client or httpx.Client()
+        self.session_id: str | None = None
+        self.notifications: list[dict[str, Any]] = []
+
+    def headers(self, exchange: Exchange) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+        if exchange.version is not None:
+            headers["MCP-Protocol-Version"] = exchange.version
+        if exchange.stateless:
+            headers["Mcp-Method"] = exchange.method
+            if exchange.name is not None:
+                headers["Mcp-Name"] = exchange.name
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if self._token is not None:
+            headers["Authorization"] = f"Bearer {self._token}"
+        return headers
+
+    def _post(self, body: bytes, exchange: Exchange, timeout: float) -> httpx.Response:
+        try:
+            return self.http.post(self.url, content=body, headers=self.headers(exchange), timeout=timeout)
+        except httpx.HTTPError as exc:
+            raise TransportError(f"{exchange.method}: {type(exc).__name__}: {exc}") from exc
+
+    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
+        response = self._post(body, exchange, timeout)
+        try:
+            messages = parse_messages(response)
+        except ValueError as exc:
+            raise TransportError(
+                f"{exchange.method}: HTTP {response.status_code}, undecodable body: {exc}"
+            ) from exc
+        for message in messages:
+            if isinstance(message, dict) and message.get("id") == exchange.id and "method" not in message:
+                if exchange.method == "initialize" and "mcp-session-id" in response.headers:
+                    self.session_id = response.headers["mcp-session-id"]
+                return message
+            self.notifications.append(message)
+        ctype = response.headers.get("content-type", "no content-type")
+        raise TransportError(
+            f"{exchange.method}: HTTP {response.status_code} ({ctype}) without a response to request "
+            f"{exchange.id}: {response.text[:300]!r}"
+        )
+
+    def notify(self, body: bytes, exchange: Exchange) -> None:
+        response = self._post(body, exchange, timeout=30)
+        if response.status_code not in (200, 202, 204):
+            raise TransportError(f"{exchange.method}: HTTP {response.status_code}: {response.text[:300]!r}")
+
+    def close(self) -> None:
+        """End a handshake session (DELETE, best effort), then the HTTP client we own."""
+        if self.session_id is not None:
+            headers = {"Mcp-Session-Id": self.session_id}
+            if self._token is not None:
+                headers["Authorization"] = f"Bearer {self._token}"
+            try:
+                self.http.delete(self.url, headers=headers, timeout=10)
+            except httpx.HTTPError:
+                pass
+            self.session_id = None
+        if self._own_client:
+            self.http.close()

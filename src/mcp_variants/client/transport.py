@@ -1,0 +1,55 @@
+"""The seam between the session and the wire: bytes out, one decoded response back.
+
+The session encodes every message itself and hands the transport the exact bytes to
+write, so a recording wrapper sees precisely what reaches the server.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """What a transport needs besides the body: routing headers and the id to wait for."""
+
+    method: str
+    id: int | None  # None for a notification
+    version: str | None  # protocol version for the header; None while a handshake is pending
+    stateless: bool  # 2026-07-28 and later: per-request envelope, Mcp-Method/Mcp-Name headers
+    name: str | None = None  # the tool of a tools/call (Mcp-Name)
+
+
+class Transport(Protocol):
+    """Anything that can carry one JSON-RPC request and bring back its response."""
+
+    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]: ...
+
+    def notify(self, body: bytes, exchange: Exchange) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class RecordingTransport:
+    """Wraps a transport and keeps every body written, so tests can assert on the bytes."""
+
+    def __init__(self, inner: Transport) -> None:
+        self.inner = inner
+        self.sent: list[tuple[Exchange, bytes]] = []
+
+    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
+        self.sent.append((exchange, body))
+        return self.inner.request(body, exchange, timeout)
+
+    def notify(self, body: bytes, exchange: Exchange) -> None:
+        self.sent.append((exchange, body))
+        self.inner.notify(body, exchange)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def messages(self) -> list[dict[str, Any]]:
+        """Every written body, decoded."""
+        return [json.loads(body) for _, body in self.sent]

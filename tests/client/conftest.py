@@ -1,0 +1,216 @@
+"""Live servers for the client tests: `mcp-variants serve` on stdio and on streamable HTTP.
+
+Every session records the exact bytes the client wrote: on stdio through
+StdioConnection's `on_write` tap (the bytes that go down the pipe), on HTTP through an
+httpx request hook (the body and headers of each POST). Servers are started on first
+use, shared by the test session, and stopped by their own PIDs at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from mcp_variants.client import ClientSession, StdioConnection, StdioTransport
+from mcp_variants.client.http import HttpTransport
+
+UI = "io.modelcontextprotocol/ui"
+UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+OUTPUTS_VERSION = "2026-12-01"
+OLDER_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+TRANSPORTS = ("stdio", "http")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM our server by PID (it shuts its kernels down), SIGKILL if it lingers, then
+    terminate any kernel it left behind, again by PID."""
+    kernels = _children(proc.pid)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    for pid in kernels:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                ours = b"ipykernel" in f.read()
+            if ours:
+                os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+
+class HttpServer:
+    """`python -m mcp_variants serve --http --port <free>` on loopback."""
+
+    def __init__(self, root: Path, log: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self._log = open(log, "wb")  # noqa: SIM115 - the server writes to it until close()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mcp_variants",
+                "serve",
+                "--http",
+                "--port",
+                str(self.port),
+                "--root",
+                str(root),
+                *extra,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"HTTP server exited with {self.proc.returncode}; see {log}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise TimeoutError("HTTP server did not accept connections within 30 s")
+
+    def close(self) -> None:
+        stop(self.proc)
+        self._log.close()
+
+
+@dataclass
+class Live:
+    """A client session on a real server, with what the client wrote."""
+
+    transport: str
+    session: ClientSession
+    written: list[bytes] = field(default_factory=list)  # raw request bodies, in order
+    headers: list[dict[str, str]] = field(default_factory=list)  # HTTP only, one per POST
+
+    def bodies_since(self, mark: int) -> list[bytes]:
+        return self.written[mark:]
+
+
+class LivePool:
+    """Sessions per (transport, version, ui); one stdio process per session, one HTTP server."""
+
+    def __init__(self, root: Path, logs: Path) -> None:
+        self.root, self.logs = root, logs
+        self._sessions: dict[tuple[str, str, bool], Live] = {}
+        self._http: HttpServer | None = None
+        self._stdio: list[StdioConnection] = []
+        self._clients: list[httpx.Client] = []
+
+    def http_server(self) -> HttpServer:
+        if self._http is None:
+            self._http = HttpServer(self.root, self.logs / "http.stderr")
+        return self._http
+
+    def new(
+        self,
+        transport: str,
+        version: str,
+        ui: bool = False,
+        *,
+        token: str | None = None,
+        url: str | None = None,
+    ) -> Live:
+        """A fresh, opened session (not cached)."""
+        written: list[bytes] = []
+        headers: list[dict[str, str]] = []
+        if transport == "stdio":
+            connection = StdioConnection.serve(self.root, on_write=written.append)
+            self._stdio.append(connection)
+            chosen: Any = StdioTransport(connection)
+        else:
+
+            def record(request: httpx.Request) -> None:
+                written.append(request.content)
+                headers.append(dict(request.headers))
+
+            client = httpx.Client(event_hooks={"request": [record]})
+            self._clients.append(client)
+            chosen = HttpTransport(url or self.http_server().url, token=token, client=client)
+        session = ClientSession(chosen, version, extensions=UI_CAPS if ui else None, timeout=90)
+        live = Live(transport, session, written, headers)
+        session.open()
+        return live
+
+    def get(self, transport: str, version: str, ui: bool = False) -> Live:
+        key = (transport, version, ui)
+        if key not in self._sessions:
+            self._sessions[key] = self.new(transport, version, ui)
+        return self._sessions[key]
+
+    def close(self) -> None:
+        """Stop everything in parallel: each stdio server needs a moment to stop its kernels."""
+        for live in self._sessions.values():
+            if live.transport == "http":
+                live.session.close()  # ends handshake sessions (DELETE)
+        for client in self._clients:
+            client.close()
+
+        def stop_stdio(connection: StdioConnection) -> None:
+            connection.close()  # EOF: the server stops its kernels and exits
+            stop(connection.process)
+
+        threads = [threading.Thread(target=stop_stdio, args=(c,)) for c in self._stdio]
+        if self._http is not None:
+            threads.append(threading.Thread(target=self._http.close))
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LivePool]:
+    root = tmp_path_factory.mktemp("client-root")
+    (root / "data.csv").write_text("a,b\n1,2\n")
+    (root / "notes.md").write_text("# notes\n")
+    pool = LivePool(root, tmp_path_factory.mktemp("client-logs"))
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def live(pool: LivePool) -> Any:
+    """live(transport, version=2026-12-01, ui=False) -> Live (cached per triple)."""
+
+    def get(transport: str, version: str = OUTPUTS_VERSION, ui: bool = False) -> Live:
+        return pool.get(transport, version, ui)
+
+    return get
