@@ -7,13 +7,19 @@ notebook by accident. A stateless request has no client state: it names its note
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from .backend import Backend
 from .errors import ToolError
 
 EMBEDDED = "embedded"
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -31,6 +37,7 @@ class Hub:
     # (backend key, notebook path) → kernel id: one kernel per notebook in use.
     notebook_kernels: dict[tuple[str, str], str] = field(default_factory=dict)
     sandboxes: dict[str, Any] = field(default_factory=dict)
+    closed: bool = False  # aclose ran: the signal path and the exit path may both call it
 
     def client(self, key: str | None) -> ClientState:
         if key is None:
@@ -46,5 +53,20 @@ class Hub:
         return backend
 
     async def aclose(self) -> None:
-        for backend in list(self.backends.values()):
-            await backend.kernels.aclose()
+        """Shut down every kernel and sandbox server we started, all at once: remote ones wait on the network."""
+        if self.closed:
+            return
+        self.closed = True
+
+        async def close(aclose: Callable[[], Awaitable[None]], what: str) -> None:
+            try:
+                await aclose()
+            except Exception:  # one failure must not leave the others running
+                logger.exception("shutting down %s failed", what)
+
+        async with anyio.create_task_group() as tg:
+            for key, backend in list(self.backends.items()):
+                tg.start_soon(close, backend.kernels.aclose, key)
+            for sandbox_id, sandbox in list(self.sandboxes.items()):
+                tg.start_soon(close, sandbox.aclose, f"sandbox {sandbox_id}")
+        self.sandboxes.clear()

@@ -16,7 +16,13 @@ from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import PaginatedRequestParams, RequestParams
+from mcp_types import (
+    CompleteRequestParams,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    RequestParams,
+    SetLevelRequestParams,
+)
 
 from .. import __version__
 from ..catalog import load_declarations, load_shape, variants_dir
@@ -25,6 +31,7 @@ from ..jupyter.errors import ToolError
 from ..jupyter.hub import EMBEDDED, Hub
 from ..jupyter.kernels import EmbeddedRuntime
 from ..jupyter.local_contents import LocalContents
+from ..jupyter.remote import REMOTE, remote_backend
 from ..protocol.declarations import DeclarationError
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.listing import tool_entry
@@ -64,8 +71,11 @@ class ServerState:
     limits: Limits
 
 
-def load_state(root: Path, limits: Limits) -> ServerState:
-    """Load and check the declarations; DeclarationError stops the server from starting."""
+def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None) -> ServerState:
+    """Load and check the declarations; DeclarationError stops the server from starting.
+
+    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one.
+    """
     directory = variants_dir()
     declarations = load_declarations(directory)
     for name, declaration in declarations.items():
@@ -75,12 +85,16 @@ def load_state(root: Path, limits: Limits) -> ServerState:
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
+    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))})
+    if jupyter_url:
+        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
+        hub.default_backend = REMOTE
     return ServerState(
         declarations=declarations,
         specs={name: TOOLS[name] for name in declarations},
         validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
-        hub=Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))}),
+        hub=hub,
         root=root,
         limits=limits,
     )
@@ -124,7 +138,10 @@ def build_server(state: ServerState) -> Server[Any]:
         version=__version__,
         title="mcp-variants: SEP-3279 reference server (Jupyter tools)",
         instructions="Jupyter tools whose results come in audience-directed variants (SEP-3279).",
-        cache_hints={"tools/list": CacheHint(ttl_ms=LIST_TTL_MS, scope="private")},
+        cache_hints={
+            method: CacheHint(ttl_ms=LIST_TTL_MS, scope="private")
+            for method in ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
+        },
     )
     server.extensions = dict(SERVER_EXTENSIONS)
 
@@ -161,7 +178,34 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
+    _register_empty_features(server)
     return server
+
+
+def _register_empty_features(server: Server[Any]) -> None:
+    """Prompts, resources, completions and logging, empty: clients (and the official
+    conformance suite) probe them, and an empty answer is truer than "method not found"
+    for a server that simply has none. MCP Apps views will be the first resources."""
+
+    def empty(key: str, value: Any) -> Any:
+        async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
+            result: dict[str, Any] = {key: value} if key else {}
+            if ctx.protocol_version in STATELESS_VERSIONS:
+                result["resultType"] = "complete"
+            return result
+
+        return handler
+
+    server.add_request_handler("prompts/list", PaginatedRequestParams, empty("prompts", []))
+    server.add_request_handler("resources/list", PaginatedRequestParams, empty("resources", []))
+    server.add_request_handler("resources/templates/list", PaginatedRequestParams, empty("resourceTemplates", []))
+    server.add_request_handler("completion/complete", CompleteRequestParams, empty("completion", {"values": [], "hasMore": False}))
+    server.add_request_handler("logging/setLevel", SetLevelRequestParams, empty("", None))
+
+    async def read_resource(ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> dict[str, Any]:
+        raise MCPError(INVALID_PARAMS, "Resource not found", {"uri": str(params.uri)})
+
+    server.add_request_handler("resources/read", ReadResourceRequestParams, read_resource)
 
 
 async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:

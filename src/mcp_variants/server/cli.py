@@ -7,12 +7,14 @@ import logging
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from .. import __version__
+from ..jupyter.errors import ToolError
 from ..protocol.declarations import DeclarationError
 from ..tools.base import Limits
 
@@ -47,10 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
     serve.add_argument("--hard-cap", type=int, default=int(_env("HARD_CAP", "4000000")),
                        help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
+    serve.add_argument("--jupyter-url", default=os.environ.get("JUPYTER_URL"),
+                       help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
+    serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
+                       help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
     demo.add_argument("--report", type=Path, default=Path("demo-report.html"), help="where to write the report [default demo-report.html]")
+    check = commands.add_parser("check", help="run the SEP-3279 conformance suite against a server (stdio or HTTP)",
+                                description="Run the SEP-3279 conformance suite; exit 1 when a MUST fails. See docs/conformance.md.")
+    from ..conformance.options import add_arguments as add_check_arguments
+
+    add_check_arguments(check)
     return parser
 
 
@@ -63,6 +74,10 @@ def main(argv: list[str] | None = None) -> None:
         from ..demo import main as demo
 
         sys.exit(demo(args.report))
+    elif args.command == "check":
+        from ..conformance.cli import main as check
+
+        sys.exit(check(args))
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -78,9 +93,11 @@ def serve(args: argparse.Namespace) -> None:
         except InsecureBinding as exc:
             sys.exit(f"mcp-variants: {exc}")
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
+    for secret in ("JUPYTER_TOKEN", ENV_PREFIX + "TOKEN"):
+        os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     try:
-        state = load_state(root, limits)
-    except DeclarationError as exc:
+        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token)
+    except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)
     runner = _serve_http if args.http else _serve_stdio
@@ -88,21 +105,33 @@ def serve(args: argparse.Namespace) -> None:
 
 
 async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Namespace) -> None:
-    """Run until EOF or SIGTERM/SIGINT, then shut down every kernel we started."""
+    """Run until EOF or SIGTERM/SIGINT, then shut down every kernel and sandbox we started.
+
+    Over HTTP, uvicorn owns the signals and stops gracefully; over stdio we listen for them.
+    """
     try:
         async with anyio.create_task_group() as tg:
-            async def on_signal() -> None:
-                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-                    async for _ in signals:
-                        tg.cancel_scope.cancel()
-                        return
-
-            tg.start_soon(on_signal)
+            if not args.http:
+                tg.start_soon(_stop_stdio_on_signal, state, tg.cancel_scope)
             await runner(server, args)
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
             await state.hub.aclose()
+
+
+async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for _ in signals:
+            # Shut down first: the SDK reads stdin in a worker thread that cancellation
+            # cannot interrupt, so over stdio the runner returns only at stdin's EOF.
+            with anyio.CancelScope(shield=True):
+                await state.hub.aclose()
+            exit_anyway = threading.Timer(2.0, os._exit, (0,))
+            exit_anyway.daemon = True
+            exit_anyway.start()
+            scope.cancel()
+            return
 
 
 async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:

@@ -1,0 +1,50 @@
+"""connect_to_jupyter: run this client's code, notebooks and files on a Jupyter server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.backend import Backend
+from ..jupyter.remote import REMOTE, JupyterServer, RemoteContents, RemoteKernels, remote_key, split_url
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .sandbox_tools import STATELESS_NOTE
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    url, url_token = split_url(args["url"])
+    token = args.get("token") or url_token
+    server = JupyterServer(url, token)
+    try:
+        status = await server.status()  # answers, and accepts the token
+    finally:
+        await server.aclose()
+    hub = ctx.hub
+    status_text = (f"The Jupyter server at {url} answers (Jupyter Server {status.get('version') or 'unknown version'}, "
+                   f"{status.get('kernels', 0)} kernels running).")
+    given = hub.backends.get(REMOTE)  # the --jupyter-url server: reuse it rather than start a twin
+    key = REMOTE if given is not None and _server(given).url == url else remote_key(url)
+    record = {"url": url, "runtime": key, "serverVersion": status.get("version", ""), "kernels": int(status.get("kernels", 0)),
+              "switched": ctx.client.persistent}
+    if not ctx.client.persistent:
+        return Outcome(value=Message("jupyter.connect", status_text + STATELESS_NOTE, record))
+    backend = hub.backends.get(key)
+    if backend is None:
+        server = JupyterServer(url, token)
+        kernels = RemoteKernels(server, hard_cap_bytes=ctx.limits.hard_cap_bytes)
+        hub.backends[key] = Backend(key, f"the Jupyter server at {url}", kernels, RemoteContents(server))
+    elif not _server(backend).same_token(token):
+        _server(backend).set_token(token)  # same server, a token that works now
+    ctx.client.backend_key = key
+    text = status_text + " This client's code, notebooks and files now live there; other clients are not affected."
+    return Outcome(value=Message("jupyter.connect", text, record))
+
+
+def _server(backend: Backend) -> JupyterServer:
+    kernels = backend.kernels
+    assert isinstance(kernels, RemoteKernels)
+    return kernels.server
+
+
+TOOL = ToolSpec("connect_to_jupyter", run, MESSAGE_PROJECTORS)

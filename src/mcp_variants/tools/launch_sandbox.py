@@ -1,0 +1,23 @@
+"""launch_sandbox: start an isolated Jupyter server on 127.0.0.1 with its own folder and token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.sandboxes import launch_sandbox
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .sandbox_tools import describe
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    sandbox = await launch_sandbox(ctx.hub, hard_cap_bytes=ctx.limits.hard_cap_bytes)
+    record = sandbox.record()
+    text = (f"Launched sandbox {describe(record)}. Call use_sandbox with sandbox_id={record['id']!r} "
+            "to run code and keep notebooks there; terminate_sandbox when done.")
+    # The Results contract's object shape: the sandbox's fields at the top level, no `result`.
+    return Outcome(value=Message("sandbox.launch", text, {"sandbox": record}, assistant={"kind": "sandbox.launch", "sandbox": record}))
+
+
+TOOL = ToolSpec("launch_sandbox", run, MESSAGE_PROJECTORS)

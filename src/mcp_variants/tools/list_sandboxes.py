@@ -1,0 +1,25 @@
+"""list_sandboxes: the sandbox servers this server launched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .sandbox_tools import describe
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    records = [s.record() for s in ctx.hub.sandboxes.values()]
+    if records:
+        current = ctx.client.backend_key
+        lines = [describe(r) + (" — this client uses it" if current == f"sandbox:{r['id']}" else "") for r in records]
+        text = f"Sandboxes ({len(records)}):\n" + "\n".join(lines)
+    else:
+        text = "No sandboxes are running. launch_sandbox starts one."
+    # The Results contract's list shape: `result` is the list of records, not a rendering of it.
+    return Outcome(value=Message("sandboxes.list", text, {"sandboxes": records}, assistant={"kind": "sandboxes.list", "result": records}))
+
+
+TOOL = ToolSpec("list_sandboxes", run, MESSAGE_PROJECTORS)

@@ -1,0 +1,23 @@
+"""terminate_sandbox: stop a sandbox server and its kernels, and remove its folder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.sandboxes import terminate_sandbox
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    sandbox = await terminate_sandbox(ctx.hub, args["sandbox_id"])
+    text = f"Sandbox {sandbox.id} is terminated: its kernels and server stopped, its folder {sandbox.folder} is removed."
+    if ctx.client.backend_key == sandbox.key:
+        # Said, not silent: this client's next calls run somewhere else.
+        ctx.client.backend_key = ctx.hub.default_backend
+        text += f" This client's calls now run on {ctx.hub.backend(ctx.client).label}."
+    return Outcome(value=Message("sandbox.terminate", text, {"sandbox": sandbox.record()}))
+
+
+TOOL = ToolSpec("terminate_sandbox", run, MESSAGE_PROJECTORS)

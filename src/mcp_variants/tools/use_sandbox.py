@@ -1,0 +1,29 @@
+"""use_sandbox: run this client's code, notebooks and files in a sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jupyter.errors import ToolError
+from ..jupyter.sandboxes import find_sandbox
+from ..protocol.projection import Outcome
+from .base import ToolContext, ToolSpec
+from .messages import MESSAGE_PROJECTORS, Message
+from .sandbox_tools import STATELESS_NOTE
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    sandbox = find_sandbox(ctx.hub, args["sandbox_id"])
+    if sandbox.state != "running":
+        raise ToolError("not-found", f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")
+    if ctx.client.persistent:
+        ctx.client.backend_key = sandbox.key
+        text = (f"This client now runs code, notebooks and files in sandbox {sandbox.id} (root folder {sandbox.root}). "
+                "Other clients are not affected. terminate_sandbox when done.")
+    else:
+        text = f"Sandbox {sandbox.id} is running (root folder {sandbox.root})." + STATELESS_NOTE
+    record = {"sandbox": sandbox.record(), "runtime": sandbox.key, "switched": ctx.client.persistent}
+    return Outcome(value=Message("sandbox.use", text, record))
+
+
+TOOL = ToolSpec("use_sandbox", run, MESSAGE_PROJECTORS)

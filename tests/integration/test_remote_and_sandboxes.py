@@ -1,0 +1,450 @@
+"""The remote runtime and sandboxes against real Jupyter servers, on the wire.
+
+- A stock jupyter-server (started here: 127.0.0.1, random port and token) is the remote
+  runtime of an `mcp-variants serve --jupyter-url ... --jupyter-token ...`: execute_code,
+  list_files and list_kernels at 2026-12-01, every declared variant checked against its schema.
+- connect_to_jupyter switches the client that asks (a 2025-11-25 session), and only checks
+  for a stateless request.
+- launch_sandbox → use_sandbox → execute_code → list_sandboxes → terminate_sandbox, and
+  SIGTERM to the server leaves no sandbox server or kernel behind (checked by PID).
+- No token, neither the remote server's nor a sandbox's, appears in any response or stderr line.
+
+Every process started here is stopped by its PID, also when a test fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import nbformat
+import psutil
+import pytest
+from jsonschema import Draft202012Validator
+
+from mcp_variants.client.stdio import StdioConnection, envelope
+
+pytestmark = pytest.mark.timeout(300)
+
+OUTPUTS_VERSION = "2026-12-01"
+LEGACY_VERSION = "2025-11-25"
+UI_EXTENSIONS = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+REPO = Path(__file__).resolve().parents[2]
+_error_shape = json.loads((REPO / "variants" / "shapes" / "error.json").read_text())
+_error_shape.pop("$comment", None)
+ERROR_VALIDATOR = Draft202012Validator(_error_shape)
+PS, AS, AC = "programmatic/structured", "assistant/structured", "assistant/content"
+
+
+# ---- processes, stopped by PID ------------------------------------------------------------------
+
+
+class Reaper:
+    """Every process a test saw (psutil remembers each one's start time, so a reused PID is never hit)."""
+
+    def __init__(self) -> None:
+        self.processes: list[psutil.Process] = []
+
+    def watch(self, pid: int) -> psutil.Process:
+        process = psutil.Process(pid)
+        self.processes.append(process)
+        return process
+
+    def kill_all(self) -> None:
+        for process in self.processes:
+            try:
+                process.kill()
+            except psutil.Error:
+                pass
+
+
+def gone(process: psutil.Process, timeout: float = 15.0) -> bool:
+    """The process ended (or is a zombie nobody reaped yet)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def reaper() -> Iterator[Reaper]:
+    reaper = Reaper()
+    try:
+        yield reaper
+    finally:
+        reaper.kill_all()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Jupyter:
+    """A stock jupyter-server: the remote runtime under test (no TCP_NODELAY tuning)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.root = folder / "root"
+        self.root.mkdir()
+        self.token = "tok-" + os.urandom(16).hex()
+        self.url = f"http://127.0.0.1:{free_port()}/"
+        env = dict(os.environ, JUPYTER_TOKEN=self.token, JUPYTER_CONFIG_DIR=str(folder / "config"),
+                   JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
+        command = [sys.executable, "-m", "jupyter_server", f"--ServerApp.port={self.url.rsplit(':', 1)[1].strip('/')}",
+                   "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--ServerApp.open_browser=False",
+                   f"--ServerApp.root_dir={self.root}"]
+        if os.geteuid() == 0:
+            command.append("--ServerApp.allow_root=True")
+        self.log = open(folder / "jupyter.log", "wb")  # noqa: SIM115 - lives as long as the server
+        self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        self.http = httpx.Client(base_url=self.url, headers={"Authorization": f"token {self.token}"}, timeout=10)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if self.http.get("api/status").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"jupyter-server did not start: {(folder / 'jupyter.log').read_text()[-2000:]}")
+            time.sleep(0.1)
+
+    def kernel_ids(self) -> set[str]:
+        return {k["id"] for k in self.http.get("api/kernels").json()}
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
+    server = Jupyter(tmp_path_factory.mktemp("jupyter"))
+    kernels = psutil.Process(server.process.pid)
+    try:
+        yield server
+    finally:
+        children = kernels.children(recursive=True)
+        server.stop()
+        for child in children:  # kernels a failed test left: by PID
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+
+
+# ---- an mcp-variants server over stdio, every answer kept -----------------------------------------
+
+
+class Server:
+    """`mcp-variants serve` over stdio: a 2025-11-25 session, or stateless 2026-12-01 requests.
+
+    Every response and stderr byte is kept, so a test can prove a secret never left the process.
+    """
+
+    def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper) -> None:
+        self.connection = StdioConnection.serve(root, *extra)
+        self.process = reaper.watch(self.connection.process.pid)
+        self.stateless = stateless
+        self.stderr = bytearray()
+        self.seen: list[str] = []
+        self._reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._reader.start()
+        if stateless:
+            listed = self.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION, UI_EXTENSIONS)})
+            self.tools = {t["name"]: t for t in listed["result"]["tools"]}
+        else:
+            assert self.connection.initialize(LEGACY_VERSION)["result"]["protocolVersion"] == LEGACY_VERSION
+            self.tools = {t["name"]: t for t in self.request("tools/list", {})["result"]["tools"]}
+
+    def _read_stderr(self) -> None:
+        stream = self.connection.process.stderr
+        assert stream is not None
+        for chunk in iter(lambda: stream.read1(65536), b""):  # type: ignore[attr-defined]
+            self.stderr += chunk
+
+    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        response = self.connection.request(method, params, timeout=120)
+        self.seen.append(json.dumps(response))
+        self.seen.extend(json.dumps(n) for n in self.connection.notifications)
+        self.connection.notifications.clear()
+        return response
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One tools/call; at 2026-12-01 every declared variant is requested and each output checked
+        against its schema (the error shape when isError). Returns {"audience/format": value, ...}
+        plus "result" (the whole result); at 2025-11-25, structuredContent against outputSchema."""
+        params: dict[str, Any] = {"name": tool, "arguments": arguments or {}}
+        if not self.stateless:
+            result = self.request("tools/call", params)["result"]
+            if not result.get("isError"):
+                problems = [e.message for e in Draft202012Validator(self.tools[tool]["outputSchema"]).iter_errors(result["structuredContent"])]
+                assert not problems, (tool, problems, result["structuredContent"])
+            return {"result": result, AC: result["content"], AS: result.get("structuredContent")}
+        variants = self.tools[tool]["outputVariants"]
+        params["requestedOutputs"] = [{"audience": v["audience"], "format": v["format"]} for v in variants]
+        params["_meta"] = envelope(OUTPUTS_VERSION, UI_EXTENSIONS)
+        result = self.request("tools/call", params)["result"]
+        outputs: dict[str, Any] = {"result": result}
+        schemas = {f"{v['audience']}/{v['format']}": v.get("schema") for v in variants}
+        assert [f"{o['audience']}/{o['format']}" for o in result["outputs"]] == list(schemas)
+        for output in result["outputs"]:
+            key = f"{output['audience']}/{output['format']}"
+            if output["format"] == "content":
+                assert output["content"] and all(b["type"] in ("text", "image") for b in output["content"])
+                outputs[key] = output["content"]
+                continue
+            validator = ERROR_VALIDATOR if result.get("isError") else Draft202012Validator(schemas[key])
+            problems = [e.message for e in validator.iter_errors(output["structuredContent"])]
+            assert not problems, f"{tool} {key}: {problems}: {json.dumps(output['structuredContent'])[:1500]}"
+            outputs[key] = output["structuredContent"]
+        return outputs
+
+    def assert_secret_kept(self, *secrets: str) -> None:
+        text = self.stderr.decode(errors="replace")
+        for secret in secrets:
+            assert len(secret) >= 16
+            assert not any(secret in s for s in self.seen), "a token reached a response"
+            assert secret not in text, "a token reached stderr"
+
+    def sigterm(self, timeout: float = 30.0) -> float:
+        began = time.monotonic()
+        os.kill(self.connection.process.pid, signal.SIGTERM)
+        self.connection.process.wait(timeout)
+        self._reader.join(5)
+        return time.monotonic() - began
+
+    def close(self) -> None:
+        self.connection.close()
+        self._reader.join(5)
+
+
+def text(blocks: list[dict[str, Any]]) -> str:
+    return "\n".join(b["text"] for b in blocks if b["type"] == "text")
+
+
+def stdout_of(outputs: dict[str, Any]) -> str:
+    return "".join(o.get("text", "") for o in outputs[PS]["outputs"] if o["output_type"] == "stream")
+
+
+# ---- the remote runtime as the server's default ---------------------------------------------------
+
+
+def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+    (jupyter.root / "data").mkdir()
+    (jupyter.root / "data" / "remote-only.txt").write_text("only on the Jupyter server")
+    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    try:
+        out = server.call("execute_code", {"code": "import os; print(os.getcwd())"})
+        assert not out["result"].get("isError"), out["result"]
+        assert stdout_of(out).strip() == str(jupyter.root), "the code ran in a kernel of the Jupyter server"
+        kernel_id = out[PS]["kernelId"]
+        assert kernel_id in jupyter.kernel_ids()
+        assert out[AS]["kind"] == "code.execute"
+
+        listed = server.call("list_files", {"depth": 2})
+        assert not listed["result"].get("isError"), listed["result"]
+        assert {"data", "data/remote-only.txt"} <= {f["path"] for f in listed[PS]["files"]}
+        assert {"Path": "data/remote-only.txt", "Type": "file", "Size": 26}.items() <= next(
+            i for i in listed[AS]["items"] if i["Path"] == "data/remote-only.txt").items()
+        assert listed["result"]["_meta"]["io.modelcontextprotocol/cache"]["ttlMs"] == 30000
+        assert [f["path"] for f in server.call("list_files", {"path": "data", "pattern": "*.txt"})[PS]["files"]] == ["data/remote-only.txt"]
+
+        kernels = server.call("list_kernels")
+        ours = next(k for k in kernels[PS]["kernels"] if k["id"] == kernel_id)
+        assert ours["executionCount"] >= 1 and ours["started"]
+
+        outside = server.call("list_files", {"path": "../"})
+        assert outside["result"]["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
+        assert server.call("list_files", {"path": "nowhere"})[PS]["error"]["type"] == "not-found"
+
+        # Timeout: interrupted, what was printed so far comes back, the kernel keeps its state.
+        server.call("execute_code", {"code": "kept = 41"})
+        slow = server.call("execute_code", {"code": "print('partial', flush=True)\nimport time\ntime.sleep(60)", "timeout": 2})
+        assert slow["result"]["isError"] and slow[PS]["error"]["type"] == "timeout"
+        assert "partial" in text(slow[AC])
+        assert server.call("execute_code", {"code": "kept + 1"})[PS]["outputs"][0]["data"]["text/plain"] == "42"
+
+        # Death: isError within seconds, then a new kernel that says state was lost.
+        began = time.monotonic()
+        died = server.call("execute_code", {"code": "import os; os._exit(1)"})
+        assert died["result"]["isError"] and died[PS]["error"]["type"] == "kernel-died"
+        assert time.monotonic() - began < 15
+        after = server.call("execute_code", {"code": "1 + 1"})
+        assert after[PS]["kernelRestarted"] is True and after[PS]["kernelId"] != kernel_id
+        assert "restarted" in text(after[AC])
+        new_kernel = after[PS]["kernelId"]
+    finally:
+        server.close()
+    server.assert_secret_kept(jupyter.token)
+    assert new_kernel not in jupyter.kernel_ids(), "the server shuts down the remote kernels it started"
+
+
+def test_notebooks_live_on_the_remote_server(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+    """The notebook tools through RemoteContents (one PUT per write) and a remote notebook kernel."""
+    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    try:
+        opened = server.call("use_notebook", {"notebook": "remote.ipynb", "create": True})
+        assert not opened["result"].get("isError"), opened["result"]
+        ran = server.call("insert_execute_code_cell", {"notebook": "remote.ipynb", "source": "import os; print(os.getcwd())"})
+        assert not ran["result"].get("isError"), ran["result"]
+        on_disk = nbformat.read(jupyter.root / "remote.ipynb", as_version=4)
+        nbformat.validate(on_disk)
+        assert on_disk.cells[-1].outputs[0]["text"].strip() == str(jupyter.root)
+        assert not (tmp_path / "remote.ipynb").exists(), "nothing is written under the local --root"
+        read = server.call("read_notebook", {"notebook": "remote.ipynb"})
+        assert not read["result"].get("isError") and on_disk.cells[-1].id in json.dumps(read[PS])
+        outside = server.call("read_notebook", {"notebook": "../escape.ipynb"})
+        assert outside["result"]["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
+    finally:
+        server.close()
+    server.assert_secret_kept(jupyter.token)
+
+
+# ---- connect_to_jupyter ----------------------------------------------------------------------------
+
+
+def test_connect_to_jupyter_switches_only_the_client_that_asks(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+    (jupyter.root / "connect-marker.txt").write_text("x")
+    session = Server(tmp_path, stateless=False, reaper=reaper)
+    stateless = Server(tmp_path, stateless=True, reaper=reaper)
+    wrong = "wrong-" + os.urandom(12).hex()
+    try:
+        cwd = "import os; print(os.getcwd())"
+        assert text(session.call("execute_code", {"code": cwd})[AC]).strip() == str(tmp_path)
+
+        refused = session.call("connect_to_jupyter", {"url": jupyter.url, "token": wrong})
+        assert refused["result"]["isError"] and "refused the token" in text(refused[AC])
+        bad = session.call("connect_to_jupyter", {"url": "ftp://example.org/"})
+        assert bad["result"]["isError"] and "http" in text(bad[AC])
+
+        connected = session.call("connect_to_jupyter", {"url": jupyter.url, "token": jupyter.token})
+        assert connected[AS]["kind"] == "jupyter.connect", connected
+        assert text(session.call("execute_code", {"code": cwd})[AC]).strip() == str(jupyter.root)
+        assert "connect-marker.txt" in session.call("list_files")[AS]["result"]
+        # A pasted URL with ?token= works too, and reuses the same backend.
+        again = session.call("connect_to_jupyter", {"url": f"{jupyter.url}?token={jupyter.token}"})
+        assert not again["result"].get("isError"), again
+
+        # Stateless: every variant, an honest "nothing switched", and later calls stay embedded.
+        checked = stateless.call("connect_to_jupyter", {"url": jupyter.url, "token": jupyter.token})
+        assert checked[PS]["switched"] is False and checked[PS]["runtime"].startswith("remote:")
+        assert checked[PS]["url"] == jupyter.url and checked[AS]["kind"] == "jupyter.connect"
+        assert "No switch was kept" in text(checked[AC])
+        assert stdout_of(stateless.call("execute_code", {"code": cwd})).strip() == str(tmp_path)
+    finally:
+        session.close()
+        stateless.close()
+    session.assert_secret_kept(jupyter.token, wrong)
+    stateless.assert_secret_kept(jupyter.token)
+
+
+# ---- sandboxes -------------------------------------------------------------------------------------
+
+
+def sandbox_token(record: dict[str, Any]) -> str:
+    """The sandbox's token, from its folder: only the test reads it, to prove it never leaks."""
+    return (Path(record["root"]).parent / "token").read_text()
+
+
+def test_sandbox_tools_every_variant_stateless(tmp_path: Path, reaper: Reaper) -> None:
+    server = Server(tmp_path, stateless=True, reaper=reaper)
+    try:
+        launched = server.call("launch_sandbox")
+        assert not launched["result"].get("isError"), launched["result"]
+        record = launched[PS]["sandbox"]
+        assert launched[AS] == {"kind": "sandbox.launch", "sandbox": record}, "the object shape: no result"
+        process = reaper.watch(record["pid"])
+        token = sandbox_token(record)
+        assert record["state"] == "running" and record["url"].startswith("http://127.0.0.1:")
+        assert token not in record["url"]
+        with httpx.Client(base_url=record["url"], timeout=10) as http:
+            assert http.get("api/status").status_code in (401, 403), "a sandbox needs its token"
+            assert http.get("api/status", headers={"Authorization": f"token {token}"}).status_code == 200
+
+        listed = server.call("list_sandboxes")
+        assert listed[AS] == {"kind": "sandboxes.list", "result": [record]}, "the list shape"
+        assert listed[PS] == {"sandboxes": [record]}
+
+        used = server.call("use_sandbox", {"sandbox_id": record["id"]})
+        assert used[PS] == {"sandbox": record, "runtime": f"sandbox:{record['id']}", "switched": False}
+        assert used[AS]["kind"] == "sandbox.use"
+
+        for tool in ("use_sandbox", "terminate_sandbox"):
+            missing = server.call(tool, {"sandbox_id": "s-999"})
+            assert missing["result"]["isError"] and missing[PS]["error"]["type"] == "not-found"
+            assert "list_sandboxes shows the ids" in text(missing[AC])
+
+        ended = server.call("terminate_sandbox", {"sandbox_id": record["id"]})
+        assert ended[PS]["sandbox"]["state"] == "terminated" and ended[AS]["kind"] == "sandbox.terminate"
+        assert gone(process), "terminate_sandbox stops the sandbox server"
+        assert not Path(record["root"]).parent.exists(), "and removes its folder"
+        assert server.call("list_sandboxes")[PS] == {"sandboxes": []}
+    finally:
+        server.close()
+    server.assert_secret_kept(token)
+
+
+def test_sandbox_runs_the_clients_code_and_sigterm_leaves_nothing(tmp_path: Path, reaper: Reaper) -> None:
+    server = Server(tmp_path, stateless=False, reaper=reaper)
+    where = "import os; print(os.getcwd()); print(os.getpid())"
+    tokens: list[str] = []
+    try:
+        first = server.call("launch_sandbox")[AS]["sandbox"]
+        tokens.append(sandbox_token(first))
+        first_server = reaper.watch(first["pid"])
+        server.call("use_sandbox", {"sandbox_id": first["id"]})
+        cwd, pid = text(server.call("execute_code", {"code": where})[AC]).split()
+        assert cwd == first["root"], "execute_code runs in the sandbox's root folder"
+        first_kernel = reaper.watch(int(pid))
+        assert "this client uses it" in text(server.call("list_sandboxes")[AC])
+
+        second = server.call("launch_sandbox")[AS]["sandbox"]
+        tokens.append(sandbox_token(second))
+        second_server = reaper.watch(second["pid"])
+        assert second["id"] != first["id"] and second["root"] != first["root"]
+
+        # Terminating the sandbox this client uses says where its calls go now.
+        ended = server.call("terminate_sandbox", {"sandbox_id": first["id"]})
+        assert "now run on the embedded kernels" in text(ended[AC])
+        assert gone(first_server) and gone(first_kernel), "the sandbox server and its kernel are stopped"
+        assert not Path(first["root"]).parent.exists()
+        assert text(server.call("execute_code", {"code": where})[AC]).split()[0] == str(tmp_path)
+
+        server.call("use_sandbox", {"sandbox_id": second["id"]})
+        cwd, pid = text(server.call("execute_code", {"code": where})[AC]).split()
+        assert cwd == second["root"]
+        second_kernel = reaper.watch(int(pid))
+        assert [s["id"] for s in server.call("list_sandboxes")[AS]["result"]] == [second["id"]]
+
+        took = server.sigterm()
+        assert took < 15, f"SIGTERM took {took:.1f} s"
+        assert gone(second_server, 5) and gone(second_kernel, 5), "no sandbox server or kernel outlives the server"
+        assert not Path(second["root"]).parent.exists()
+    finally:
+        server.close()
+    server.assert_secret_kept(*tokens)
