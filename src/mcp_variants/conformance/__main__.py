@@ -1,0 +1,7 @@
+"""`python -m mcp_variants.conformance`: the same as `mcp-variants check`."""
+
+import sys
+
+from .cli import entry
+
+sys.exit(entry())

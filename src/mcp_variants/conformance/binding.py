@@ -1,0 +1,206 @@
+"""Choosing, per scenario, a tool of the server under test that can show the rule.
+
+The suite knows nothing of the server's tools in advance. It lists them at 2026-12-01
+(without extensions, and with io.modelcontextprotocol/ui negotiated) and, for each
+scenario, picks the first tool that declares the variants the scenario needs and can be
+called. A tool can be called when
+
+1. the user configured its arguments (`--call TOOL=JSON`), or
+2. it is one of the built-in defaults below (which suit this project's own server) and
+   those arguments are valid against its inputSchema, or
+3. it is annotated `readOnlyHint: true` and `{}` is valid against its inputSchema,
+
+in that order of preference. A tool that may change something is never called unless it
+was configured (or is one of the defaults), so pointing the suite at a server cannot make
+it delete or launch anything by accident. A scenario with no suitable tool is skipped, naming what it
+needed. The binding spec (a vector's `bind.tool`) has these keys:
+
+| key | meaning |
+|---|---|
+| listing | "plain" (no extensions) or "ui" (the Apps extension negotiated): the tools/list to choose from |
+| declares | selectors the tool must declare |
+| minCore / minStructured | at least this many declared core / structured core variants |
+| lacksCore | the tool must leave some core combination undeclared |
+| preferAppOnly | prefer tools whose `_meta.ui.visibility` is `["app"]` |
+| errorCall | use the configured failing calls (`--error-call`) instead |
+
+It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
+`{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
+declared core selector other than assistant/content) and `{{structured}}` (first declared
+structured core selector).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .constants import (
+    ASSISTANT_STRUCTURED,
+    CORE_AUDIENCES,
+    CORE_SELECTORS,
+    PROGRAMMATIC_STRUCTURED,
+    USER_CONTENT,
+    USER_STRUCTURED,
+)
+
+# Arguments that make this project's own tools succeed (and fail, for the error scenario).
+DEFAULT_CALLS: dict[str, dict[str, Any]] = {
+    "list_files": {},
+    "list_kernels": {},
+    "execute_code": {"code": "print(1)"},
+}
+DEFAULT_ERROR_CALLS: dict[str, dict[str, Any]] = {"execute_code": {"code": "1/0"}}
+
+OTHER_ORDER = (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED, USER_STRUCTURED, USER_CONTENT)
+STRUCTURED_ORDER = (ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, USER_STRUCTURED)
+
+
+@dataclass
+class CallConfig:
+    """What the user told the suite about calling tools."""
+
+    calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # --call TOOL=JSON, in order
+    error_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # --error-call TOOL=JSON
+    use_defaults: bool = True  # the built-in DEFAULT_CALLS / DEFAULT_ERROR_CALLS
+
+    def success_candidates(self) -> list[tuple[str, dict[str, Any], str]]:
+        out = [(name, args, "--call") for name, args in self.calls.items()]
+        if self.use_defaults:
+            out += [(n, a, "built-in default") for n, a in DEFAULT_CALLS.items() if n not in self.calls]
+        return out
+
+    def error_candidates(self) -> list[tuple[str, dict[str, Any], str]]:
+        out = [(name, args, "--error-call") for name, args in self.error_calls.items()]
+        if self.use_defaults:
+            out += [(n, a, "built-in default") for n, a in DEFAULT_ERROR_CALLS.items() if n not in self.error_calls]
+        return out
+
+
+class BindingSkip(Exception):
+    """No tool fits: the scenario is skipped with this reason."""
+
+
+class BindingFailure(Exception):
+    """The discovery the binding needs failed: the scenario fails with this reason."""
+
+
+def selectors_of(tool: Mapping[str, Any]) -> list[dict[str, str]]:
+    variants = tool.get("outputVariants")
+    out = []
+    for v in variants if isinstance(variants, list) else []:
+        if isinstance(v, dict) and isinstance(v.get("audience"), str) and isinstance(v.get("format"), str):
+            out.append({"audience": v["audience"], "format": v["format"]})
+    return out
+
+
+def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return arguments == {}
+    try:
+        return Draft202012Validator(schema).is_valid(arguments)
+    except SchemaError:
+        return False
+
+
+def _read_only(tool: Mapping[str, Any]) -> bool:
+    """Only tools that say they change nothing are called without being configured."""
+    annotations = tool.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
+
+def _app_only(tool: Mapping[str, Any]) -> bool:
+    meta = tool.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    return isinstance(ui, dict) and ui.get("visibility") == ["app"]
+
+
+def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: bool = False) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+    """(tool, arguments, why) for every tool the suite may call, best first."""
+    by_name = {t.get("name"): t for t in tools if isinstance(t, dict)}
+    out: list[tuple[dict[str, Any], dict[str, Any], str]] = []
+    seen: set[str] = set()
+    candidates = config.error_candidates() if errors else config.success_candidates()
+    for name, args, source in candidates:
+        tool = by_name.get(name)
+        if tool is None or name in seen:
+            continue
+        if source.startswith("--") or _args_fit(tool, args):
+            out.append((tool, args, source))
+            seen.add(name)
+    if not errors:
+        for listed, tool in by_name.items():
+            if isinstance(listed, str) and listed not in seen and _read_only(tool) and _args_fit(tool, {}):
+                out.append((tool, {}, "read-only, needs no arguments"))
+                seen.add(listed)
+    return out
+
+
+def describe_need(spec: Mapping[str, Any]) -> str:
+    parts = []
+    if spec.get("declares"):
+        parts.append("declares " + " and ".join(f"{s['audience']}/{s['format']}" for s in spec["declares"]))
+    if spec.get("minCore"):
+        parts.append(f"declares at least {spec['minCore']} core variants")
+    if spec.get("minStructured"):
+        parts.append(f"declares at least {spec['minStructured']} structured core variant(s)")
+    if spec.get("lacksCore"):
+        parts.append("leaves some core combination undeclared")
+    listing = "with io.modelcontextprotocol/ui negotiated" if spec.get("listing") == "ui" else "without extensions"
+    return f"a tool that {', '.join(parts) or 'exists'} (tools/list at 2026-12-01 {listing})"
+
+
+def bind_tool(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> dict[str, Any]:
+    """The bindings for one scenario; BindingSkip / BindingFailure when none can be made."""
+    return bind_all(spec, listings, config)[0]
+
+
+def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> list[dict[str, Any]]:
+    """Every fitting binding, best first (`--all-tools` runs a scenario with each)."""
+    listing_name = spec.get("listing", "plain")
+    tools = listings.get(listing_name)
+    if isinstance(tools, str) or tools is None:
+        raise BindingFailure(f"tools/list at 2026-12-01 ({listing_name}) failed, so no tool can be chosen: {tools}")
+    declares = list(spec.get("declares") or [])
+    candidates = callable_tools(tools, config, errors=bool(spec.get("errorCall")))
+    if spec.get("preferAppOnly"):
+        candidates.sort(key=lambda c: not _app_only(c[0]))  # stable: App-only tools first
+    found: list[dict[str, Any]] = []
+    for tool, arguments, source in candidates:
+        declared = selectors_of(tool)
+        core = [s for s in declared if s["audience"] in CORE_AUDIENCES]
+        if any(d not in declared for d in declares):
+            continue
+        if len(core) < int(spec.get("minCore", 0)):
+            continue
+        structured = [s for s in STRUCTURED_ORDER if s in declared]
+        if len(structured) < int(spec.get("minStructured", 0)):
+            continue
+        undeclared = [s for s in CORE_SELECTORS if s not in declared]
+        if spec.get("lacksCore") and not undeclared:
+            continue
+        others = [s for s in OTHER_ORDER if s in declared]
+        bindings: dict[str, Any] = {
+            "tool": tool["name"], "arguments": arguments, "declared": declared, "declaredCore": core,
+        }
+        if undeclared:
+            bindings["undeclared"] = undeclared[0]
+        if others:
+            bindings["other"] = others[0]
+        if structured:
+            bindings["structured"] = structured[0]
+        why = f"{tool['name']} ({source}{', App-only' if _app_only(tool) else ''})"
+        if spec.get("preferAppOnly") and not _app_only(tool):
+            why += "; no App-only tool (_meta.ui.visibility [\"app\"]) fits, so an App-enhanced one stands in"
+        found.append({"bindings": bindings, "why": why})
+    if found:
+        return found
+    configured = "--error-call TOOL=JSON" if spec.get("errorCall") else "--call TOOL=JSON"
+    raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}; "
+                      f"if the server has one that needs arguments, give them with {configured}")
+

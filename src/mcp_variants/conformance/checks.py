@@ -1,0 +1,318 @@
+"""Declarative checks: what a response must satisfy, as data.
+
+A check is a JSON object `{"op": ..., "path": ..., "says": ...}` evaluated against a
+*document*. For a server step the document is
+
+    {"request": <JSON-RPC request sent>, "response": <JSON-RPC response>,
+     "steps": {<step id>: {"request": ..., "response": ...}, ...}}
+
+and for a client scenario it is the host record described in docs/conformance.md.
+`path` (and `otherPath`, `schemaPath`, `in`) are JSONPath queries (RFC 9535 subset, see
+jsonpath.py). `{{name}}` in any string is a binding (the chosen tool, its arguments...).
+
+Every op, with what it demands of the nodes `path` selects:
+
+| op | passes when |
+|---|---|
+| exists / absent | at least one node / no node |
+| equals `value` | at least one node, and every node equals `value` |
+| notEquals `value` | no node equals `value` (passes when nothing is selected) |
+| count `value` | exactly `value` nodes are selected |
+| length `value` / minLength `value` | exactly one node, an array/string/object whose length is / is at least `value` |
+| oneOf `values` | every node is in `values` (passes when nothing is selected) |
+| type `value` | at least one node, each of JSON type `value` (or one of a list of types) |
+| sameSelectors `otherPath` | the (audience, format) pairs of the nodes equal, as a multiset, those of `otherPath` |
+| uniqueSelectors | no (audience, format) pair occurs twice among the nodes |
+| validAgainst `schemaPath` | `schemaPath` selects one JSON Schema (2020-12) and every node is valid under it; with `vacuous: true` it also passes when there is no schema or no node |
+| equalsOther `otherPath` | both select exactly one node, and they are equal |
+| notInOther `otherPath` | no node equals any node `otherPath` selects |
+| containsText / notContainsText `value` | some node's / no node's compact JSON contains the string `value` |
+| every `checks` | every node (as `@`) passes all nested checks (passes when nothing is selected) |
+| forEach `var`, `in`, `checks` | for each node of `in`, the nested checks pass with `{{var}}` bound to it |
+| anyOf `checks` | at least one nested check passes (no `path`) |
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .jsonpath import JsonPathError, query
+
+OPS: Final[frozenset[str]] = frozenset({
+    "exists", "absent", "equals", "notEquals", "count", "length", "minLength", "oneOf", "type",
+    "sameSelectors", "uniqueSelectors", "validAgainst", "equalsOther", "notInOther", "containsText",
+    "notContainsText", "every", "forEach", "anyOf",
+})
+_PLACEHOLDER: Final = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "null": (type(None),),
+    "integer": (int,), "number": (int, float),
+}
+
+
+class CheckError(ValueError):
+    """A check that cannot be evaluated: unknown op, bad path, unbound variable."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    says: str
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """For the scorecard: a failure keeps its whole detail, a pass only a short one."""
+        out: dict[str, Any] = {"ok": self.ok, "says": self.says}
+        if self.detail and (not self.ok or len(self.detail) <= 160):
+            out["detail"] = self.detail
+        return out
+
+
+def short(value: Any, limit: int = 300) -> str:
+    """Compact JSON of `value`, cut to `limit` characters."""
+    try:
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"…({len(text)} chars)"
+
+
+# ---- bindings ---------------------------------------------------------------------------------------
+
+
+def render(node: Any, bindings: Mapping[str, Any], *, strict: bool = False) -> Any:
+    """Substitute `{{name}}` in every string of `node`.
+
+    A string that is exactly one placeholder becomes the bound JSON value; a placeholder
+    inside a longer string (a path) becomes the value's text, with quotes escaped for a
+    JSONPath string literal. Unbound placeholders stay as they are unless `strict`.
+    """
+    if isinstance(node, str):
+        whole = _PLACEHOLDER.fullmatch(node)
+        if whole and whole.group(1) in bindings:
+            return bindings[whole.group(1)]
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in bindings:
+                if strict:
+                    raise CheckError(f"unbound {{{{{name}}}}}")
+                return match.group(0)
+            value = bindings[name]
+            text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+            return text.replace("\\", "\\\\").replace("'", "\\'")
+
+        return _PLACEHOLDER.sub(one, node)
+    if isinstance(node, list):
+        return [render(item, bindings, strict=strict) for item in node]
+    if isinstance(node, dict):
+        return {key: render(value, bindings, strict=strict) for key, value in node.items()}
+    return node
+
+
+def placeholders(node: Any) -> set[str]:
+    """Every `{{name}}` left in `node`."""
+    if isinstance(node, str):
+        return set(_PLACEHOLDER.findall(node))
+    if isinstance(node, list):
+        return set().union(*(placeholders(item) for item in node)) if node else set()
+    if isinstance(node, dict):
+        return set().union(*(placeholders(v) for v in node.values())) if node else set()
+    return set()
+
+
+# ---- evaluation ---------------------------------------------------------------------------------------
+
+
+def _select(path: Any, document: Any, current: Any) -> list[Any]:
+    if not isinstance(path, str):
+        raise CheckError(f"a path must be a string, got {short(path)}")
+    if _PLACEHOLDER.search(path):
+        raise CheckError(f"unbound placeholder in path {path!r}")
+    try:
+        return query(path, document, current)
+    except JsonPathError as exc:
+        raise CheckError(str(exc)) from None
+
+
+def _pairs(nodes: Sequence[Any]) -> list[tuple[Any, Any]] | None:
+    if not all(isinstance(n, dict) for n in nodes):
+        return None
+    return [(n.get("audience"), n.get("format")) for n in nodes]
+
+
+def _is_type(value: Any, name: str) -> bool:
+    if name in ("integer", "number") and isinstance(value, bool):
+        return False
+    if name == "integer" and isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, _TYPES[name])
+
+
+def _len(value: Any) -> int | None:
+    return len(value) if isinstance(value, (list, str, dict)) else None
+
+
+def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Verdict:
+    """One check against `document` (`@` is `current`)."""
+    op = check.get("op")
+    says = str(check.get("says") or op)
+    if op not in OPS:
+        raise CheckError(f"unknown op {op!r}")
+    if op == "anyOf":
+        verdicts = [evaluate(c, document, current) for c in check.get("checks", [])]
+        if any(v.ok for v in verdicts):
+            return Verdict(True, says)
+        return Verdict(False, says, " / ".join(f"{v.says}: {v.detail}" for v in verdicts))
+    if op == "forEach":
+        var = check.get("var")
+        if not isinstance(var, str):
+            raise CheckError("forEach needs `var`")
+        failures: list[str] = []
+        values = _select(check.get("in"), document, current)
+        for value in values:
+            for nested in check.get("checks", []):
+                verdict = evaluate(render(nested, {var: value}), document, current)
+                if not verdict.ok:
+                    failures.append(f"[{var}={short(value, 80)}] {verdict.says}: {verdict.detail}")
+        if failures:
+            return Verdict(False, says, "; ".join(failures[:5]))
+        return Verdict(True, says, f"{len(values)} value(s) of {var}")
+
+    nodes = _select(check.get("path"), document, current)
+    found = f"found {short(nodes)}"
+    value = check.get("value")
+
+    if op == "exists":
+        return Verdict(bool(nodes), says, "" if nodes else f"nothing at {check['path']}")
+    if op == "absent":
+        return Verdict(not nodes, says, "" if not nodes else found)
+    if op == "equals":
+        return Verdict(bool(nodes) and all(n == value and type(n) is type(value) or _num_eq(n, value) for n in nodes),
+                       says, f"expected {short(value)}, {found}")
+    if op == "notEquals":
+        return Verdict(not any(n == value and type(n) is type(value) for n in nodes), says, found)
+    if op == "count":
+        return Verdict(len(nodes) == value, says, f"expected {value} node(s), found {len(nodes)}: {short(nodes)}")
+    if op in ("length", "minLength"):
+        size = _len(nodes[0]) if len(nodes) == 1 else None
+        ok = size is not None and isinstance(value, int) and (size == value if op == "length" else size >= value)
+        return Verdict(ok, says, f"expected length {'' if op == 'length' else '>= '}{value}, {found}")
+    if op == "oneOf":
+        values = check.get("values", [])
+        bad = [n for n in nodes if n not in values]
+        return Verdict(not bad, says, f"allowed {short(values)}, found {short(bad)}" if bad else "")
+    if op == "type":
+        names = [str(n) for n in (value if isinstance(value, list) else [value])]
+        ok = bool(nodes) and all(any(t in _TYPES and _is_type(n, t) for t in names) for n in nodes)
+        return Verdict(ok, says, f"expected {'/'.join(names)}, {found}")
+    if op == "sameSelectors":
+        other = _select(check.get("otherPath"), document, current)
+        mine, theirs = _pairs(nodes), _pairs(other)
+        ok = mine is not None and theirs is not None and Counter(mine) == Counter(theirs)
+        return Verdict(ok, says, f"expected {short(sorted(map(list, theirs or [])))}, got {short(sorted(map(list, mine or [])))}")
+    if op == "uniqueSelectors":
+        mine = _pairs(nodes)
+        dupes = [p for p, n in Counter(mine or []).items() if n > 1]
+        return Verdict(mine is not None and not dupes, says, f"duplicated {short(dupes)}" if dupes else "")
+    if op == "validAgainst":
+        return _valid_against(check, nodes, document, current, says)
+    if op == "equalsOther":
+        other = _select(check.get("otherPath"), document, current)
+        ok = len(nodes) == 1 and len(other) == 1 and nodes[0] == other[0]
+        return Verdict(ok, says, f"{found}; other {short(other)}")
+    if op == "notInOther":
+        other = _select(check.get("otherPath"), document, current)
+        bad = [n for n in nodes if n in other]
+        return Verdict(not bad, says, f"{short(bad)} also at {check.get('otherPath')}" if bad else "")
+    if op in ("containsText", "notContainsText"):
+        texts = [json.dumps(n, separators=(",", ":"), default=str) for n in nodes]
+        hit = any(str(value) in t for t in texts)
+        ok = hit if op == "containsText" else not hit
+        return Verdict(ok, says, f"{'no' if not hit else 'a'} node contains {value!r}: {short(nodes)}")
+    if op == "every":
+        failures = []
+        for i, node in enumerate(nodes):
+            for nested in check.get("checks", []):
+                verdict = evaluate(nested, document, node)
+                if not verdict.ok:
+                    failures.append(f"[#{i} {short(_label(node), 60)}] {verdict.says}: {verdict.detail}")
+        if failures:
+            return Verdict(False, says, "; ".join(failures[:5]) + (f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""))
+        return Verdict(True, says, f"{len(nodes)} node(s)")
+    raise CheckError(f"op {op!r} not implemented")  # pragma: no cover
+
+
+def _num_eq(a: Any, b: Any) -> bool:
+    return (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
+            and not isinstance(b, bool) and a == b)
+
+
+def _label(node: Any) -> Any:
+    if isinstance(node, dict):
+        for key in ("name", "audience"):
+            if key in node:
+                return {key: node[key], **({"format": node["format"]} if "format" in node else {})}
+    return node
+
+
+def _valid_against(check: Mapping[str, Any], nodes: list[Any], document: Any, current: Any, says: str) -> Verdict:
+    schemas = _select(check.get("schemaPath"), document, current)
+    vacuous = bool(check.get("vacuous"))
+    if not schemas or not nodes:
+        missing = "no schema" if not schemas else "no value"
+        return Verdict(vacuous, says, f"{missing} to validate" + (" (vacuously true)" if vacuous else ""))
+    if len(schemas) > 1:
+        return Verdict(False, says, f"{len(schemas)} schemas at {check.get('schemaPath')}; expected one")
+    schema = schemas[0]
+    if not isinstance(schema, (dict, bool)):
+        return Verdict(False, says, f"the schema is not a JSON Schema: {short(schema)}")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return Verdict(False, says, f"the declared schema is not valid JSON Schema 2020-12: {exc.message[:200]}")
+    validator = Draft202012Validator(schema)
+    problems = []
+    for node in nodes:
+        for error in sorted(validator.iter_errors(node), key=lambda e: list(e.path))[:3]:
+            where = "/".join(map(str, error.path)) or "<root>"
+            problems.append(f"{where}: {error.message[:200]}")
+    return Verdict(not problems, says, "; ".join(problems[:5]))
+
+
+def evaluate_all(checks: Sequence[Mapping[str, Any]], document: Any) -> list[Verdict]:
+    return [evaluate(c, document) for c in checks]
+
+
+def validate_check(check: Any, where: str = "check") -> list[str]:
+    """Structural problems of a check (unknown op, bad path), for the vector tests."""
+    problems: list[str] = []
+    if not isinstance(check, dict):
+        return [f"{where}: not an object"]
+    op = check.get("op")
+    if op not in OPS:
+        problems.append(f"{where}: unknown op {op!r}")
+    if not check.get("says"):
+        problems.append(f"{where}: no `says`")
+    for key in ("path", "otherPath", "schemaPath", "in"):
+        text = check.get(key)
+        if text is None:
+            continue
+        probe = _PLACEHOLDER.sub("x", text) if isinstance(text, str) else text
+        try:
+            query(probe, {})
+        except (JsonPathError, TypeError) as exc:
+            problems.append(f"{where}.{key}: {exc}")
+    if op not in ("anyOf", "forEach") and "path" not in check:
+        problems.append(f"{where}: op {op} needs `path`")
+    for i, nested in enumerate(check.get("checks", []) or []):
+        problems += validate_check(nested, f"{where}.checks[{i}]")
+    return problems

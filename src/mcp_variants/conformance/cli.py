@@ -1,0 +1,104 @@
+"""`mcp-variants check`: run the SEP-3279 conformance suite against a server.
+
+    mcp-variants check --server-cmd "node dist/server.js"           # stdio
+    mcp-variants check --server-url http://127.0.0.1:3000/mcp       # streamable HTTP
+    mcp-variants check --server-cmd "..." --server-url URL          # start it, then talk HTTP
+    mcp-variants check                                              # this project's own server, stdio
+
+Exit status: 0 when no MUST (or testing-plan) scenario fails, 1 when one does, 2 when the
+server cannot be started or reached at all, or the options are wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .binding import CallConfig
+from .options import add_arguments
+from .runner import RunConfig, all_vectors, format_line, load_vectors, run, summary_line
+from .wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mcp-variants check", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    return parser
+
+
+def write_vectors(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for vector in all_vectors():
+        path = directory / f"{vector['id']}.json"
+        path.write_text(vector_text(vector))
+        written.append(path)
+    return written
+
+
+def vector_text(vector: dict[str, Any]) -> str:
+    return json.dumps(vector, indent=2, ensure_ascii=False) + "\n"
+
+
+def open_target(args: argparse.Namespace, scratch: Path) -> tuple[Target, LaunchedServer | None]:
+    cwd = str(args.cwd) if args.cwd else None
+    if args.server_url:
+        launched = LaunchedServer(args.server_cmd, args.server_url, cwd=cwd) if args.server_cmd else None
+        return HttpTarget(args.server_url, headers=dict(args.header), timeout=args.timeout), launched
+    command = args.server_cmd or shlex.join([sys.executable, "-m", "mcp_variants", "serve", "--root", str(scratch)])
+    return StdioTarget(command, cwd=cwd or (None if args.server_cmd else str(scratch)), timeout=args.timeout), None
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.write_vectors:
+        paths = write_vectors(args.write_vectors)
+        print(f"wrote {len(paths)} vectors to {args.write_vectors}")
+        return 0
+    vectors = load_vectors(args.vectors) if args.vectors else all_vectors()
+    if args.list:
+        for v in vectors:
+            print(f"{v['id']}  [{v['level']}] {v['title']}")
+            for r in v["rules"]:
+                print(f"    {r['section']}: \"{r['quote']}\"")
+        return 0
+    only = {part.strip() for item in args.only for part in item.split(",") if part.strip()} or None
+    kinds = frozenset({"server", "client"}) if args.kind == "all" else frozenset({args.kind})
+    config = RunConfig(calls=CallConfig(calls=dict(args.call), error_calls=dict(args.error_call), use_defaults=not args.no_default_calls),
+                       only=only, kinds=kinds, timeout=args.timeout, all_tools=args.all_tools)
+
+    def progress(vector: Any, result: dict[str, Any]) -> None:
+        if not args.quiet or result["status"] == "fail":
+            print(format_line(result), flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="mcp-variants-check-") as tmp:
+        launched = None
+        target: Target | None = None
+        try:
+            if "server" in kinds:
+                target, launched = open_target(args, Path(tmp))
+                print(f"server under test: {json.dumps(target.describe())}", flush=True)
+            scorecard = run(target, vectors, config, progress)
+        except TargetError as exc:
+            print(f"mcp-variants check: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            if target is not None:
+                target.close()
+            if launched is not None:
+                launched.close()
+    print(summary_line(scorecard))
+    if args.scorecard:
+        args.scorecard.parent.mkdir(parents=True, exist_ok=True)
+        args.scorecard.write_text(json.dumps(scorecard, indent=2, ensure_ascii=False) + "\n")
+        print(f"scorecard: {args.scorecard}")
+    return 0 if scorecard["ok"] else 1
+
+
+def entry(argv: list[str] | None = None) -> int:
+    return main(build_parser().parse_args(argv))

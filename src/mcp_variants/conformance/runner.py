@@ -1,0 +1,327 @@
+"""Run the vectors against a target and write the scorecard.
+
+For each server vector: choose a tool (binding.py), fill in the placeholders, send each
+step's request (wire.py), evaluate the step's `skipUnless` and `checks` (checks.py), and
+record pass / fail / skip with the evidence: the bindings, every request and response
+(long strings cut), and every check's verdict. Client vectors go to host.py.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .binding import BindingFailure, BindingSkip, CallConfig, bind_all
+from .checks import CheckError, Verdict, evaluate, placeholders, render
+from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
+from .host import client_vectors, run_client_vector
+from .scenarios import server_vectors
+from .wire import Exchange, Target, TargetError, ext_key
+
+REQUIRED_LEVELS = frozenset({"MUST", "PLAN"})
+MAX_PAGES = 50
+
+
+def all_vectors() -> list[dict[str, Any]]:
+    """Every scenario, as the vectors the runner interprets (server ones first)."""
+    return server_vectors() + client_vectors()
+
+
+def packaged_vectors_dir() -> Path:
+    return Path(str(resources.files("mcp_variants.conformance"))) / "vectors"
+
+
+def load_vectors(directory: Path) -> list[dict[str, Any]]:
+    """Vectors from JSON files (one scenario each), ordered as the suite orders them."""
+    vectors = [json.loads(p.read_text()) for p in sorted(directory.glob("*.json"))]
+    order = {v["id"]: i for i, v in enumerate(all_vectors())}
+    return sorted(vectors, key=lambda v: (order.get(v.get("id"), len(order)), v.get("id", "")))
+
+
+@dataclass
+class RunConfig:
+    calls: CallConfig = field(default_factory=CallConfig)
+    only: set[str] | None = None  # scenario ids (or id prefixes) to run
+    kinds: frozenset[str] = frozenset({"server", "client"})
+    timeout: float = 60.0
+    all_tools: bool = False  # run each server scenario with every fitting tool, not only the first
+
+
+def wanted(vector: Mapping[str, Any], config: RunConfig) -> bool:
+    if vector.get("kind") not in config.kinds:
+        return False
+    if config.only:
+        return any(vector["id"] == o or vector["id"].startswith(o) for o in config.only)
+    return True
+
+
+# ---- evidence ----------------------------------------------------------------------------------------------
+
+
+def trim(value: Any, limit: int = 400, depth: int = 0) -> Any:
+    """A copy of `value` small enough for a scorecard: long strings and lists cut, deep trees elided."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[:limit] + f"…(+{len(value) - limit} chars)"
+    if depth > 12:
+        return "…"
+    if isinstance(value, list):
+        items = [trim(v, limit, depth + 1) for v in value[:30]]
+        return items + ([f"…(+{len(value) - 30} items)"] if len(value) > 30 else [])
+    if isinstance(value, dict):
+        return {k: trim(v, limit, depth + 1) for k, v in value.items()}
+    return value
+
+
+def summarize_listing(response: Any) -> Any:
+    """A tools/list response reduced to names, variant pairs and which fields are present."""
+    result = response.get("result") if isinstance(response, dict) else None
+    if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+        return trim(response)
+    tools = []
+    for tool in result["tools"]:
+        if not isinstance(tool, dict):
+            tools.append(trim(tool))
+            continue
+        entry: dict[str, Any] = {"name": tool.get("name"), "fields": sorted(tool)}
+        if isinstance(tool.get("outputVariants"), list):
+            entry["outputVariants"] = [
+                f"{v.get('audience')}/{v.get('format')}{' +schema' if 'schema' in v else ''}" if isinstance(v, dict) else trim(v)
+                for v in tool["outputVariants"]]
+        tools.append(entry)
+    summary = {k: trim(v) for k, v in result.items() if k != "tools"}
+    summary["tools"] = tools
+    return {**{k: v for k, v in response.items() if k != "result"}, "result": summary, "summarized": True}
+
+
+# ---- server vectors ----------------------------------------------------------------------------------------
+
+
+class Discovery:
+    """tools/list at 2026-12-01, without extensions and with the ui extension, every page."""
+
+    def __init__(self, target: Target, timeout: float) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.listings: dict[str, list[dict[str, Any]] | str] = {}
+        self.evidence: dict[str, Any] = {}
+        self.transport_problems: list[str] = []
+
+    def run(self) -> None:
+        for name, extensions in (("plain", {}), ("ui", UI_EXTENSIONS)):
+            exchange = list_all(self.target, OUTPUTS_VERSION, extensions, self.timeout)
+            response = exchange.response
+            if exchange.problem:
+                self.listings[name] = exchange.problem
+                self.transport_problems.append(exchange.problem)
+            elif not isinstance(response, dict) or not isinstance((response.get("result") or {}).get("tools"), list):
+                self.listings[name] = f"no tools array in {json.dumps(response)[:400]}"
+            else:
+                self.listings[name] = response["result"]["tools"]
+            self.evidence[name] = (self.listings[name] if isinstance(self.listings[name], str)
+                                   else [t.get("name") for t in self.listings[name] if isinstance(t, dict)])
+
+
+def list_all(target: Target, version: str, extensions: Mapping[str, Any] | None, timeout: float,
+             params: Mapping[str, Any] | None = None) -> Exchange:
+    """tools/list, following nextCursor; the first exchange with every page's tools merged."""
+    first = target.exchange(version, extensions, "tools/list", dict(params or {}), timeout)
+    exchange = first
+    pages = 1
+    while True:
+        result = (exchange.response or {}).get("result") if isinstance(exchange.response, dict) else None
+        cursor = result.get("nextCursor") if isinstance(result, dict) else None
+        if not cursor or exchange.problem or pages >= MAX_PAGES:
+            break
+        exchange = target.exchange(version, extensions, "tools/list", {**dict(params or {}), "cursor": cursor}, timeout)
+        pages += 1
+        page = (exchange.response or {}).get("result") if isinstance(exchange.response, dict) else None
+        if exchange.problem or not isinstance(page, dict) or not isinstance(page.get("tools"), list):
+            first.problem = f"page {pages} of tools/list failed: {exchange.problem or json.dumps(exchange.response)[:300]}"
+            break
+        first.response["result"]["tools"] = [*first.response["result"]["tools"], *page["tools"]]  # type: ignore[index]
+    if pages > 1 and isinstance(first.response, dict):
+        first.response["result"].pop("nextCursor", None)
+        first.response["result"]["pagesMerged"] = pages
+    return first
+
+
+def handshake_keys(vectors: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    keys = []
+    for vector in vectors:
+        for step in vector.get("steps", []):
+            if step.get("version") in HANDSHAKE_VERSIONS:
+                key = (step["version"], ext_key(step.get("extensions")))
+                if key not in keys:
+                    keys.append(key)
+    return keys
+
+
+def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Discovery, config: RunConfig) -> dict[str, Any]:
+    started = time.monotonic()
+    try:
+        choices: list[dict[str, Any] | None] = [None]
+        if vector.get("bind", {}).get("tool"):
+            found = bind_all(vector["bind"]["tool"], discovery.listings, config.calls)
+            choices = list(found if config.all_tools else found[:1])
+        entries = [_run_once(vector, chosen, target, config) for chosen in choices]
+        entry = _merge(entries)
+    except BindingSkip as exc:
+        entry = {"status": "skip", "reason": str(exc), "evidence": {}}
+    except BindingFailure as exc:
+        entry = {"status": "fail", "reason": str(exc), "evidence": {}}
+    entry["durationMs"] = round((time.monotonic() - started) * 1000, 1)
+    return entry
+
+
+def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, target: Target, config: RunConfig) -> dict[str, Any]:
+    entry: dict[str, Any] = {"status": "pass", "reason": ""}
+    evidence: dict[str, Any] = {"steps": []}
+    entry["evidence"] = evidence
+    bindings: dict[str, Any] = dict(chosen["bindings"]) if chosen else {}
+    if chosen:
+        evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments")}}
+    try:
+        _run_steps(vector, render(vector["steps"], bindings), target, config, entry, evidence)
+    except CheckError as exc:
+        entry.update(status="fail", reason=f"the vector cannot be evaluated: {exc}")
+    return entry
+
+
+def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run: itself. Several (--all-tools): fail if any fails, skip only if all skip."""
+    if len(entries) == 1:
+        return entries[0]
+    tool = lambda e: e["evidence"].get("binding", {}).get("tool")
+    for status in ("fail", "pass", "skip"):
+        hits = [e for e in entries if e["status"] == status]
+        if hits and (status != "skip" or len(hits) == len(entries)):
+            reason = "; ".join(f"[{tool(e)}] {e['reason']}" for e in entries if e["status"] in ("fail", "skip") and e["reason"])
+            return {"status": status, "reason": reason if status != "pass" else "",
+                    "evidence": {"runs": [e["evidence"] for e in entries],
+                                 "tools": {tool(e): e["status"] for e in entries}}}
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Stop(Exception):
+    pass
+
+
+def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
+               entry: dict[str, Any], evidence: dict[str, Any]) -> None:
+    done: dict[str, Any] = {}
+    failures: list[str] = []
+    for step in steps:
+        unbound = placeholders(step.get("params"))
+        if unbound:
+            raise CheckError(f"step {step['id']}: unbound {sorted(unbound)}")
+        version = step["version"]
+        if step.get("paginate") and step["method"] == "tools/list":
+            exchange = list_all(target, version, step.get("extensions"), config.timeout, step.get("params"))
+        else:
+            exchange = target.exchange(version, step.get("extensions"), step["method"], step.get("params"), config.timeout)
+        record: dict[str, Any] = {"id": step["id"], "version": version, "request": trim(exchange.request),
+                                  "response": summarize_listing(exchange.response) if step["method"] == "tools/list" else trim(exchange.response),
+                                  "elapsedMs": round(exchange.elapsed_ms, 1)}
+        if exchange.http:
+            record["http"] = exchange.http
+        evidence["steps"].append(record)
+        error_code = ((exchange.response or {}).get("error") or {}).get("code") if isinstance(exchange.response, dict) else None
+        unsupported = exchange.unsupported or (
+            f"the server answered {UNSUPPORTED_VERSION} (unsupported protocol version) at {version}"
+            if error_code == UNSUPPORTED_VERSION and version != OUTPUTS_VERSION else None)
+        if unsupported:
+            entry.update(status="skip", reason=f"the server does not serve {version}: {unsupported}")
+            return
+        if exchange.problem:
+            entry.update(status="fail", reason=f"step {step['id']}: {exchange.problem}")
+            return
+        document = {"request": exchange.request, "response": exchange.response, "steps": done}
+        preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
+        record["preconditions"] = [v.to_json() for v in preconditions]
+        unmet = [v for v in preconditions if not v.ok]
+        if unmet:
+            entry.update(status="skip", reason=f"step {step['id']}: precondition not met: {unmet[0].says} ({unmet[0].detail})")
+            return
+        verdicts = [evaluate(c, document) for c in step.get("checks", [])]
+        record["checks"] = [v.to_json() for v in verdicts]
+        failures += [f"step {step['id']}: {_describe(v)}" for v in verdicts if not v.ok]
+        done[step["id"]] = {"request": exchange.request, "response": exchange.response}
+    if failures:
+        entry.update(status="fail", reason=failures[0] + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
+
+
+def _describe(verdict: Verdict) -> str:
+    return f"{verdict.says}: {verdict.detail}" if verdict.detail else verdict.says
+
+
+# ---- the whole run -----------------------------------------------------------------------------------------
+
+
+def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = None, config: RunConfig | None = None,
+        progress: Callable[[Mapping[str, Any], dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run every wanted vector; the scorecard (a JSON-ready dict)."""
+    config = config or RunConfig()
+    vectors = [v for v in (vectors if vectors is not None else all_vectors()) if wanted(v, config)]
+    started = time.monotonic()
+    scorecard: dict[str, Any] = {
+        "suite": "SEP-3279 conformance (mcp-variants)", "suiteVersion": __version__,
+        "generatedAt": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "target": target.describe() if target else None,
+    }
+    server_side = [v for v in vectors if v.get("kind") == "server"]
+    discovery = None
+    if server_side:
+        if target is None:
+            raise ValueError("server scenarios need a target (--server-cmd or --server-url)")
+        target.prepare(handshake_keys(server_side))
+        discovery = Discovery(target, config.timeout)
+        discovery.run()
+        if len(discovery.transport_problems) == 2:
+            raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
+        scorecard["discovery"] = discovery.evidence
+    results = []
+    for vector in vectors:
+        if vector.get("kind") == "server":
+            assert discovery is not None and target is not None
+            entry = run_server_vector(vector, target, discovery, config)
+        else:
+            entry = run_client_vector(vector)
+        full = {"id": vector["id"], "title": vector.get("title"), "kind": vector.get("kind"), "level": vector.get("level"),
+                **({"plan": vector["plan"]} if "plan" in vector else {}), "rules": vector.get("rules", []), **entry}
+        if vector.get("kind") == "client":
+            full["subject"] = "the mcp-variants reference client (mcp_variants.client), against a scripted server"
+        results.append(full)
+        if progress:
+            progress(vector, full)
+    totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
+    required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
+    scorecard.update({
+        "durationMs": round((time.monotonic() - started) * 1000, 1),
+        "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
+        "ok": not required_failures,
+        "requiredFailures": required_failures,
+        "scenarios": results,
+    })
+    return scorecard
+
+
+def format_line(result: Mapping[str, Any]) -> str:
+    mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result["status"]]
+    line = f"{mark}  {result['level']:<6} {result['id']}"
+    if result["status"] != "pass":
+        line += f"\n        {result['reason'][:600]}"
+    return line
+
+
+def summary_line(scorecard: Mapping[str, Any]) -> str:
+    t = scorecard["totals"]
+    verdict = "OK" if scorecard["ok"] else f"{t['requiredFailures']} required scenario(s) failed"
+    return (f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip "
+            f"in {scorecard['durationMs'] / 1000:.1f} s. {verdict}")

@@ -1,0 +1,188 @@
+"""The conformance suite under pytest: every scenario against our server on stdio and HTTP,
+or against any server an SDK author names.
+
+    pytest tests/conformance                                        # our server, stdio and HTTP
+    pytest tests/conformance --server-cmd "node dist/server.js"     # your server, stdio
+    pytest tests/conformance --server-url http://127.0.0.1:3000/mcp # your server, HTTP
+    MCP_CONFORMANCE_SERVER_URL=... pytest tests/conformance         # the same, by environment
+
+More options: --conformance-call TOOL=JSON and --conformance-error-call TOOL=JSON (or
+MCP_CONFORMANCE_CALLS / MCP_CONFORMANCE_ERROR_CALLS as a JSON object {tool: arguments}),
+--conformance-scorecard DIR (one scorecard per target), MCP_CONFORMANCE_TRANSPORTS=stdio
+(only one transport of our server). The suite itself lives in mcp_variants.conformance;
+these files only hand its verdicts to pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.binding import CallConfig
+from mcp_variants.conformance.runner import RunConfig, all_vectors, run
+from mcp_variants.conformance.wire import (
+    HttpTarget,
+    LaunchedServer,
+    StdioTarget,
+    Target,
+    TargetError,
+    free_port,
+)
+
+HERE = Path(__file__).resolve().parent
+BROKEN = HERE / "broken"
+ENV = "MCP_CONFORMANCE_"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "SEP-3279 conformance suite")
+    group.addoption("--server-cmd", default=None, help="run the conformance scenarios against this stdio server command")
+    group.addoption("--server-url", default=None, help="run them against this streamable HTTP endpoint")
+    group.addoption("--conformance-call", action="append", default=[], metavar="TOOL=JSON", help="arguments with which TOOL succeeds")
+    group.addoption("--conformance-error-call", action="append", default=[], metavar="TOOL=JSON",
+                    help="arguments with which TOOL fails with isError")
+    group.addoption("--conformance-scorecard", default=None, metavar="DIR", help="write one JSON scorecard per target here")
+
+
+def _option(config: pytest.Config, name: str, env: str) -> Any:
+    value = config.getoption(name, default=None)
+    return value if value else os.environ.get(ENV + env) or None
+
+
+def _calls(config: pytest.Config, option: str, env: str) -> dict[str, dict[str, Any]]:
+    calls: dict[str, dict[str, Any]] = json.loads(os.environ.get(ENV + env) or "{}")
+    for item in config.getoption(option, default=[]) or []:
+        name, _, raw = item.partition("=")
+        calls[name] = json.loads(raw or "{}")
+    return calls
+
+
+def external(config: pytest.Config) -> dict[str, str | None] | None:
+    """The server an SDK author named, or None for ours."""
+    cmd = _option(config, "--server-cmd", "SERVER_CMD")
+    url = _option(config, "--server-url", "SERVER_URL")
+    return {"cmd": cmd, "url": url} if cmd or url else None
+
+
+def target_labels(config: pytest.Config) -> list[str]:
+    spec = external(config)
+    if spec:
+        return ["external-http" if spec["url"] else "external-stdio"]
+    wanted = os.environ.get(ENV + "TRANSPORTS", "stdio,http")
+    return [t for t in ("stdio", "http") if t in wanted.split(",")]
+
+
+def server_ids() -> list[str]:
+    return [v["id"] for v in all_vectors() if v["kind"] == "server"]
+
+
+def client_ids() -> list[str]:
+    return [v["id"] for v in all_vectors() if v["kind"] == "client"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "server_scenario" in metafunc.fixturenames:
+        params = [pytest.param(label, sid, id=f"{label}-{sid}") for label in target_labels(metafunc.config) for sid in server_ids()]
+        metafunc.parametrize(("target_label", "server_scenario"), params)
+    if "client_scenario" in metafunc.fixturenames:
+        metafunc.parametrize("client_scenario", client_ids())
+
+
+def our_server_command(root: Path, *extra: str, script: Path | None = None) -> list[str]:
+    """`mcp-variants serve` (or a broken variant's launcher) with the interpreter running the tests."""
+    head = [sys.executable, str(script)] if script else [sys.executable, "-m", "mcp_variants"]
+    return [*head, "serve", "--root", str(root), *extra]
+
+
+class Suite:
+    """Targets and scorecards, made on first use and shared by the whole session."""
+
+    def __init__(self, config: pytest.Config, root: Path) -> None:
+        self.config = config
+        self.root = root
+        self.external = external(config)
+        self.run_config = RunConfig(
+            calls=CallConfig(calls=_calls(config, "--conformance-call", "CALLS"),
+                             error_calls=_calls(config, "--conformance-error-call", "ERROR_CALLS")),
+            kinds=frozenset({"server"}))
+        self._targets: dict[str, Target] = {}
+        self._launched: list[LaunchedServer] = []
+        self._scorecards: dict[str, dict[str, Any]] = {}
+        self._errors: dict[str, TargetError] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def ours(self) -> bool:
+        return self.external is None
+
+    def target(self, label: str) -> Target:
+        if label not in self._targets:
+            self._targets[label] = self._open(label)
+        return self._targets[label]
+
+    def _open(self, label: str) -> Target:
+        if self.external:
+            cmd, url = self.external["cmd"], self.external["url"]
+            if url:
+                if cmd:
+                    self._launched.append(LaunchedServer(cmd, url))
+                return HttpTarget(url)
+            assert cmd
+            return StdioTarget(cmd)
+        if label == "stdio":
+            return StdioTarget(shlex.join(our_server_command(self.root)), cwd=str(self.root))
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/mcp"
+        self._launched.append(LaunchedServer(our_server_command(self.root, "--http", "--port", str(port)), url, cwd=str(self.root)))
+        return HttpTarget(url)
+
+    def scorecard(self, label: str) -> dict[str, Any]:
+        with self._lock:
+            if label in self._errors:
+                raise self._errors[label]
+            if label not in self._scorecards:
+                try:
+                    card = run(self.target(label), config=self.run_config)
+                except TargetError as exc:  # the server did not start or answer: once is enough
+                    self._errors[label] = exc
+                    raise
+                self._scorecards[label] = card
+                out = self.config.getoption("--conformance-scorecard", default=None) or os.environ.get(ENV + "SCORECARD_DIR")
+                if out:
+                    Path(out).mkdir(parents=True, exist_ok=True)
+                    (Path(out) / f"scorecard-{label}.json").write_text(json.dumps(card, indent=2) + "\n")
+            return self._scorecards[label]
+
+    def result(self, label: str, scenario_id: str) -> dict[str, Any]:
+        return next(r for r in self.scorecard(label)["scenarios"] if r["id"] == scenario_id)
+
+    def close(self) -> None:
+        for target in self._targets.values():
+            target.close()
+        for launched in self._launched:
+            launched.close()
+
+
+@pytest.fixture(scope="session")
+def suite(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
+    root = tmp_path_factory.mktemp("conformance-root")
+    (root / "data.csv").write_text("a,b\n1,2\n")
+    s = Suite(request.config, root)
+    yield s
+    s.close()
+
+
+def explain(result: dict[str, Any], limit: int = 6000) -> str:
+    rules = "\n".join(f"  - {r['section']}: \"{r['quote']}\"" for r in result.get("rules", []))
+    evidence = json.dumps(result.get("evidence"), indent=1)
+    if len(evidence) > limit:
+        evidence = evidence[:limit] + f"\n…({len(evidence)} chars; write the scorecard with --conformance-scorecard DIR)"
+    return f"{result['id']} [{result['level']}] {result['status'].upper()}: {result['reason']}\nrules:\n{rules}\nevidence:\n{evidence}"

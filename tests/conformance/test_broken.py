@@ -1,0 +1,90 @@
+"""The suite can fail: each deliberately broken variant of our server (tests/conformance/broken/)
+fails exactly the scenarios that check the behaviour it breaks, and passes the others.
+
+Each variant runs as one HTTP process (one process serves every protocol version, so this
+costs one start-up per variant); the variants run three at a time.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.runner import RunConfig, run
+from mcp_variants.conformance.wire import HttpTarget, LaunchedServer, free_port
+
+from .conftest import BROKEN, Suite, our_server_command
+
+# variant -> the scenarios it must fail; anything else failing (or skipping) is a bug of
+# the suite (a check that is too broad) or of the variant (it breaks more than one thing).
+EXPECTED: dict[str, set[str]] = {
+    # (a) a structured output requested alone also comes back mirrored into assistant/content
+    "mirror": {"plan-02-code-mode", "plan-03-structured-model-input", "plan-05-host-native-table",
+               "plan-08-app-only-explicit-ui", "plan-11-independent-schemas", "must-no-unrequested-output", "must-no-mirror"},
+    # (b) assistant/content substituted for a refused selector
+    "substitute": {"plan-10a-undeclared-selector", "plan-10b-unnegotiated-extension", "plan-10c-arbitrary-audience",
+                   "plan-10d-non-core-combination"},
+    # (c) `outputs` in a 2026-07-28 result
+    "outputs_legacy": {"plan-13-legacy-projection-2026-07-28"},
+    # (d) programmatic/structured breaks its schema and is sent as a success
+    "schema_break": {"plan-02-code-mode", "plan-11-independent-schemas", "must-structured-outputs-valid"},
+    # (e) the ui variant listed to a client that did not negotiate the extension
+    "ui_unnegotiated": {"must-no-unnegotiated-extension-audience"},
+    # (f) -32600 instead of -32602 for a refused selector
+    "wrong_code": {"plan-10a-undeclared-selector", "plan-10b-unnegotiated-extension", "plan-10c-arbitrary-audience",
+                   "plan-10d-non-core-combination"},
+    # (g) no fixed fallback: every core variant when requestedOutputs is absent
+    "no_fallback": {"plan-09-app-only-fallback", "must-fallback-assistant-content"},
+    # (h) the legacy outputSchema is the programmatic schema
+    "legacy_programmatic_schema": {"must-legacy-outputschema-not-from-other-audiences",
+                                   "should-legacy-outputschema-from-assistant-structured", "plan-13-legacy-projection-2026-07-28",
+                                   "must-legacy-shapes-2025-11-25", "must-legacy-shapes-2025-06-18"},
+    # (i) a Tool without outputVariants at 2026-12-01
+    "missing_outputvariants": {"must-outputvariants-on-every-tool", "plan-07-every-tool-declares-assistant-content",
+                               "should-no-outputschema-at-2026-12-01"},
+    # (j) a Tool whose outputVariants lack assistant/content
+    "no_assistant_content": {"plan-07-every-tool-declares-assistant-content"},
+}
+
+
+def _run_variant(name: str, root: Path) -> dict[str, Any]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    server = LaunchedServer(our_server_command(root, "--http", "--port", str(port), script=BROKEN / f"{name}.py"), url, cwd=str(root))
+    target = HttpTarget(url)
+    try:
+        return run(target, config=RunConfig(kinds=frozenset({"server"})))
+    finally:
+        target.close()
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def broken_scorecards(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    if not suite.ours:
+        pytest.skip("the broken variants are of this project's server; not run against an external one")
+    root = tmp_path_factory.mktemp("broken-root")
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {name: pool.submit(_run_variant, name, root) for name in EXPECTED}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def test_every_variant_has_a_launcher() -> None:
+    launchers = {p.stem for p in BROKEN.glob("*.py") if not p.stem.startswith("_")}
+    assert launchers == set(EXPECTED)
+
+
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
+def test_broken_variant_fails_the_right_scenarios(broken_scorecards: dict[str, dict[str, Any]], variant: str) -> None:
+    card = broken_scorecards[variant]
+    failed = {r["id"] for r in card["scenarios"] if r["status"] == "fail"}
+    skipped = {r["id"]: r["reason"] for r in card["scenarios"] if r["status"] == "skip"}
+    reasons = {r["id"]: r["reason"][:300] for r in card["scenarios"] if r["status"] == "fail"}
+    assert not skipped, f"{variant}: scenarios skipped: {skipped}"
+    assert EXPECTED[variant] <= failed, f"{variant}: the suite missed {sorted(EXPECTED[variant] - failed)}; failed: {reasons}"
+    assert failed <= EXPECTED[variant], f"{variant}: unrelated scenarios failed: {({k: reasons[k] for k in failed - EXPECTED[variant]})}"
+    if any(r["level"] != "SHOULD" for r in card["scenarios"] if r["id"] in failed):
+        assert not card["ok"], f"{variant}: a MUST scenario failed but the scorecard says ok"
