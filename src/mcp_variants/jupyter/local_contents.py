@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import nbformat
 
 from .errors import ToolError
+from .notebook_format import check, parse
 from .paths import is_inside, resolve_inside
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
@@ -70,21 +70,13 @@ class LocalContents:
         real = resolve_inside(self.root, path)
         if not real.is_file():
             raise ToolError("not-found", f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
-        try:
-            notebook = nbformat.reads(await anyio.Path(real).read_text(), as_version=4)
-        except Exception as exc:  # nbformat raises several kinds for a damaged file
-            raise ToolError("invalid-notebook", f"{path!r} is not a readable notebook: {exc}") from None
-        return dict(notebook)
+        return parse(await anyio.Path(real).read_text(), path)
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
         real = resolve_inside(self.root, path)
         if not real.parent.is_dir():
             raise ToolError("not-found", f"No folder for {path!r} under the root.")
-        node = nbformat.from_dict(notebook)
-        try:
-            nbformat.validate(node)
-        except nbformat.ValidationError as exc:
-            raise ToolError("invalid-notebook", f"refusing to write an invalid notebook: {exc.message}") from None
+        check(notebook)
         text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
         await anyio.to_thread.run_sync(atomic_write, real, text)
 

@@ -27,13 +27,12 @@ import anyio
 import anyio.from_thread
 import anyio.to_thread
 import httpx
-import nbformat
-from nbformat.v4.rwbase import strip_transient
 
 from .backend import Backend
 from .errors import ToolError
 from .kernels import Execution, KernelInfo, ProgressCallback
 from .local_contents import SKIPPED, entry_type
+from .notebook_format import check, without_transient
 from .outputs import OutputCollector
 from .paths import clean_relative
 
@@ -505,14 +504,11 @@ class RemoteContents:
         if response.status_code != 200:
             raise ToolError("invalid-notebook", f"{path!r} is not a readable notebook: {_reason(response)}")
         # The server marks cells "trusted" on read; that is not part of the file.
-        return dict(strip_transient(nbformat.from_dict(response.json()["content"])))
+        return without_transient(response.json()["content"])
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
         api = self._api(path)
-        try:
-            nbformat.validate(nbformat.from_dict(notebook))
-        except nbformat.ValidationError as exc:
-            raise ToolError("invalid-notebook", f"refusing to write an invalid notebook: {exc.message}") from None
+        check(notebook)
         # One PUT of the whole notebook: the server writes it atomically (temporary file, rename).
         response = await self.server.request("PUT", api, json={"type": "notebook", "format": "json", "content": notebook})
         if response.status_code in (200, 201):

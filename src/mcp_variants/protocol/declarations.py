@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+import jsonschema_rs
 
 from .errors import DeclarationError
 from .types import (
@@ -96,7 +95,10 @@ def _check_schema(tool: str, where: str, schema: dict[str, Any]) -> None:
     declared = schema.get("$schema")
     if declared is not None and declared != DRAFT_2020_12:
         raise DeclarationError(tool, "schemas are JSON Schema 2020-12", f"{where} declares $schema {declared!r}")
+    # jsonschema-rs's metaschema check: the pure-Python one would cost a second of start-up
+    # (its format checkers compile dozens of grammars on import).
     try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        raise DeclarationError(tool, "schemas are valid JSON Schema 2020-12", f"{where}: {exc.message}") from None
+        jsonschema_rs.meta.validate({"$schema": DRAFT_2020_12, **schema})
+    except jsonschema_rs.ValidationError as exc:
+        detail = str(exc).splitlines()[0]
+        raise DeclarationError(tool, "schemas are valid JSON Schema 2020-12", f"{where}: {detail}") from None
