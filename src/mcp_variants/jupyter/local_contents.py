@@ -23,6 +23,14 @@ def entry_type(name: str, is_dir: bool) -> str:
     return "directory" if is_dir else "notebook" if name.endswith(".ipynb") else "file"
 
 
+def readable(name: str) -> str:
+    """A file name as valid UTF-8: bytes that are not (kept by the OS as surrogates) become U+FFFD.
+
+    A lone surrogate cannot be encoded on the wire and would break the whole response.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 class LocalContents:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
@@ -51,8 +59,8 @@ class LocalContents:
                 if pattern is None or fnmatch.fnmatch(entry.name, pattern):
                     stat = entry.stat()
                     found.append({
-                        "path": path.relative_to(self.root).as_posix(),
-                        "name": entry.name,
+                        "path": readable(path.relative_to(self.root).as_posix()),
+                        "name": readable(entry.name),
                         "type": entry_type(entry.name, is_dir),
                         "size": None if is_dir else stat.st_size,
                         "modified": datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),

@@ -24,6 +24,7 @@ bottom only move bytes through it. Wire tests cover both transports.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
@@ -45,6 +46,25 @@ _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope
 
 
 # ---- pure rewriting -------------------------------------------------------------------------
+
+
+def _loads(body: bytes) -> Any:
+    """orjson, or the standard library for what orjson refuses (an escaped lone surrogate
+    is valid JSON): a body the bridge cannot read must not skip the bridge. None if not JSON."""
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+
+
+def _dumps(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # a lone surrogate: orjson refuses it, the standard library escapes it
+        return json.dumps(value).encode()
 
 
 def rewrite_request(params: dict[str, Any] | None, header_version: str | None = None) -> str | None:
@@ -194,14 +214,14 @@ class BridgeMiddleware:
 
     @staticmethod
     def _rewrite_inbound(body: bytes, scope: Scope) -> tuple[bytes, Scope]:
-        try:
-            decoded = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            return body, scope  # the SDK answers the parse error
+        decoded = _loads(body)
         if not isinstance(decoded, dict) or not isinstance(decoded.get("params"), dict):
-            return body, scope
+            return body, scope  # the SDK answers what is not a request
         headers = scope["headers"]
-        header = next((v.decode("latin-1") for k, v in headers if k == _HEADER), None)
+        versions = [v.decode("latin-1") for k, v in headers if k == _HEADER]
+        if len(versions) > 1:
+            return body, scope  # the SDK refuses a repeated routing header with -32020
+        header = versions[0] if versions else None
         meta = decoded["params"].get("_meta")
         before = dict(meta) if isinstance(meta, dict) else None
         forwarded = rewrite_request(decoded["params"], header)
@@ -210,7 +230,7 @@ class BridgeMiddleware:
         new_headers = [(k, v) for k, v in headers if k not in (_HEADER, b"content-length")]
         if forwarded is not None:
             new_headers.append((_HEADER, forwarded.encode("latin-1")))
-        body = orjson.dumps(decoded)
+        body = _dumps(decoded)
         new_headers.append((b"content-length", str(len(body)).encode()))
         return body, {**scope, "headers": new_headers}
 
@@ -253,12 +273,9 @@ class _OutboundRewriter:
 def _rewrite_json_body(body: bytes) -> bytes:
     if not any(needle in body for needle in _NEEDLES):
         return body
-    try:
-        decoded = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return body
+    decoded = _loads(body)
     if isinstance(decoded, dict):
-        return orjson.dumps(rewrite_response(decoded))
+        return _dumps(rewrite_response(decoded))
     return body
 
 

@@ -153,4 +153,9 @@ async def _serve_http(server: Any, args: argparse.Namespace) -> None:
 
     app = build_http_app(server, args.host, args.token)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False)
+    # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler
+    # that was there before it; with the default one the process would die before the
+    # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.
+    for handled in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(handled, lambda *_: None)
     await uvicorn.Server(config).serve()

@@ -1,0 +1,161 @@
+"""Streamable HTTP security (issue 2 "The server": loopback by default, DNS-rebinding
+protection on, a bearer token required beyond loopback, the token never in a result or log).
+
+Each test starts its own server process and terminates it by PID.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from wire_harness import (
+    OUTPUTS_VERSION,
+    HttpServer,
+    envelope,
+    free_port,
+    initialize_message,
+    parse_http_body,
+    server_command,
+    stop_process,
+)
+
+pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
+
+HEADERS = {"MCP-Protocol-Version": OUTPUTS_VERSION, "Mcp-Method": "tools/call", "Mcp-Name": "execute_code"}
+
+
+def call_body(code: str = "print(6 * 7)") -> dict:
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "execute_code", "arguments": {"code": code}, "_meta": envelope(OUTPUTS_VERSION, None)}}
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_wildcard_bind_without_token_refuses_to_start(tmp_path, how):
+    """`serve --http --host 0.0.0.0` without a token exits non-zero at once and says a token is
+    needed; it never listens (issue 2: binding beyond loopback requires --token)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_VARIANTS_")}
+    if how == "flag":
+        command = server_command("--http", "--host", "0.0.0.0", "--port", str(port), "--root", str(tmp_path))
+    else:
+        command = server_command("--root", str(tmp_path))
+        env.update({"MCP_VARIANTS_HTTP": "1", "MCP_VARIANTS_HOST": "0.0.0.0", "MCP_VARIANTS_PORT": str(port)})
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        stop_process(proc)
+        pytest.fail("the server kept running on 0.0.0.0 without a token")
+    assert proc.returncode != 0
+    message = (out + err).decode()
+    assert "token" in message.lower(), message
+    assert "Traceback" not in message, "refusal should be a message, not a crash"
+
+
+@pytest.fixture
+def token_server(tmp_path: Path) -> Iterator[tuple[HttpServer, str]]:
+    token = f"tok-{uuid.uuid4().hex}"
+    server = HttpServer(tmp_path, "--token", token, "--log-level", "DEBUG", log_dir=tmp_path)
+    try:
+        yield server, token
+    finally:
+        server.close()
+
+
+def test_bearer_token_is_required_and_never_echoed(token_server):
+    """With --token: no Authorization, a wrong token, a wrong scheme -> 401; `Bearer <token>` ->
+    the call succeeds, on the stateless and the handshake paths. The token appears in no response
+    body and nowhere in the server's stderr, even at DEBUG (issue 2: never in a result or log)."""
+    server, token = token_server
+    bodies: list[bytes] = []
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {token}"},
+                    {"Authorization": token}, {"Authorization": f"Bearer {token}x"}):
+        response = server.post(call_body(), {**HEADERS, **headers})
+        bodies.append(response.content)
+        assert response.status_code == 401, (headers, response.status_code, response.text)
+        assert "outputs" not in response.text
+
+    good = {"Authorization": f"Bearer {token}"}
+    response = server.post(call_body(), {**HEADERS, **good})
+    bodies.append(response.content)
+    assert response.status_code == 200, response.text
+    (message,) = parse_http_body(response)
+    assert message["result"]["outputs"][0]["content"][0]["text"] == "42\n"
+
+    init = server.post(initialize_message(2, "2025-11-25", None), good)
+    bodies.append(init.content)
+    assert init.status_code == 200
+    assert server.post(initialize_message(3, "2025-11-25", None)).status_code == 401
+
+    server.close()  # flush and stop before reading its log
+    stderr = server.stderr_text()
+    for body in bodies:
+        assert token.encode() not in body
+    assert token not in stderr, "the bearer token reached the server's log"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Host": "evil.example"}, {"Host": "evil.example:80"}, {"Host": "127.0.0.1.evil.example"},
+     {"Origin": "http://evil.example"}],
+    ids=["host", "host-port", "host-suffix", "origin"],
+)
+def test_foreign_host_or_origin_is_rejected(pool, headers):
+    """DNS-rebinding protection stays on: a request whose Host (or Origin) is not loopback is
+    rejected with a 4xx and never reaches a handler (issue 2 "The server")."""
+    server = pool.http_server()
+    token = f"rebind-{uuid.uuid4().hex}"
+    response = server.post(call_body(f"open({token!r}, 'w').close()"), {**HEADERS, **headers})
+    assert 400 <= response.status_code < 500, (response.status_code, response.text)
+    assert "result" not in response.text
+    assert not (pool.root / token).exists(), "the rejected request ran"
+
+
+def test_foreign_host_is_rejected_even_with_the_token(token_server):
+    """The token does not switch the rebinding protection off."""
+    server, token = token_server
+    response = server.post(call_body(), {**HEADERS, "Authorization": f"Bearer {token}", "Host": "evil.example"})
+    assert 400 <= response.status_code < 500
+    assert "outputs" not in response.text
+
+
+def test_loopback_names_are_accepted(pool):
+    """Host localhost:<port> is loopback and is served."""
+    server = pool.http_server()
+    response = server.post(call_body(), {**HEADERS, "Host": f"localhost:{server.port}"})
+    assert response.status_code == 200, response.text
+
+
+def test_default_bind_is_loopback(tmp_path):
+    """Without --host the HTTP server listens on 127.0.0.1 only (issue 2: binds 127.0.0.1 by default)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        server_command("--http", "--port", str(port), "--root", str(tmp_path)),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={k: v for k, v in os.environ.items() if not k.startswith("MCP_VARIANTS_")},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert proc.poll() is None, "the server exited"
+                time.sleep(0.05)
+        else:
+            pytest.fail("the server did not listen on 127.0.0.1")
+        listening = Path("/proc/net/tcp").read_text()
+        local = [line.split()[1] for line in listening.splitlines()[1:] if line.split()[3] == "0A"]
+        ours = [addr for addr in local if int(addr.split(":")[1], 16) == port]
+        assert ours and all(addr.split(":")[0] == "0100007F" for addr in ours), ours
+    finally:
+        stop_process(proc)

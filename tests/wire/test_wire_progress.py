@@ -1,0 +1,59 @@
+"""Progress keep-alives during a long 2026-12-01 call, on both transports (issue 2: the
+bridge is covered on both transports; field guide: clients give up after minutes of
+silence). Slow: each test sleeps 6 s in a kernel (the server reports progress every 5 s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wire_harness import (
+    TRANSPORTS,
+    only_output,
+    output_for,
+    outputs_of,
+    sel,
+    text_of,
+    unique,
+)
+
+pytestmark = [pytest.mark.wire, pytest.mark.slow, pytest.mark.timeout(120)]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_progress_notifications_precede_the_result(outputs_client, transport):
+    """A 2026-12-01 call with params._meta.progressToken whose code sleeps 6 s gets at least one
+    notifications/progress carrying that token before its response, with increasing progress;
+    the response then carries the requested outputs, including a 1 MB programmatic output that
+    (on HTTP) travels in the same SSE stream as the notifications."""
+    token = unique("progress-")
+    end = unique("end-")
+    reply = outputs_client(transport).call(
+        "execute_code",
+        {"code": f"import time; time.sleep(6); print({end!r}); print('x' * 1_000_000)"},
+        requested=[sel("assistant", "content"), sel("programmatic", "structured")],
+        meta={"progressToken": token},
+        timeout=60,
+    )
+    progress = reply.progress(token)
+    assert progress, f"no progress for {token!r}; notifications: {reply.notifications}"
+    values = [n["params"]["progress"] for n in progress]
+    assert values == sorted(values) and all(isinstance(v, (int, float)) for v in values)
+    if transport == "http":
+        assert reply.headers is not None and reply.headers["content-type"].startswith("text/event-stream")
+    outputs = outputs_of(reply)
+    assert reply.result.get("isError") is not True
+    assert end in text_of(output_for(outputs, "assistant", "content")["content"])
+    printed = "".join(o.get("text", "") for o in output_for(outputs, "programmatic", "structured")["structuredContent"]["outputs"])
+    assert printed.count("x") >= 1_000_000
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_integer_progress_token(outputs_client, transport):
+    """An integer progressToken is echoed as that integer (JSON-RPC: string or number)."""
+    token = int(unique("")[:8], 16)
+    reply = outputs_client(transport).call(
+        "execute_code", {"code": "import time; time.sleep(6)"},
+        requested=[sel("assistant", "content")], meta={"progressToken": token}, timeout=60,
+    )
+    assert reply.progress(token), reply.notifications
+    only_output(reply, "assistant", "content")
