@@ -7,7 +7,7 @@ from typing import Any
 from ..jupyter.errors import ToolError
 from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing
+from .listings import LISTING_PROJECTORS, Listing, rows_within
 
 CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
 
@@ -20,8 +20,10 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     offset = int(cursor or 0)
     limit = int(args.get("limit", 100))
     entries = await ctx.backend.contents.list_entries(folder, int(args.get("depth", 1)), args.get("pattern"))
+    columns = (("path", "Path"), ("type", "Type"), ("size", "Size"), ("modified", "Modified"))
     page = entries[offset:offset + limit]
-    next_cursor = str(offset + limit) if offset + limit < len(entries) else None
+    page = page[:rows_within(page, columns, ctx.limits.assistant_text_bytes)]
+    next_cursor = str(offset + len(page)) if offset + len(page) < len(entries) else None
     programmatic: dict[str, Any] = {"files": page, "total": len(entries)}
     if next_cursor:
         programmatic["nextCursor"] = next_cursor
@@ -29,7 +31,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     listing = Listing(
         kind="files.list",
         title=f"Files in {where}",
-        columns=(("path", "Path"), ("type", "Type"), ("size", "Size"), ("modified", "Modified")),
+        columns=columns,
         rows=[{k: e[k] for k in ("path", "type", "size", "modified")} for e in page],
         programmatic=programmatic,
         text_limit=ctx.limits.assistant_text_bytes,

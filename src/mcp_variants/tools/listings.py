@@ -43,6 +43,20 @@ class Listing:
 PAGING_HINT = "pass nextCursor as cursor for the next page"
 
 
+def rows_within(rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...], budget: int) -> int:
+    """How many leading rows fit in `budget` bytes of table text (at least one).
+
+    A page is cut to what a model can be shown whole, so every variant describes the same
+    rows and nextCursor points at the first row nobody saw.
+    """
+    used = len("\t".join(label for _, label in columns).encode()) + 200  # header and title
+    for count, row in enumerate(rows):
+        used += len("\t".join("" if row.get(k) is None else str(row[k]) for k, _ in columns).encode()) + 1
+        if used > budget:
+            return max(count, 1)
+    return len(rows)
+
+
 def assistant_content(listing: Listing) -> list[dict[str, Any]]:
     if not listing.rows:
         return [{"type": "text", "text": listing.empty_message}]
