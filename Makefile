@@ -9,17 +9,21 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[demo,test]'
+	$(BIN)/python -m pip install -q -e '.[demo,test,docs]'
 	touch $(STAMP)
 
 demo: $(STAMP)  ## the SEP-3279 scenarios against a live server; writes demo-report.html
 	$(BIN)/mcp-variants demo --report demo-report.html
 
-test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real kernels; outside clients and the official conformance suite (Node 22 from npm)
+test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real kernels; outside clients and the official conformance suite (Node 22 from npm); MCP Apps views in headless Chromium
 	@# Node 22 and the pinned npm packages of tests/outside (npm ci). If this fails, the tests
 	@# still run and every Node test fails with the reason (MCP_VARIANTS_OUTSIDE=required).
 	-tests/outside/install.sh
-	MCP_VARIANTS_OUTSIDE=required $(BIN)/python -m pytest
+	@# MCP Apps: apps/'s pinned npm packages (npm ci) and Debian's chromium (apt-get, as root, once).
+	@# If either fails, the tests still run and the Apps tests fail with the reason (MCP_VARIANTS_APPS=required).
+	-apps/install.sh
+	-tests/apps/install-chromium.sh
+	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
 
 bench: $(STAMP)  ## benchmarks; results go to bench/results/
 	$(BIN)/python -m bench
@@ -29,3 +33,10 @@ serve: $(STAMP)  ## the server on stdio, rooted here
 
 clean:
 	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis
+
+.PHONY: docs docs-examples
+docs: $(STAMP)  ## the documentation site into site/ (mkdocs --strict: a broken link or a missing page fails)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-examples: $(STAMP)  ## regenerate docs/examples/ and docs/api/ from the live server (checked by tests/docs)
+	$(BIN)/python scripts/gen_docs.py

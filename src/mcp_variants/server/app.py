@@ -19,12 +19,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CompleteRequestParams,
     PaginatedRequestParams,
-    ReadResourceRequestParams,
     RequestParams,
     SetLevelRequestParams,
 )
 
 from .. import __version__
+from ..apps.resources import check_view_links, register_resources
 from ..catalog import load_declarations, load_shape, variants_dir
 from ..jupyter.backend import Backend
 from ..jupyter.errors import ToolError
@@ -78,6 +78,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     """
     directory = variants_dir()
     declarations = load_declarations(directory)
+    check_view_links(declarations)
     for name, declaration in declarations.items():
         spec = TOOLS.get(name)
         if spec is None:
@@ -179,13 +180,14 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
+    register_resources(server)  # the MCP Apps views (ui:// resources)
     return server
 
 
 def _register_empty_features(server: Server[Any]) -> None:
-    """Prompts, resources, completions and logging, empty: clients (and the official
-    conformance suite) probe them, and an empty answer is truer than "method not found"
-    for a server that simply has none. MCP Apps views will be the first resources."""
+    """Prompts, completions and logging, empty: clients (and the official conformance
+    suite) probe them, and an empty answer is truer than "method not found" for a server
+    that simply has none. Resources are the MCP Apps views (apps/resources.py)."""
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
@@ -197,15 +199,8 @@ def _register_empty_features(server: Server[Any]) -> None:
         return handler
 
     server.add_request_handler("prompts/list", PaginatedRequestParams, empty("prompts", []))
-    server.add_request_handler("resources/list", PaginatedRequestParams, empty("resources", []))
-    server.add_request_handler("resources/templates/list", PaginatedRequestParams, empty("resourceTemplates", []))
     server.add_request_handler("completion/complete", CompleteRequestParams, empty("completion", {"values": [], "hasMore": False}))
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, empty("", None))
-
-    async def read_resource(ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> dict[str, Any]:
-        raise MCPError(INVALID_PARAMS, "Resource not found", {"uri": str(params.uri)})
-
-    server.add_request_handler("resources/read", ReadResourceRequestParams, read_resource)
 
 
 async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:

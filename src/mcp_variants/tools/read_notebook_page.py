@@ -1,0 +1,34 @@
+"""read_notebook_page: the App-only pager of the notebook view (`_meta.ui.visibility: ["app"]`).
+
+A page is read exactly as read_notebook reads it (same paging, same caps); the view asks
+for `io.modelcontextprotocol/ui/structured` (whole cells with their outputs). Called
+without requestedOutputs it answers assistant/content like every tool: the page as text.
+assistant/structured (read_notebook's rows) is what clients before 2026-12-01 get as
+`structuredContent`, as for every other tool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.projection import Outcome, ToolProjectors
+from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, UI_STRUCTURED
+from . import listings, read_notebook
+from .base import ToolContext, ToolSpec
+
+DEFAULT_LIMIT = 20
+
+
+async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    return await read_notebook.run(ctx, {"limit": DEFAULT_LIMIT, **args, "detail": "brief"})
+
+
+PROJECTORS = ToolProjectors(
+    success={
+        ASSISTANT_CONTENT: read_notebook.assistant_content,
+        ASSISTANT_STRUCTURED: lambda page: listings.assistant_structured(page.table),
+        UI_STRUCTURED: read_notebook.ui_structured,
+    }
+)
+
+TOOL = ToolSpec("read_notebook_page", run, PROJECTORS)
