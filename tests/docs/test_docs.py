@@ -1,0 +1,63 @@
+"""The documentation site (mkdocs.yml, docs/): it builds with --strict, and its generated parts
+still say what the server says.
+
+- docs/examples/ and docs/api/ are written by scripts/gen_docs.py from the running server;
+  `--check` regenerates them in memory and fails on any difference (run `make docs-examples`
+  and commit the result).
+- `mkdocs build --strict` fails on a page missing from the nav, a broken link or anchor, or a
+  missing example fragment (mkdocs.yml `validation`, pymdownx.snippets `check_paths`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.timeout(600)
+
+
+def need(module: str) -> None:
+    """The docs extra must be installed in CI (make test installs it); elsewhere the test is skipped."""
+    if importlib.util.find_spec(module) is None:
+        message = f"{module} is not installed: pip install -e '.[docs]'"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def test_every_tool_in_variants_has_a_generated_page() -> None:
+    tools = sorted(json.loads(p.read_text())["name"] for p in (REPO / "variants").glob("*.json"))
+    missing = [t for t in tools if not (REPO / "docs" / "api" / f"{t}.md").is_file()]
+    assert not missing, f"no docs/api page for {missing}: run `make docs-examples`"
+
+
+def test_every_example_fragment_is_shown() -> None:
+    """A fragment in docs/examples/ that no page includes is dead weight (or a page lost its example)."""
+    pages = "\n".join(p.read_text() for p in (REPO / "docs").rglob("*.md") if "examples" not in p.parts)
+    unused = sorted(p.name for p in (REPO / "docs" / "examples").glob("*.md") if f"examples/{p.name}" not in pages)
+    assert not unused, f"no page includes {unused}"
+
+
+def test_generated_docs_match_the_live_server() -> None:
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_docs.py"), "--check"], cwd=REPO, check=False,
+                         capture_output=True, text=True, timeout=540)
+    assert run.returncode == 0, f"{run.stdout[-12000:]}\n{run.stderr[-4000:]}"
+
+
+def test_site_builds_strict(tmp_path: Path) -> None:
+    need("mkdocs")
+    need("material")
+    site = tmp_path / "site"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=REPO, check=False,
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stderr[-8000:]
+    tools = sorted(p.stem for p in (REPO / "docs" / "api").glob("*.md"))
+    unbuilt = [t for t in tools if not (site / "api" / t / "index.html").is_file() and t != "index"]
+    assert not unbuilt, f"pages not built: {unbuilt}"
