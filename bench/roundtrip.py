@@ -1,0 +1,493 @@
+"""execute_code `1+1`: through the server on stdio against raw jupyter_client, in one run.
+
+Contestants, all alive at the same time and called in interleaved rounds (each round
+calls every contestant once, in a shuffled order) so that machine noise hits them alike.
+Each contestant has its own process and kernel: one called more often than the others
+stays warmer and answers faster (about 7% for a kernel called twice per round).
+
+  raw async      AsyncKernelManager(transport="ipc") + AsyncKernelClient, the API and
+                 transport the server's embedded runtime uses: execute, read iopub until
+                 the run's `idle` status (keeping the execute_result), then the shell reply.
+  raw blocking   the same loop with the BlockingKernelClient.
+  server ...     `python -m mcp_variants serve --root <tmp>` as subprocesses, spoken to in
+                 raw JSON-RPC lines: the stateless 2026-12-01 envelope with the default
+                 selection (the budgeted one); the same requesting programmatic/structured
+                 (its timings.durationMs is the server's own kernel loop); the 2025-11-25
+                 initialize handshake.
+  server list_kernels   diagnostic: a tools/call that touches no kernel, i.e. the server's
+                 own per-call cost on stdio (a fourth server, which never starts a kernel).
+
+A round trip is timed from just before the request is written to just after the
+response line is parsed (raw: from `execute` to the parsed shell reply). The ratio that
+the budget (1.3x) applies to is median(server 2026-12-01 default) / median(raw async).
+
+Run alone: python -m bench.roundtrip [--calls N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.blocking.client import BlockingKernelClient
+from jupyter_client.manager import AsyncKernelManager
+
+from .stats import summarize
+
+BUDGET_RATIO = 1.3
+CODE = "1+1"
+META_2026 = {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}
+PRIMARY = "server 2026-12-01 default"
+BASELINE = "raw async"
+
+
+# ---- raw jupyter_client ----------------------------------------------------------------------------
+
+
+class RawKernel:
+    """A local kernel on the IPC transport, with an async and a blocking client."""
+
+    def __init__(self, socket_dir: Path, cwd: Path, name: str) -> None:
+        self.manager = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(socket_dir / name))
+        self.cwd = cwd
+        self.client: Any = None
+        self.blocking: BlockingKernelClient | None = None
+
+    async def start(self, *, blocking: bool) -> float:
+        began = time.perf_counter()
+        await self.manager.start_kernel(cwd=str(self.cwd))
+        if blocking:
+            self.blocking = BlockingKernelClient()
+            self.blocking.load_connection_info(self.manager.get_connection_info())
+            self.blocking.start_channels()
+            self.blocking.wait_for_ready(timeout=60)
+        else:
+            self.client = self.manager.client()
+            self.client.start_channels()
+            await self.client.wait_for_ready(timeout=60)
+        return time.perf_counter() - began
+
+    async def execute_async(self, code: str) -> tuple[float, Any]:
+        client = self.client
+        began = time.perf_counter()
+        msg_id = client.execute(code, store_history=True, allow_stdin=False)
+        result = None
+        while True:
+            msg = await client.get_iopub_msg(timeout=10)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "execute_result":
+                result = msg["content"]["data"]["text/plain"]
+            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        while True:
+            reply = await client.get_shell_msg(timeout=10)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        elapsed = time.perf_counter() - began
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"raw execute failed: {reply['content']}")
+        return elapsed, result
+
+    def execute_blocking(self, code: str) -> tuple[float, Any]:
+        client = self.blocking
+        assert client is not None
+        began = time.perf_counter()
+        msg_id = client.execute(code, store_history=True, allow_stdin=False)
+        result = None
+        while True:
+            msg = client.get_iopub_msg(timeout=10)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "execute_result":
+                result = msg["content"]["data"]["text/plain"]
+            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        while True:
+            reply = client.get_shell_msg(timeout=10)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        elapsed = time.perf_counter() - began
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"raw execute failed: {reply['content']}")
+        return elapsed, result
+
+    async def stop(self) -> None:
+        for client in (self.client, self.blocking):
+            if client is not None:
+                client.stop_channels()
+        await self.manager.shutdown_kernel(now=True)
+
+
+# ---- the server on stdio ----------------------------------------------------------------------------
+
+
+class StdioServer:
+    """`python -m mcp_variants serve` on pipes, spoken to in raw JSON-RPC lines."""
+
+    def __init__(self, root: Path, log: Path, extra_env: dict[str, str] | None = None, argv: list[str] | None = None) -> None:
+        self.log = log.open("wb")
+        env = {**os.environ, **(extra_env or {})}
+        command = argv or [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, bufsize=0, env=env)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in = self.process.stdin.fileno()
+        self._out = os.fdopen(os.dup(self.process.stdout.fileno()), "rb", buffering=65536)
+        self._next_id = 0
+        self.skipped_lines = 0
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def request(self, method: str, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+        """One round trip: write the request line, read until its response line, parse it."""
+        self._next_id += 1
+        request_id = self._next_id
+        line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}, separators=(",", ":")).encode() + b"\n"
+        began = time.perf_counter()
+        os.write(self._in, line)
+        while True:
+            raw = self._out.readline()
+            if not raw:
+                raise RuntimeError(f"server {self.pid} closed stdout; see {self.log.name}")
+            message = json.loads(raw)
+            if message.get("id") == request_id:
+                break
+            self.skipped_lines += 1  # a notification: not ours to time
+        elapsed = time.perf_counter() - began
+        if "error" in message:
+            raise RuntimeError(f"server {self.pid} answered {method} with {message['error']}")
+        return elapsed, message["result"]
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        os.write(self._in, json.dumps(message).encode() + b"\n")
+
+    def handshake(self, version: str) -> dict[str, Any]:
+        _, result = self.request("initialize", {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-variants-bench", "version": "0"},
+        })
+        if result.get("protocolVersion") != version:
+            raise RuntimeError(f"server negotiated {result.get('protocolVersion')} instead of {version}")
+        self.notify("notifications/initialized")
+        return result
+
+    def stop(self) -> int | None:
+        """EOF on stdin (the server shuts its kernel down and exits), then by PID: SIGTERM, SIGKILL.
+
+        The signals wait for a grace period: a SIGTERM that lands while the server is already
+        shutting down after EOF ends it with the default action, before its kernel is stopped.
+        """
+        try:
+            self.process.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        code: int | None = None
+        for sig, grace in ((None, 15.0), (signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+            if sig is not None:
+                try:
+                    os.kill(self.pid, sig)
+                except ProcessLookupError:
+                    pass
+            try:
+                code = self.process.wait(timeout=grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self._out.close()
+        self.log.close()
+        return code
+
+
+# ---- machine noise -----------------------------------------------------------------------------------
+
+
+def _cpu_times() -> tuple[float, float] | None:
+    """(busy, total) jiffies over all CPUs, from /proc/stat; None where there is none."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return sum(fields) - idle, sum(fields)
+
+
+def cpu_busy(since: tuple[float, float] | None, until: tuple[float, float] | None) -> float | None:
+    """Fraction of all CPUs busy between two _cpu_times() samples (everyone's load, ours included)."""
+    if since is None or until is None or until[1] <= since[1]:
+        return None
+    return round((until[0] - since[0]) / (until[1] - since[1]), 3)
+
+
+def tree_cpu_seconds(root_pid: int | None = None) -> float | None:
+    """CPU seconds (user + system) used so far by a process and all its descendants (Linux /proc)."""
+    root_pid = root_pid or os.getpid()
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            raw = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2:].split()
+        parents[int(entry)] = int(fields[1])
+        used[int(entry)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, stack = 0.0, [root_pid]
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    while stack:
+        pid = stack.pop()
+        total += used.get(pid, 0.0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def wait_for_quiet(max_wait: float, threshold: float = 0.25, window: float = 2.0) -> dict[str, Any]:
+    """Wait (up to max_wait seconds) until the machine's CPUs are less than `threshold` busy.
+
+    Other work on the machine slows the server's path (three processes take turns) more than
+    the raw one (two), so a round-trip ratio measured under load reads high.
+    """
+    began = time.monotonic()
+    busy = None
+    while True:
+        before = _cpu_times()
+        time.sleep(window)
+        busy = cpu_busy(before, _cpu_times())
+        if busy is None or busy < threshold or time.monotonic() - began >= max_wait:
+            break
+    return {"cpu_busy_before": busy, "waited_s": round(time.monotonic() - began, 1), "quiet": busy is not None and busy < threshold}
+
+
+# ---- the contestants -------------------------------------------------------------------------------
+
+
+def _text_of(result: dict[str, Any]) -> str:
+    blocks = result["outputs"][0]["content"] if "outputs" in result else result["content"]
+    return "".join(b.get("text", "") for b in blocks)
+
+
+PROGRAMMATIC = "server 2026-12-01 programmatic/structured"
+HANDSHAKE = "server 2025-11-25 handshake"
+LIST_KERNELS = "server list_kernels (no kernel I/O)"
+NAMES = (BASELINE, "raw blocking", PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)
+
+
+def _expect(ok: bool, name: str, got: Any) -> None:
+    if not ok:
+        raise RuntimeError(f"{name}: unexpected answer {got!r}")
+
+
+class Contestants:
+    """One process (and kernel) per contestant, each called once per round.
+
+    A kernel or server called more often than another stays warmer (caches, scheduler):
+    measured here, a kernel called twice per round answers about 7% faster than one called
+    once. So no contestant shares a process with another.
+    """
+
+    def __init__(self, workdir: Path, root: Path, sockets: Path) -> None:
+        self.raw = RawKernel(sockets, root, "raw-async")
+        self.raw_blocking = RawKernel(sockets, root, "raw-blocking")
+        self.servers: dict[str, StdioServer] = {}
+        self.root, self.workdir = root, workdir
+        self.server_kernel_ms: list[float] = []  # programmatic timings.durationMs: the server's own kernel loop
+
+    async def start(self) -> dict[str, float]:
+        cold: dict[str, float] = {}
+        cold["raw async kernel start (s)"] = round(await self.raw.start(blocking=False), 3)
+        cold["raw blocking kernel start (s)"] = round(await self.raw_blocking.start(blocking=True), 3)
+        for index, name in enumerate((PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)):
+            self.servers[name] = StdioServer(self.root, self.workdir / f"server-{index}.log")
+        self.servers[HANDSHAKE].handshake("2025-11-25")
+        # The first execute_code starts a server's kernel: a cold call, reported apart.
+        for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE):
+            cold[f"{name}: first call, kernel start included (s)"] = round(await self.call(name, False), 3)
+        return cold
+
+    async def stop(self) -> list[int | None]:
+        codes = [server.stop() for server in self.servers.values()]
+        await self.raw.stop()
+        await self.raw_blocking.stop()
+        return codes
+
+    async def call(self, name: str, record: bool) -> float:
+        if name == BASELINE:
+            elapsed, value = await self.raw.execute_async(CODE)
+            _expect(value == "2", name, value)
+        elif name == "raw blocking":
+            elapsed, value = self.raw_blocking.execute_blocking(CODE)
+            _expect(value == "2", name, value)
+        elif name == PRIMARY:
+            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026})
+            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+        elif name == PROGRAMMATIC:
+            elapsed, result = self.servers[name].request("tools/call", {
+                "name": "execute_code", "arguments": {"code": CODE},
+                "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
+            })
+            structured = result["outputs"][0]["structuredContent"]
+            _expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+            if record:
+                self.server_kernel_ms.append(structured["timings"]["durationMs"])
+        elif name == HANDSHAKE:
+            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
+            _expect(_text_of(result) == "2\n" and "structuredContent" in result, name, result)
+        elif name == LIST_KERNELS:
+            elapsed, result = self.servers[name].request("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": META_2026})
+            _expect(not result.get("isError"), name, result)
+        else:
+            raise KeyError(name)
+        return elapsed
+
+
+async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, Any]:
+    root = workdir / "root"
+    root.mkdir()
+    sockets = workdir / "k"
+    sockets.mkdir()
+    rng = random.Random(seed)
+    contestants = Contestants(workdir, root, sockets)
+    try:
+        cold = await contestants.start()
+        for _ in range(warmup):
+            order = list(NAMES)
+            rng.shuffle(order)
+            for name in order:
+                await contestants.call(name, False)
+
+        samples: dict[str, list[float]] = {name: [] for name in NAMES}
+        cpu_before = _cpu_times()
+        ours_before = tree_cpu_seconds()
+        began = time.perf_counter()
+        for _ in range(calls):
+            order = list(NAMES)
+            rng.shuffle(order)
+            for name in order:
+                samples[name].append(await contestants.call(name, True) * 1000.0)
+        wall = time.perf_counter() - began
+        busy_during = cpu_busy(cpu_before, _cpu_times())
+        ours_after = tree_cpu_seconds()
+        ours_during = (round((ours_after - ours_before) / (wall * (os.cpu_count() or 1)), 3)
+                       if ours_before is not None and ours_after is not None else None)
+        skipped = sum(s.skipped_lines for s in contestants.servers.values())
+    finally:
+        exit_codes = await contestants.stop()
+
+    summaries = {name: summarize(values) for name, values in samples.items()}
+    base = summaries[BASELINE]["median"]
+    blocking = summaries["raw blocking"]["median"]
+    rows = []
+    for name in NAMES:
+        row: dict[str, Any] = {"name": name, "ms": summaries[name]}
+        if name.startswith("server") and "list_kernels" not in name:
+            row["ratio_vs_raw_async"] = round(summaries[name]["median"] / base, 3)
+            row["ratio_vs_raw_blocking"] = round(summaries[name]["median"] / blocking, 3)
+        rows.append(row)
+    primary_ratio = round(summaries[PRIMARY]["median"] / base, 3)
+    # Each round calls every contestant within a few ms: the per-round ratio pairs calls that
+    # saw the same machine, so its median is the least sensitive to load that comes and goes.
+    paired = summarize([s / r for s, r in zip(samples[PRIMARY], samples[BASELINE], strict=True)])
+    kernel_ms = summarize(contestants.server_kernel_ms)
+    prog = summaries[PROGRAMMATIC]["median"]
+    return {
+        "code": CODE,
+        "calls_per_contestant": calls,
+        "warmup_rounds": warmup,
+        "seed": seed,
+        "wall_s": round(wall, 2),
+        "cold": cold,
+        "contestants": rows,
+        "budget_ratio": BUDGET_RATIO,
+        "primary": {"server": PRIMARY, "baseline": BASELINE, "ratio": primary_ratio, "within_budget": primary_ratio < BUDGET_RATIO,
+                    "overhead_ms": round(summaries[PRIMARY]["median"] - base, 3),
+                    "paired_ratio_median": paired["median"], "paired_ratio_p90": paired["p90"]},
+        "cpu_busy_during": busy_during,
+        "cpu_ours_during": ours_during,
+        "cpu_busy_note": "fractions of all CPUs during the timed rounds: busy = everyone's load; "
+                         "ours = this benchmark's processes (driver, servers, kernels)",
+        "decomposition": {
+            "server_kernel_time_ms": kernel_ms,
+            "note": "timings.durationMs of the programmatic/structured calls: that server's own execute loop "
+                    "(execute to shell reply), measured inside the server",
+            "server_outside_kernel_ms_median": round(prog - kernel_ms["median"], 3),
+        },
+        "notifications_skipped": skipped,
+        "server_exit_codes": exit_codes,
+    }
+
+
+def run(calls: int = 200, warmup: int = 20, seed: int = 3279, wait_quiet: float = 0.0) -> dict[str, Any]:
+    quiet = wait_for_quiet(wait_quiet) if wait_quiet > 0 else None
+    with tempfile.TemporaryDirectory(prefix="mcpv-bench-") as tmp:
+        report = asyncio.run(_run(calls, warmup, seed, Path(tmp)))
+    if quiet is not None:
+        report["quiet_check"] = quiet
+    return report
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [
+        (f"execute_code {report['code']!r} round trip ({report['calls_per_contestant']} calls each, interleaved; "
+         f"budget {report['budget_ratio']}x raw async)"),
+        f"  {'contestant':<44} {'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'x async':>8} {'x block':>8}",
+    ]
+    for row in report["contestants"]:
+        ms = row["ms"]
+        ra = f"{row['ratio_vs_raw_async']:.2f}" if "ratio_vs_raw_async" in row else ""
+        rb = f"{row['ratio_vs_raw_blocking']:.2f}" if "ratio_vs_raw_blocking" in row else ""
+        lines.append(f"  {row['name']:<44} {ms['median']:>9.3f} {ms['p90']:>8.3f} {ms['p99']:>8.3f} {ra:>8} {rb:>8}")
+    primary = report["primary"]
+    verdict = "ok" if primary["within_budget"] else "OVER BUDGET"
+    lines.append(f"  ratio {primary['server']} / {primary['baseline']}: {primary['ratio']:.3f}x "
+                 f"(+{primary['overhead_ms']:.3f} ms) -> {verdict}; median of per-round ratios {primary['paired_ratio_median']:.3f}x")
+    quiet = report.get("quiet_check")
+    if quiet is not None:
+        lines.append(f"  before the run: CPUs {quiet['cpu_busy_before']:.0%} busy after waiting {quiet['waited_s']} s"
+                     f"{'' if quiet['quiet'] else ' (never quiet: the ratio reads high under load)'}")
+    busy, ours = report.get("cpu_busy_during"), report.get("cpu_ours_during")
+    if busy is not None:
+        mine = f"; this benchmark's own processes: {ours:.0%}" if ours is not None else ""
+        lines.append(f"  CPUs busy during the timed rounds: {busy:.0%}{mine}")
+    d = report["decomposition"]
+    lines.append(f"  server's own kernel loop (durationMs) median {d['server_kernel_time_ms']['median']:.3f} ms; "
+                 f"outside it {d['server_outside_kernel_ms_median']:.3f} ms")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=200, help="timed calls per contestant (default 200)")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed warm-up rounds (default 20)")
+    parser.add_argument("--seed", type=int, default=3279)
+    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
+                        help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
+    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
+    args = parser.parse_args()
+    report = run(args.calls, args.warmup, args.seed, args.wait_quiet)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+
+
+if __name__ == "__main__":
+    main()

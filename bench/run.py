@@ -1,0 +1,110 @@
+"""Run every benchmark, print a table, record the results.
+
+    python -m bench            (from the repository root; or: python bench/run.py)
+
+Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
+Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # `python bench/run.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    __package__ = "bench"
+
+from bench import core, roundtrip
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "bench" / "results"
+PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson")
+
+
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def machine() -> dict[str, Any]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": _cpu_model(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "packages": versions,
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the core and round-trip benchmarks and record them.")
+    parser.add_argument("--core-iterations", type=int, default=20_000, help="timed core calls per case (default 20000)")
+    parser.add_argument("--calls", type=int, default=200, help="timed round trips per contestant (default 200)")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed round-trip warm-up rounds (default 20)")
+    parser.add_argument("--wait-quiet", type=float, default=120.0, metavar="SECONDS",
+                        help="before the round trip, wait up to SECONDS for the CPUs to be under 25%% busy "
+                             "(default 120; 0 to skip); the result records whether they were")
+    parser.add_argument("--skip-core", action="store_true")
+    parser.add_argument("--skip-roundtrip", action="store_true")
+    parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
+    args = parser.parse_args(argv)
+
+    now = datetime.now(UTC)
+    sha = _git("rev-parse", "--short", "HEAD") or "nogit"
+    dirty = bool(_git("status", "--porcelain", "--", "src", "variants"))
+    report: dict[str, Any] = {
+        "recorded_at": now.isoformat(timespec="seconds"),
+        "git": {"sha": sha, "src_dirty": dirty},
+        "machine": machine(),
+    }
+    print(f"mcp-variants benchmarks at {sha}{' (src modified)' if dirty else ''}, "
+          f"{report['machine']['nproc']} CPUs, Python {report['machine']['python']}\n")
+    if not args.skip_core:
+        report["core"] = core.run(iterations=args.core_iterations)
+        print(core.format_report(report["core"]) + "\n", flush=True)
+    if not args.skip_roundtrip:
+        report["roundtrip"] = roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=args.wait_quiet)
+        print(roundtrip.format_report(report["roundtrip"]) + "\n", flush=True)
+    report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+
+    if args.no_record:
+        return
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(report, indent=2) + "\n"
+    path = RESULTS / f"{now:%Y-%m-%d}-{sha}.json"
+    path.write_text(text)
+    (RESULTS / "latest.json").write_text(text)
+    print(f"recorded {path.relative_to(REPO)} and bench/results/latest.json")
+
+
+if __name__ == "__main__":
+    main()
