@@ -18,8 +18,9 @@ passes `requestedOutputs` through typed params, and keeps `outputVariants` on
 Tool and `outputs` on CallToolResult. Handlers then return their results as
 they are, and server/discover needs no override.
 
-The rewriting is pure (dicts in, dicts out); the stdio and HTTP wrappers at the
-bottom only move bytes through it. Wire tests cover both transports.
+The rewriting is pure (dicts in, dicts out); server/stdio.py applies it to each message
+as it crosses, and the ASGI middleware at the bottom to each HTTP body. Wire tests cover
+both transports.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
-import anyio
 import orjson
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
@@ -129,49 +129,26 @@ def rewrite_response(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-# ---- stdio ----------------------------------------------------------------------------------
+# ---- stdio: applied by server/stdio.py to each message as it crosses ----------------------------
 
 
-async def serve_bridged_streams(
-    read_stream: Any,
-    write_stream: Any,
-    serve: Callable[[Any, Any], Awaitable[None]],
-) -> None:
-    """Run `serve(read, write)` with every message passing through the bridge."""
-    in_send, in_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    out_send, out_receive = anyio.create_memory_object_stream[SessionMessage](0)
+def bridge_inbound(item: SessionMessage | Exception) -> SessionMessage | Exception:
+    """A message read from the client, as the SDK should see it."""
+    if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCRequest):
+        rewrite_request(item.message.params)
+    return item
 
-    inbound_scope = anyio.CancelScope()
 
-    async def inbound() -> None:
-        with inbound_scope:
-            async with in_send:
-                async for item in read_stream:
-                    if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCRequest):
-                        rewrite_request(item.message.params)
-                    await in_send.send(item)
-
-    async def outbound() -> None:
-        # Drains to the end, so a response written just before shutdown still goes out.
-        async with write_stream, out_receive:
-            async for item in out_receive:
-                message = item.message
-                if isinstance(message, JSONRPCResponse):
-                    message.result = unwrap_result(message.result)
-                elif isinstance(message, JSONRPCError) and message.error.code == UNSUPPORTED_PROTOCOL_VERSION:
-                    error = message.error.model_dump(mode="json")
-                    rewrite_error(error)
-                    message.error.data = error["data"]
-                await write_stream.send(item)
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(inbound)
-        tg.start_soon(outbound)
-        try:
-            await serve(in_receive, out_send)
-        finally:
-            inbound_scope.cancel()
-            await out_send.aclose()
+def bridge_outbound(item: SessionMessage) -> SessionMessage:
+    """A message the SDK wrote, as the client should see it."""
+    message = item.message
+    if isinstance(message, JSONRPCResponse):
+        message.result = unwrap_result(message.result)
+    elif isinstance(message, JSONRPCError) and message.error.code == UNSUPPORTED_PROTOCOL_VERSION:
+        error = message.error.model_dump(mode="json")
+        rewrite_error(error)
+        message.error.data = error["data"]
+    return item
 
 
 # ---- streamable HTTP --------------------------------------------------------------------------
@@ -296,7 +273,8 @@ __all__ = [
     "is_outputs_request",
     "rewrite_request",
     "rewrite_response",
-    "serve_bridged_streams",
+    "bridge_inbound",
+    "bridge_outbound",
     "tunnel",
     "unwrap_result",
 ]

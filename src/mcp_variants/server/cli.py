@@ -135,15 +135,10 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 
 
 async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
-    from mcp.server.stdio import stdio_server
+    from .stdio import bridged_stdio
 
-    from .bridge import serve_bridged_streams
-
-    async with stdio_server() as (read_stream, write_stream):
-        async def run(read: Any, write: Any) -> None:
-            await server.run(read, write, server.create_initialization_options())
-
-        await serve_bridged_streams(read_stream, write_stream, run)
+    async with bridged_stdio() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 async def _serve_http(server: Any, args: argparse.Namespace) -> None:
