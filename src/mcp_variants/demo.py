@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -169,21 +170,53 @@ def _short(value: Any, limit: int = 600) -> str:
     return text if len(text) <= limit else text[:limit] + f" … ({len(text)} chars)"
 
 
-def write_report(steps: list[Step], path: Path) -> None:
+def write_report(steps: list[Step], path: Path, scorecard: dict[str, Any]) -> None:
+    totals = scorecard["totals"]
     parts = ["<!doctype html><meta charset=utf-8><title>SEP-3279 demo</title>",
              "<style>body{font:14px system-ui;margin:2em;max-width:70em}pre{background:#f4f4f4;padding:.6em;white-space:pre-wrap;"
-             "word-break:break-all}.ok{color:#060}.bad{color:#a00}img{max-width:24em;border:1px solid #ccc}</style>",
-             f"<h1>SEP-3279 reference server: {sum(s.passed for s in steps)}/{len(steps)} scenarios pass</h1>"]
-    for step in steps:
+             "word-break:break-all}.ok{color:#060}.bad{color:#a00}img{max-width:24em;border:1px solid #ccc}"
+             "summary{cursor:pointer;font-weight:600}</style>",
+             f"<h1>SEP-3279 reference server: {sum(s.passed for s in steps)}/{len(steps)} demo scenarios pass; "
+             f"conformance {totals['pass']}/{totals['scenarios']}</h1><ol>"]
+    parts += [f"<li class={'ok' if s.passed else 'bad'}><a href='#s{i}'>{html.escape(s.title)}</a>: "
+              f"{'PASS' if s.passed else 'FAIL'}</li>" for i, s in enumerate(steps)]
+    parts.append("<li><a href='#conformance'>The conformance suite</a></li></ol>")
+    for i, step in enumerate(steps):
         verdict = "ok" if step.passed else "bad"
-        parts.append(f"<h2 class={verdict}>{'PASS' if step.passed else 'FAIL'}: {html.escape(step.title)}</h2>")
+        parts.append(f"<h2 id=s{i} class={verdict}>{'PASS' if step.passed else 'FAIL'}: {html.escape(step.title)}</h2>")
         parts.append(f"<p><i>{html.escape(step.rule)}</i></p><ul>")
         parts += [f"<li class={'ok' if ok else 'bad'}>{html.escape(name)}</li>" for name, ok in step.checks]
-        parts.append("</ul><h3>Request</h3><pre>" + html.escape(json.dumps(step.request, indent=2)) + "</pre>")
+        parts.append("</ul>" + _exchange("Request", step.request))
         for image in _images(step.response):
             parts.append(f"<img alt='image output' src='data:{image['mimeType']};base64,{image['data']}'>")
-        parts.append("<h3>Response</h3><pre>" + html.escape(json.dumps(_without_base64(step.response), indent=2)) + "</pre>")
+        parts.append(_exchange("Response", _without_base64(step.response)))
+    parts.append(_conformance_section(scorecard))
     path.write_text("".join(parts))
+
+
+def _exchange(label: str, value: Any) -> str:
+    """A request or response, folded when it is long (a whole tools/list, say)."""
+    text = json.dumps(value, indent=2)
+    folded = "" if len(text) < 3000 else f" ({len(text):,} characters)"
+    return (f"<details{'' if folded else ' open'}><summary>{label}{folded}</summary>"
+            f"<pre>{html.escape(text)}</pre></details>")
+
+
+def _conformance_section(scorecard: dict[str, Any]) -> str:
+    totals = scorecard["totals"]
+    rows = []
+    for result in scorecard["scenarios"]:
+        rule = "; ".join(f"{r['section']}: “{r['quote']}”" for r in result.get("rules", []))
+        css = {"pass": "ok", "fail": "bad"}.get(result["status"], "")
+        reason = f"<br><small>{html.escape(result.get('reason', ''))}</small>" if result["status"] != "pass" else ""
+        rows.append(f"<tr><td class={css}>{result['status'].upper()}</td><td>{html.escape(result['id'])}</td>"
+                    f"<td>{html.escape(result.get('title') or '')}{reason}</td><td>{result['level']}</td>"
+                    f"<td><small>{html.escape(rule)}</small></td></tr>")
+    return (f"<h1 id=conformance>The conformance suite: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} skip</h1>"
+            "<p>Every item of the SEP's testing plan and every MUST visible on the wire, run by "
+            "<code>mcp-variants check</code> against a fresh server; host items against the reference client.</p>"
+            "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>verdict</th><th>scenario</th>"
+            "<th>what</th><th>level</th><th>rule</th></tr>" + "".join(rows) + "</table>")
 
 
 def _images(response: Any) -> list[dict[str, Any]]:
@@ -201,19 +234,44 @@ def _without_base64(value: Any) -> Any:
     return value
 
 
+def conformance(root: Path) -> dict[str, Any]:
+    """The whole conformance suite (every testing-plan item, every wire-visible MUST, the
+    host items against the reference client) against a fresh server on `root`."""
+    from .conformance.binding import CallConfig
+    from .conformance.runner import RunConfig, run
+    from .conformance.wire import StdioTarget
+
+    (root / "paging.ipynb").write_text(json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"id": "c1", "cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [], "execution_count": None}],
+    }))
+    target = StdioTarget([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)], cwd=str(root))
+    try:
+        # The App-only tool needs a notebook to page through; everything else uses the defaults.
+        return run(target, None, RunConfig(calls=CallConfig(calls={"read_notebook_page": {"notebook": "paging.ipynb"}})))
+    finally:
+        target.close()
+
+
 def main(report: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-variants-demo-") as tmp:
         root = Path(tmp)
         with StdioConnection.serve(root) as connection:
             demo = Demo(connection)
             demo.scenarios(root)
+        scorecard = conformance(root)
     for step in demo.steps:
         print(f"\n{'PASS' if step.passed else 'FAIL'}  {step.title}   [{step.rule}]")
         print(f"  → {_short(step.request)}")
         print(f"  ← {_short(_without_base64(step.response))}")
         for name, ok in step.checks:
             print(f"    {'✓' if ok else '✗'} {name}")
-    write_report(demo.steps, report)
+    print("\nThe conformance suite (mcp-variants check), every scenario with the rule it checks:")
+    for result in scorecard["scenarios"]:
+        print(f"  {result['status'].upper():4}  {result['level']:<6} {result['id']}: {result.get('title') or ''}")
+    write_report(demo.steps, report, scorecard)
     passed = sum(s.passed for s in demo.steps)
-    print(f"\n{passed}/{len(demo.steps)} scenarios pass. Report: {report.resolve()}")
-    return 0 if passed == len(demo.steps) else 1
+    totals = scorecard["totals"]
+    print(f"\n{passed}/{len(demo.steps)} demo scenarios pass; conformance: {totals['pass']} pass, "
+          f"{totals['fail']} fail, {totals['skip']} skip of {totals['scenarios']}. Report: {report.resolve()}")
+    return 0 if passed == len(demo.steps) and scorecard["ok"] else 1

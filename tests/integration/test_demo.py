@@ -1,0 +1,25 @@
+"""The README's main command: `mcp-variants demo` passes every scenario and writes its report (issue 4)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.timeout(240)
+def test_the_demo_passes_and_writes_a_self_contained_report(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_variants", "demo", "--report", str(report)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=220,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "0 fail, 0 skip" in done.stdout
+    page = report.read_text()
+    assert ": FAIL</li>" not in page and ">FAIL</td>" not in page
+    assert "<img alt='image output' src='data:image/png;base64," in page, "the plot is rendered in the report"
+    assert "plan-14" in page and "host-plan-15" in page, "every testing-plan item is in the report"
+    assert "src=\"http" not in page and "href=\"http" not in page, "self-contained: nothing loaded from elsewhere"
