@@ -20,7 +20,7 @@ import anyio
 from jupyter_client.manager import AsyncKernelManager
 
 from .errors import ToolError
-from .outputs import OutputCollector
+from .outputs import OutputCollector, RunTracker
 
 logger = logging.getLogger(__name__)
 
@@ -146,15 +146,15 @@ class EmbeddedRuntime:
         began = time.perf_counter()
         deadline = began + timeout
         next_progress = began + interval
-        msg_id = client.execute(code, store_history=True, allow_stdin=False)
+        run = RunTracker(client.execute(code, store_history=True, allow_stdin=False), collector)
         kernel.execution_state = "busy"
-        status = "ok"
-        while True:
+        status = ""
+        while not run.done:
             now = time.perf_counter()
             if now >= deadline:
                 status = "timeout"
                 await kernel.manager.interrupt_kernel()
-                await self._drain(client, msg_id, collector, seconds=5.0)
+                await self._drain(client, run.msg_id, collector, seconds=5.0)
                 break
             if progress is not None and now >= next_progress:
                 await progress(now - began, f"running for {now - began:.0f} s")
@@ -167,32 +167,15 @@ class EmbeddedRuntime:
                     status = "died"
                     break
                 continue
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            msg_type, content = msg["msg_type"], msg["content"]
-            if msg_type == "status":
-                if content.get("execution_state") == "idle":
-                    break
-                continue
-            if msg_type == "execute_input":
-                kernel.execution_count = content.get("execution_count") or kernel.execution_count
-                continue
-            collector.add(msg_type, content)
-            if msg_type == "error":
-                status = "error"
+            run.feed(msg)
+        kernel.execution_count = run.execution_count or kernel.execution_count
         kernel.last_activity = datetime.now(timezone.utc)
         kernel.execution_state = "idle"
         if status == "died":
             await self._forget(kernel)
-        elif status == "ok":
-            # The shell reply is already in flight; it carries the authoritative status.
-            reply = await self._reply(client, msg_id)
-            if reply is not None and reply["content"].get("status") == "error":
-                status = "error"
-                if not any(o["output_type"] == "error" for o in collector.outputs):
-                    c = reply["content"]
-                    collector.add("error", {"ename": c.get("ename", "Error"), "evalue": c.get("evalue", ""),
-                                            "traceback": c.get("traceback", [])})
+        elif not status:
+            run.settle(await self._reply(client, run.msg_id))  # already in flight
+        status = status or run.status
         return Execution(
             kernel_id=kernel.kernel_id,
             status=status,

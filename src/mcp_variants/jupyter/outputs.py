@@ -82,3 +82,42 @@ class OutputCollector:
 
     def _budget_bundle(self, bundle: dict[str, Any]) -> dict[str, Any]:
         return {mime: self._take(v) if isinstance(v, str) else v for mime, v in bundle.items()}
+
+
+@dataclass
+class RunTracker:
+    """What one execution's messages mean, whichever runtime carries them.
+
+    Both runtimes feed it the iopub messages they read and, at the end, the shell reply;
+    it keeps the outputs, the status and the execution count.
+    """
+
+    msg_id: str
+    collector: OutputCollector
+    status: str = "ok"  # "ok" or "error"; the runtimes set "timeout" and "died" themselves
+    execution_count: int | None = None
+    done: bool = False  # the kernel went idle after this run
+
+    def feed(self, msg: dict[str, Any]) -> None:
+        if msg["parent_header"].get("msg_id") != self.msg_id:
+            return
+        msg_type, content = msg["header"]["msg_type"], msg["content"]
+        if msg_type == "status":
+            self.done = self.done or content.get("execution_state") == "idle"
+        elif msg_type == "execute_input":
+            self.execution_count = content.get("execution_count") or self.execution_count
+        else:
+            self.collector.add(msg_type, content)
+            if msg_type == "error":
+                self.status = "error"
+
+    def settle(self, reply: dict[str, Any] | None) -> None:
+        """The shell reply carries the authoritative status: an error without an error output
+        (some kernels send none) is still an error."""
+        if reply is None or reply["content"].get("status") != "error":
+            return
+        self.status = "error"
+        if not any(o["output_type"] == "error" for o in self.collector.outputs):
+            c = reply["content"]
+            self.collector.add("error", {"ename": c.get("ename", "Error"), "evalue": c.get("evalue", ""),
+                                         "traceback": c.get("traceback", [])})

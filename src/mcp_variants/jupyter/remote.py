@@ -33,7 +33,7 @@ from .errors import ToolError
 from .kernels import Execution, KernelInfo, ProgressCallback
 from .local_contents import SKIPPED, entry_type
 from .notebook_format import check, without_transient
-from .outputs import OutputCollector
+from .outputs import OutputCollector, RunTracker
 from .paths import clean_relative
 
 if TYPE_CHECKING:
@@ -338,15 +338,15 @@ class RemoteKernels:
             deadline = began + timeout
             next_progress = began + interval
             last_message = began
-            msg_id = client.execute(code, store_history=True, allow_stdin=False)
+            run = RunTracker(client.execute(code, store_history=True, allow_stdin=False), collector)
             kernel.execution_state = "busy"
-            status = "ok"
-            while not stop.is_set():
+            status = ""
+            while not run.done and not stop.is_set():
                 now = time.perf_counter()
                 if now >= deadline:
                     status = "timeout"
                     anyio.from_thread.run(self.server.request, "POST", f"api/kernels/{kernel.kernel_id}/interrupt")
-                    self._drain(client, msg_id, collector, seconds=5.0)
+                    self._drain(client, run.msg_id, collector, seconds=5.0)
                     break
                 if progress is not None and now >= next_progress:
                     anyio.from_thread.run(_report, progress, now - began, f"running for {now - began:.0f} s")
@@ -362,33 +362,17 @@ class RemoteKernels:
                         last_message = time.perf_counter()
                     continue
                 last_message = time.perf_counter()
-                msg_type, content = msg["header"]["msg_type"], msg["content"]
                 # The server says "restarting" or "dead" (no parent) when the kernel process died.
-                if msg_type == "status" and content.get("execution_state") in ("restarting", "dead"):
+                if msg["header"]["msg_type"] == "status" and msg["content"].get("execution_state") in ("restarting", "dead"):
                     status = "died"
                     break
-                if msg["parent_header"].get("msg_id") != msg_id:
-                    continue
-                if msg_type == "status":
-                    if content.get("execution_state") == "idle":
-                        break
-                    continue
-                if msg_type == "execute_input":
-                    kernel.execution_count = content.get("execution_count") or kernel.execution_count
-                    continue
-                collector.add(msg_type, content)
-                if msg_type == "error":
-                    status = "error"
+                run.feed(msg)
+            kernel.execution_count = run.execution_count or kernel.execution_count
             kernel.last_activity = datetime.now(UTC)
             kernel.execution_state = "idle"
-            if status == "ok" and not stop.is_set():
-                reply = self._reply(client, msg_id)
-                if reply is not None and reply["content"].get("status") == "error":
-                    status = "error"
-                    if not any(o["output_type"] == "error" for o in collector.outputs):
-                        c = reply["content"]
-                        collector.add("error", {"ename": c.get("ename", "Error"), "evalue": c.get("evalue", ""),
-                                                "traceback": c.get("traceback", [])})
+            if not status and not stop.is_set():
+                run.settle(self._reply(client, run.msg_id))
+            status = status or run.status
             return Execution(
                 kernel_id=kernel.kernel_id,
                 status=status,
