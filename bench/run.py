@@ -2,6 +2,11 @@
 
     python -m bench            (from the repository root; or: python bench/run.py)
 
+Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the execute_code
+round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code on each
+runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
+(bench.listing); the response size of every variant for a 200 KB print (bench.sizes).
+
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
 """
@@ -23,11 +28,12 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, roundtrip
+from bench import core, listing, roundtrip, runtimes, sizes
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
-PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson")
+PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson",
+            "jupyter_server", "jupyter_kernel_client", "websocket-client", "tornado", "httpx")
 
 
 def _git(*args: str) -> str:
@@ -66,7 +72,7 @@ def machine() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the core and round-trip benchmarks and record them.")
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the benchmarks and record them.")
     parser.add_argument("--core-iterations", type=int, default=20_000, help="timed core calls per case (default 20000)")
     parser.add_argument("--calls", type=int, default=200, help="timed round trips per contestant (default 200)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed round-trip warm-up rounds (default 20)")
@@ -75,6 +81,12 @@ def main(argv: list[str] | None = None) -> None:
                              "(default 120; 0 to skip); the result records whether they were")
     parser.add_argument("--skip-core", action="store_true")
     parser.add_argument("--skip-roundtrip", action="store_true")
+    parser.add_argument("--runtime-calls", type=int, default=200,
+                        help="timed execute_code calls per contestant in the runtimes benchmark (default 200)")
+    parser.add_argument("--listing-rounds", type=int, default=20, help="timed full list_files listings per contestant (default 20)")
+    parser.add_argument("--skip-runtimes", action="store_true", help="skip execute_code on the three runtimes against their raw clients")
+    parser.add_argument("--skip-listing", action="store_true", help="skip list_files over 1,000 files")
+    parser.add_argument("--skip-sizes", action="store_true", help="skip the response sizes of a 200 KB print")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
     args = parser.parse_args(argv)
 
@@ -94,6 +106,15 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_roundtrip:
         report["roundtrip"] = roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=args.wait_quiet)
         print(roundtrip.format_report(report["roundtrip"]) + "\n", flush=True)
+    if not args.skip_runtimes:
+        report["runtimes"] = runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=args.wait_quiet)
+        print(runtimes.format_report(report["runtimes"]) + "\n", flush=True)
+    if not args.skip_listing:
+        report["listing"] = listing.run(rounds=args.listing_rounds, wait_quiet=args.wait_quiet)
+        print(listing.format_report(report["listing"]) + "\n", flush=True)
+    if not args.skip_sizes:
+        report["sizes"] = sizes.run()
+        print(sizes.format_report(report["sizes"]) + "\n", flush=True)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
     if args.no_record:
