@@ -53,7 +53,9 @@ class LocalContents:
                 if entry.name.startswith(".") or entry.name in SKIPPED:
                     continue
                 path = Path(entry.path)
-                if not is_inside(self.root, path.resolve()):
+                # Only a link can lead out (the walk starts from a real path inside the root),
+                # so only links pay for resolving.
+                if entry.is_symlink() and not is_inside(self.root, path.resolve()):
                     continue  # a symbolic link out of the root is not ours to show
                 is_dir = entry.is_dir()
                 if pattern is None or fnmatch.fnmatch(entry.name, pattern):
