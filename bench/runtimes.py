@@ -62,6 +62,7 @@ from .roundtrip import (
     _cpu_times,
     _text_of,
     cpu_busy,
+    execute_blocking,
     tree_cpu_seconds,
     wait_for_quiet,
 )
@@ -198,25 +199,7 @@ class RawRemoteKernel:
 
     def execute(self, code: str) -> tuple[float, Any]:
         client = self.client
-        began = time.perf_counter()
-        msg_id = client.execute(code, store_history=True, allow_stdin=False)
-        result = None
-        while True:
-            msg = client.get_iopub_msg(timeout=10)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "execute_result":
-                result = msg["content"]["data"]["text/plain"]
-            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
-        while True:
-            reply = client.get_shell_msg(timeout=10)
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
-        elapsed = time.perf_counter() - began
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"raw execute failed: {reply['content']}")
-        return elapsed, result
+        return execute_blocking(client, code)
 
     async def stop(self) -> None:
         if self.client is not None:
