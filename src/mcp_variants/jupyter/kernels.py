@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 from jupyter_client.manager import AsyncKernelManager
 
+from .default_kernel import DefaultKernel
 from .errors import ToolError
 from .outputs import OutputCollector, RunTracker
 
@@ -70,10 +71,8 @@ class EmbeddedRuntime:
         self.kernel_name = kernel_name
         self.hard_cap_bytes = hard_cap_bytes
         self._kernels: dict[str, _Kernel] = {}
-        self._default_id: str | None = None
-        self._default_lost = False  # the default kernel died; the next run says so
+        self._default = DefaultKernel()
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mcp-variants-kernels-")
-        self._start_lock = anyio.Lock()
 
     async def start_kernel(self) -> str:
         kernel_id = str(uuid.uuid4())
@@ -96,14 +95,7 @@ class EmbeddedRuntime:
 
     async def default_kernel(self) -> tuple[str, bool]:
         """The default kernel's id, started on first use; True when it replaced a dead one."""
-        async with self._start_lock:
-            restarted = False
-            if self._default_id is not None and self._default_id not in self._kernels:
-                self._default_id = None
-            if self._default_id is None:
-                self._default_id = await self.start_kernel()
-                restarted, self._default_lost = self._default_lost, False
-            return self._default_id, restarted
+        return await self._default.get(self.start_kernel, self._kernels)
 
     async def list_kernels(self) -> list[KernelInfo]:
         return [
@@ -226,15 +218,13 @@ class EmbeddedRuntime:
         kernel = self._kernels.pop(kernel_id, None)
         if kernel is None:
             return
-        if kernel_id == self._default_id:
-            self._default_id = None
+        self._default.shut_down(kernel_id)
         kernel.client.stop_channels()
         await kernel.manager.shutdown_kernel(now=True)
 
     async def _forget(self, kernel: _Kernel) -> None:
         self._kernels.pop(kernel.kernel_id, None)
-        if kernel.kernel_id == self._default_id:
-            self._default_lost = True
+        self._default.died(kernel.kernel_id)
         kernel.client.stop_channels()
         try:
             await kernel.manager.cleanup_resources()

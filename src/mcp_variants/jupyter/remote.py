@@ -29,6 +29,7 @@ import anyio.to_thread
 import httpx
 
 from .backend import Backend
+from .default_kernel import DefaultKernel
 from .errors import ToolError
 from .kernels import Execution, KernelInfo, ProgressCallback
 from .local_contents import SKIPPED, entry_type
@@ -172,9 +173,7 @@ class RemoteKernels:
         self.kernel_name = kernel_name
         self.hard_cap_bytes = hard_cap_bytes
         self._kernels: dict[str, _RemoteKernel] = {}
-        self._default_id: str | None = None
-        self._default_lost = False
-        self._start_lock = anyio.Lock()
+        self._default = DefaultKernel()
         # A run holds a worker thread until it ends (up to its timeout): runs get their own thread
         # tokens, so many long runs never starve the default pool every other to_thread call shares.
         self._run_threads = anyio.CapacityLimiter(256)
@@ -215,14 +214,7 @@ class RemoteKernels:
 
     async def default_kernel(self) -> tuple[str, bool]:
         """The default kernel's id, started on first use; True when it replaced a dead one."""
-        async with self._start_lock:
-            restarted = False
-            if self._default_id is not None and self._default_id not in self._kernels:
-                self._default_id = None
-            if self._default_id is None:
-                self._default_id = await self.start_kernel()
-                restarted, self._default_lost = self._default_lost, False
-            return self._default_id, restarted
+        return await self._default.get(self.start_kernel, self._kernels)
 
     async def list_kernels(self) -> list[KernelInfo]:
         """Every kernel on the server (a person's JupyterLab kernels too); ours carry our counts."""
@@ -260,8 +252,7 @@ class RemoteKernels:
         kernel = self._kernels.pop(kernel_id, None)
         if kernel is None:
             return
-        if kernel_id == self._default_id:
-            self._default_id = None
+        self._default.shut_down(kernel_id)
         await anyio.to_thread.run_sync(_disconnect, kernel.client)
         await self._delete(kernel_id)
 
@@ -274,8 +265,7 @@ class RemoteKernels:
     async def _forget(self, kernel: _RemoteKernel) -> None:
         """A kernel died: drop it, and shut down whatever the server restarted in its place."""
         self._kernels.pop(kernel.kernel_id, None)
-        if kernel.kernel_id == self._default_id:
-            self._default_lost = True
+        self._default.died(kernel.kernel_id)
         with anyio.CancelScope(shield=True):
             await self._delete(kernel.kernel_id)
             await anyio.to_thread.run_sync(_disconnect, kernel.client)
