@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[demo,test,docs]'
+	$(BIN)/python -m pip install -q -e '.[demo,test,docs,lint]'
 	touch $(STAMP)
 
 demo: $(STAMP)  ## the SEP-3279 scenarios against a live server; writes demo-report.html
