@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.servers import HttpServer
 
 from mcp_variants.conformance.runner import RunConfig, run
-from mcp_variants.conformance.wire import HttpTarget, LaunchedServer, free_port
+from mcp_variants.conformance.wire import HttpTarget
 
-from .conftest import BROKEN, Suite, our_server_command
+from .conftest import BROKEN, Suite
 
 # variant -> the scenarios it must fail; anything else failing (or skipping) is a bug of
 # the suite (a check that is too broad) or of the variant (it breaks more than one thing).
@@ -51,10 +52,8 @@ EXPECTED: dict[str, set[str]] = {
 
 
 def _run_variant(name: str, root: Path) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    server = LaunchedServer(our_server_command(root, "--http", "--port", str(port), script=BROKEN / f"{name}.py"), url, cwd=str(root))
-    target = HttpTarget(url)
+    server = HttpServer(root, log=root.parent / f"broken-{name}.log", script=BROKEN / f"{name}.py")
+    target = HttpTarget(server.url)
     try:
         return run(target, config=RunConfig(kinds=frozenset({"server"})))
     finally:

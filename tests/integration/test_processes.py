@@ -11,7 +11,6 @@ from pathlib import Path
 import httpx
 import psutil
 import pytest
-from support.processes import gone
 
 from mcp_variants.processes import (
     JupyterServerProcess,
@@ -22,6 +21,7 @@ from mcp_variants.processes import (
     accepts,
     free_port,
 )
+from support.processes import gone
 
 pytestmark = pytest.mark.timeout(120)
 
