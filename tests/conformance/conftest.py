@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.servers import HttpServer, serve_command
 
 from mcp_variants.conformance.binding import CallConfig
 from mcp_variants.conformance.runner import RunConfig, all_vectors, run
 from mcp_variants.conformance.wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
 from mcp_variants.processes import ProcessStartError
+from support.servers import HttpServer, serve_command
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken"
@@ -133,7 +133,7 @@ class Suite:
         except ProcessStartError as exc:
             raise TargetError(str(exc)) from exc
         self._launched.append(server)
-        return HttpTarget(server.url)
+        return server.target
 
     def scorecard(self, label: str) -> dict[str, Any]:
         with self._lock:

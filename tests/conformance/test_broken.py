@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.servers import HttpServer
 
 from mcp_variants.conformance.runner import RunConfig, run
-from mcp_variants.conformance.wire import HttpTarget
+from support.servers import HttpServer
 
 from .conftest import BROKEN, Suite
 
@@ -53,11 +52,9 @@ EXPECTED: dict[str, set[str]] = {
 
 def _run_variant(name: str, root: Path) -> dict[str, Any]:
     server = HttpServer(root, log=root.parent / f"broken-{name}.log", script=BROKEN / f"{name}.py")
-    target = HttpTarget(server.url)
     try:
-        return run(target, config=RunConfig(kinds=frozenset({"server"})))
+        return run(server.target, config=RunConfig(kinds=frozenset({"server"})))
     finally:
-        target.close()
         server.close()
 
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.servers import serve_command
 
 from mcp_variants.processes import free_port
+from support.servers import serve_command
 
 from .conftest import BROKEN
 

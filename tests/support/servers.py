@@ -7,12 +7,15 @@ Stdio servers are the product's own: `StdioConnection.serve(root)` (reference cl
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from mcp_variants.conformance.wire import HttpTarget, RoundTrip
 from mcp_variants.processes import ServerProcess, free_port
 
 START_TIMEOUT = 60.0
+REQUEST_TIMEOUT = 60.0
 STOP_GRACE = 20.0  # the server stops its kernels before it exits
 
 
@@ -27,6 +30,7 @@ class HttpServer(ServerProcess):
     """`mcp-variants serve --http` on a free loopback port, rooted at `root`, its stdout and stderr in `log`.
 
     Started at once (ready when its port accepts) and stopped by PID with its kernels (`close()`).
+    `target` is a raw wire client of it; `post()` sends any body with any headers.
     """
 
     def __init__(self, root: Path, *extra: str, log: Path, host: str | None = None, script: Path | None = None,
@@ -36,9 +40,18 @@ class HttpServer(ServerProcess):
         super().__init__(serve_command(root, "--http", *bind, "--port", str(port), *extra, script=script), port, cwd=root, env=env, log=log)
         self.root = root
         self.url = f"http://127.0.0.1:{port}/mcp"
+        self.target = HttpTarget(self.url, timeout=REQUEST_TIMEOUT)
         self.start(START_TIMEOUT)
 
+    def post(self, body: Mapping[str, Any] | bytes, headers: Mapping[str, str] | Sequence[tuple[str, str]] = (),
+             timeout: float | None = None) -> RoundTrip:
+        return self.target.post(body, headers, timeout)
+
+    def next_id(self) -> int:
+        return self.target.next_id()
+
     def stop(self, grace: float = STOP_GRACE) -> int | None:
+        self.target.close()  # ends its handshake sessions (DELETE), best effort
         return super().stop(grace)
 
     def close(self) -> None:

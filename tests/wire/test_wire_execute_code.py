@@ -9,8 +9,7 @@ import time
 from typing import Any
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     LEGACY_STRUCTURED_VERSIONS,
     OLDER_VERSIONS,
     TRANSPORTS,

@@ -73,20 +73,18 @@ class RoundTrip:
     @property
     def result(self) -> dict[str, Any]:
         """The response's `result`; TargetError showing what came instead."""
-        message = self.message
-        if not isinstance(message.get("result"), dict):
-            raise TargetError(f"expected a result, got {json.dumps(message)[:2000]}")
-        result: dict[str, Any] = message["result"]
-        return result
+        return self._member("result", "a result")
 
     @property
     def error(self) -> dict[str, Any]:
         """The response's JSON-RPC `error`; TargetError showing what came instead."""
-        message = self.message
-        if not isinstance(message.get("error"), dict):
-            raise TargetError(f"expected a JSON-RPC error, got {json.dumps(message)[:2000]}")
-        error: dict[str, Any] = message["error"]
-        return error
+        return self._member("error", "a JSON-RPC error")
+
+    def _member(self, key: str, what: str) -> dict[str, Any]:
+        value = self.message.get(key)
+        if not isinstance(value, dict):
+            raise TargetError(f"expected {what}, got {json.dumps(self.message)[:2000]}")
+        return value
 
     def progress(self, token: Any) -> list[dict[str, Any]]:
         """The notifications/progress for `token` that came before the response."""
