@@ -19,8 +19,8 @@ every contestant once, in a shuffled order); every contestant has its own proces
              server --jupyter-url <sandbox> requesting programmatic/structured: its timings.durationMs
              is the remote runtime's own message loop (in its worker thread), to split the overhead
 
-Both jupyter-servers come from src's sandbox launcher (mcp_variants.jupyter.sandboxes: the
-same command line, flags, isolation and token file as launch_sandbox), with its configuration
+Both jupyter-servers come from the product's launcher (mcp_variants.processes.JupyterServerProcess:
+the command line, isolation and token file of a sandbox), with the sandboxes' configuration
 (sandboxes.CONFIG) for the sandbox and an empty configuration file for the stock one: the
 TCP_NODELAY websocket class is the one difference.
 
@@ -40,20 +40,19 @@ import json
 import logging
 import os
 import random
-import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psutil
 
 from mcp_variants.jupyter import sandboxes
-from mcp_variants.jupyter.remote import JupyterServer, _disconnect
+from mcp_variants.jupyter.remote import _disconnect
+from mcp_variants.processes import JupyterServerProcess
 
 from .roundtrip import (
     META_2026,
@@ -96,73 +95,14 @@ STOCK_CONFIG = "# A stock jupyter-server for the benchmark: no configuration (no
 # ---- Jupyter servers ----------------------------------------------------------------------------------
 
 
-class JupyterProcess:
-    """A jupyter-server started by src's sandbox launcher (sandboxes._spawn, _wait_ready), with
-    `config` as its configuration file: sandboxes.CONFIG for a sandbox, STOCK_CONFIG for a stock one.
+def jupyter_server(folder: Path, config: str) -> JupyterServerProcess:
+    """A jupyter-server as launch_sandbox starts one (mcp_variants.processes: the same command line, isolation
+    and token file), with `config` as its configuration: sandboxes.CONFIG, or STOCK_CONFIG for a stock one.
 
-    Unlike launch_sandbox, the token is ours, so that a server contestant can be pointed at
-    the same jupyter-server with --jupyter-url.
+    The sandbox configuration stops the server when its parent changes: here the parent is this benchmark.
     """
-
-    def __init__(self, folder: Path, config: str, what: str) -> None:
-        self.folder = folder
-        self.config = config
-        self.what = what
-        self.root = folder / "root"
-        self.token = secrets.token_urlsafe(32)
-        self.url = ""
-        self.server: JupyterServer | None = None
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: Any = None
-
-    async def start(self) -> None:
-        self.folder.mkdir(parents=True)
-        self.root.mkdir()
-        (self.folder / "jupyter_server_config.py").write_text(self.config)
-        token_file = self.folder / "token"
-        token_file.touch(mode=0o600)
-        token_file.write_text(self.token)
-        self._log = (self.folder / "server.log").open("wb")  # closed in stop()
-        for _ in range(3):  # a free port can be taken between the probe and the bind
-            port = sandboxes._free_port()
-            self.url = f"http://127.0.0.1:{port}/"
-            self.server = JupyterServer(self.url, self.token)
-            self.process = sandboxes._spawn(self.folder, self.root, port, self._log)
-            if await sandboxes._wait_ready(self.server, self.process):
-                return
-            await self.server.aclose()
-            self.server = None
-            _stop_process(self.process)
-        raise RuntimeError(f"the {self.what} jupyter-server did not start; see {self.folder / 'server.log'}")
-
-    async def stop(self) -> None:
-        if self.server is not None:
-            await self.server.aclose()
-        if self.process is not None:
-            _stop_process(self.process)
-        if self._log is not None:
-            self._log.close()
-
-
-def _stop_process(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM by PID (jupyter-server shuts its kernels down), SIGKILL after 10 s; then its leftover children."""
-    try:
-        children = psutil.Process(process.pid).children(recursive=True)
-    except psutil.Error:
-        children = []
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    _, alive = psutil.wait_procs(children, timeout=2)
-    for child in alive:
-        try:
-            child.kill()
-        except psutil.Error:
-            pass
+    return JupyterServerProcess(folder, config=config,
+                                env={"MCP_VARIANTS_PARENT_PID": str(os.getpid()), "MCP_VARIANTS_SANDBOX_FOLDER": str(folder)})
 
 
 # ---- raw jupyter-kernel-client --------------------------------------------------------------------------
@@ -176,21 +116,23 @@ class RawRemoteKernel:
     until the run's idle status (keeping the execute_result), then the shell reply.
     """
 
-    def __init__(self, server: JupyterServer) -> None:
+    def __init__(self, server: JupyterServerProcess) -> None:
         self.server = server
         self.kernel_id: str | None = None
         self.client: Any = None
 
-    async def start(self) -> float:
+    def start(self) -> float:
         from jupyter_kernel_client.wsclient import KernelWebSocketClient
 
         began = time.perf_counter()
-        response = await self.server.request("POST", "api/kernels", json={"name": "python3", "path": ""})
+        response = httpx.post(f"{self.server.url}api/kernels", headers=self.server.auth_headers, json={"name": "python3", "path": ""},
+                              timeout=60)
         if response.status_code not in (200, 201):
             raise RuntimeError(f"{self.server.url} could not start a kernel: {response.status_code}")
         self.kernel_id = response.json()["id"]
-        self.client = KernelWebSocketClient(endpoint=self.server.ws_url(self.kernel_id), token=None,
-                                            headers=self.server.ws_headers(), log=logging.getLogger("bench.ws"), timeout=30)
+        endpoint = f"ws://{self.server.host}:{self.server.port}/api/kernels/{self.kernel_id}/channels"
+        self.client = KernelWebSocketClient(endpoint=endpoint, token=None, headers=self.server.auth_headers,
+                                            log=logging.getLogger("bench.ws"), timeout=30)
         self.client.start_channels()
         if not self.client.connection_ready.is_set():
             raise RuntimeError(f"could not open the kernel websocket of {self.server.url}")
@@ -201,12 +143,12 @@ class RawRemoteKernel:
         client = self.client
         return execute_blocking(client, code)
 
-    async def stop(self) -> None:
+    def stop(self) -> None:
         if self.client is not None:
             _disconnect(self.client)
         if self.kernel_id is not None:
-            with contextlib.suppress(Exception):  # the server's own shutdown stops it anyway
-                await self.server.request("DELETE", f"api/kernels/{self.kernel_id}")
+            with contextlib.suppress(httpx.HTTPError):  # the server's own shutdown stops it anyway
+                httpx.delete(f"{self.server.url}api/kernels/{self.kernel_id}", headers=self.server.auth_headers, timeout=30)
 
 
 # ---- the contestants -------------------------------------------------------------------------------------
@@ -224,8 +166,8 @@ class Contestants:
         self.root.mkdir()
         (workdir / "k").mkdir()
         self.raw_embedded = RawKernel(workdir / "k", self.root, "raw-async")
-        self.stock = JupyterProcess(workdir / "stock", STOCK_CONFIG, "stock")
-        self.sandbox = JupyterProcess(workdir / "sandbox", sandboxes.CONFIG, "sandbox-configured")
+        self.stock = jupyter_server(workdir / "stock", STOCK_CONFIG)
+        self.sandbox = jupyter_server(workdir / "sandbox", sandboxes.CONFIG)
         self.raw_stock: RawRemoteKernel | None = None
         self.raw_sandbox: RawRemoteKernel | None = None
         self.servers: dict[str, StdioServer] = {}
@@ -236,31 +178,28 @@ class Contestants:
         cold: dict[str, Any] = {}
         for name, jupyter in (("stock", self.stock), ("sandbox-configured", self.sandbox)):
             began = time.perf_counter()
-            await jupyter.start()
-            assert jupyter.process is not None
+            jupyter.start()
             cold[f"{name} jupyter-server start (s)"] = round(time.perf_counter() - began, 3)
-            self.jupyter_pids[name] = jupyter.process.pid
+            self.jupyter_pids[name] = jupyter.pid
 
         cold[f"{RAW_EMBEDDED}: kernel start (s)"] = round(await self.raw_embedded.start(blocking=False), 3)
-        assert self.stock.server is not None and self.sandbox.server is not None
-        self.raw_stock = RawRemoteKernel(self.stock.server)
-        cold[f"{RAW_STOCK}: kernel start + websocket (s)"] = round(await self.raw_stock.start(), 3)
-        self.raw_sandbox = RawRemoteKernel(self.sandbox.server)
-        cold[f"{RAW_SANDBOX}: kernel start + websocket (s)"] = round(await self.raw_sandbox.start(), 3)
+        self.raw_stock = RawRemoteKernel(self.stock)
+        cold[f"{RAW_STOCK}: kernel start + websocket (s)"] = round(self.raw_stock.start(), 3)
+        self.raw_sandbox = RawRemoteKernel(self.sandbox)
+        cold[f"{RAW_SANDBOX}: kernel start + websocket (s)"] = round(self.raw_sandbox.start(), 3)
 
         serve = [sys.executable, "-m", "mcp_variants", "serve", "--root", str(self.root)]
 
-        def remote(name: str, jupyter: JupyterProcess, log: str) -> StdioServer:
+        def remote(jupyter: JupyterServerProcess) -> StdioServer:
             # The token travels in the environment (JUPYTER_TOKEN), not on the command line.
-            return StdioServer(self.root, self.workdir / log, extra_env={"JUPYTER_TOKEN": jupyter.token},
-                               argv=[*serve, "--jupyter-url", jupyter.url])
+            return StdioServer(self.root, extra_env={"JUPYTER_TOKEN": jupyter.token}, argv=[*serve, "--jupyter-url", jupyter.url])
 
-        self.servers[SRV_EMBEDDED] = StdioServer(self.root, self.workdir / "server-embedded.log")
-        self.servers[SRV_STOCK] = remote(SRV_STOCK, self.stock, "server-stock.log")
-        self.servers[SRV_SANDBOX_URL] = remote(SRV_SANDBOX_URL, self.sandbox, "server-sandbox-url.log")
-        self.servers[SRV_SANDBOX_PROG] = remote(SRV_SANDBOX_PROG, self.sandbox, "server-sandbox-prog.log")
-        self.servers[SRV_SANDBOX] = StdioServer(self.root, self.workdir / "server-sandbox.log")
-        self.servers[SRV_EMBEDDED_LEGACY] = StdioServer(self.root, self.workdir / "server-embedded-legacy.log")
+        self.servers[SRV_EMBEDDED] = StdioServer(self.root)
+        self.servers[SRV_STOCK] = remote(self.stock)
+        self.servers[SRV_SANDBOX_URL] = remote(self.sandbox)
+        self.servers[SRV_SANDBOX_PROG] = remote(self.sandbox)
+        self.servers[SRV_SANDBOX] = StdioServer(self.root)
+        self.servers[SRV_EMBEDDED_LEGACY] = StdioServer(self.root)
         self.servers[SRV_EMBEDDED_LEGACY].handshake("2025-11-25")
 
         sandboxed = self.servers[SRV_SANDBOX]
@@ -291,9 +230,9 @@ class Contestants:
         await self.raw_embedded.stop()
         for raw in (self.raw_stock, self.raw_sandbox):
             if raw is not None:
-                await raw.stop()
+                raw.stop()
         for jupyter in (self.stock, self.sandbox):
-            await jupyter.stop()
+            jupyter.stop()
         left = []
         for what, pid in self.jupyter_pids.items():
             try:
