@@ -308,7 +308,8 @@ class Contestants:
             elapsed, value = self.raw_blocking.execute_blocking(CODE)
             _expect(value == "2", name, value)
         elif name == PRIMARY:
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026})
+            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE},
+                                                                        "_meta": META_2026})
             _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
         elif name == PROGRAMMATIC:
             elapsed, result = self.servers[name].request("tools/call", {

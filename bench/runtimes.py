@@ -252,7 +252,8 @@ class Contestants:
             elapsed, value = raw.execute(CODE)
             _expect(value == "2", name, value)
         elif name in (SRV_EMBEDDED, SRV_STOCK, SRV_SANDBOX_URL):
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026})
+            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE},
+                                                                        "_meta": META_2026})
             _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
         elif name in (SRV_SANDBOX, SRV_EMBEDDED_LEGACY):
             elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
@@ -311,9 +312,10 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
             **_mode_ratios(samples[raw], samples[server]),
         })
     kernel_ms = summarize(contestants.remote_kernel_ms)
+    legacy = summaries[SRV_EMBEDDED_LEGACY]["median"]
     era = {
-        "server 2025-11-25 / server 2026-12-01, embedded": round(summaries[SRV_EMBEDDED_LEGACY]["median"] / summaries[SRV_EMBEDDED]["median"], 3),
-        "server 2025-11-25 embedded / raw embedded": round(summaries[SRV_EMBEDDED_LEGACY]["median"] / summaries[RAW_EMBEDDED]["median"], 3),
+        "server 2025-11-25 / server 2026-12-01, embedded": round(legacy / summaries[SRV_EMBEDDED]["median"], 3),
+        "server 2025-11-25 embedded / raw embedded": round(legacy / summaries[RAW_EMBEDDED]["median"], 3),
     }
     return {
         "code": CODE,

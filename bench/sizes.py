@@ -109,7 +109,8 @@ def measure(modern: StdioServer, legacy: StdioServer, expression: str, checked: 
     requests.append({"version": "2025-11-25", "requested": "legacy pair (content + structuredContent)", "line_bytes": len(line),
                      "round_trip_ms": round(elapsed * 1000, 3),
                      "outputs": [_entry("content (assistant/content)", compact(result["content"]), printed, True, checked),
-                                 _entry("structuredContent (assistant/structured)", compact(result["structuredContent"]), printed, True, checked)]})
+                                 _entry("structuredContent (assistant/structured)", compact(result["structuredContent"]), printed, True,
+                                        checked)]})
     checked_outputs = [o for r in requests for o in r["outputs"] if o["checked"]]
     return {
         "printed_bytes": printed,
@@ -144,8 +145,9 @@ def run() -> dict[str, Any]:
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"execute_code: response bytes of each variant for a ~200 KB print (check: each output <= {report['limit_ratio']}x printed)"]
     for name, payload in report["payloads"].items():
+        stress = "" if payload["checked"] else " [not checked: stress case]"
         lines.append(f"  {name}: printed {payload['printed_bytes']:,} B ({payload['printed_lines']:,} newlines; "
-                     f"as a JSON string {payload['json_escaped_text_bytes']:,} B){'' if payload['checked'] else ' [not checked: stress case]'}")
+                     f"as a JSON string {payload['json_escaped_text_bytes']:,} B){stress}")
         lines.append(f"    {'version':<11} {'requested':<42} {'output':<42} {'bytes':>9} {'x printed':>9} {'line B':>9}")
         for request in payload["requests"]:
             for i, output in enumerate(request["outputs"]):

@@ -21,11 +21,11 @@ from typing import Any
 import httpx
 import nbformat
 import pytest
-from support.servers import HttpServer
 
 from mcp_variants.apps.host import AppsHost
 from mcp_variants.client import ClientSession, Routing, envelope
 from mcp_variants.client.http import HttpTransport
+from support.servers import HttpServer
 
 from .support import UI_CAPS
 
@@ -58,7 +58,8 @@ def long_notebook(path: Path) -> None:
         if i in IMAGE_CELLS:
             outputs.append(
                 nbformat.v4.new_output(
-                    "display_data", data={"image/png": matplotlib_png(f"figure of cell {i}"), "text/plain": "<Figure size 320x200 with 1 Axes>"}
+                    "display_data", data={"image/png": matplotlib_png(f"figure of cell {i}"),
+                                          "text/plain": "<Figure size 320x200 with 1 Axes>"}
                 )
             )
         if i % 7 == 0:

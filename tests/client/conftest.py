@@ -16,10 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
-from support.servers import HttpServer
 
 from mcp_variants.client import ClientSession, StdioConnection, StdioTransport
 from mcp_variants.client.http import HttpTransport
+from support.servers import HttpServer
 
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}

@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 import pytest
-from support.servers import HttpServer
 
 from mcp_variants.client import (
     ClientSession,
@@ -37,6 +36,7 @@ from mcp_variants.protocol.types import (
     Selector,
 )
 from mcp_variants.protocol.versions import Era
+from support.servers import HttpServer
 
 from .conftest import OLDER_VERSIONS, TRANSPORTS, Live, LivePool
 

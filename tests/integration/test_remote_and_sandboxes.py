@@ -92,7 +92,8 @@ class Server:
         if not self.stateless:
             result = self.request("tools/call", params)["result"]
             if not result.get("isError"):
-                problems = [e.message for e in Draft202012Validator(self.tools[tool]["outputSchema"]).iter_errors(result["structuredContent"])]
+                schema = self.tools[tool]["outputSchema"]
+                problems = [e.message for e in Draft202012Validator(schema).iter_errors(result["structuredContent"])]
                 assert not problems, (tool, problems, result["structuredContent"])
             return {"result": result, AC: result["content"], AS: result.get("structuredContent")}
         variants = self.tools[tool]["outputVariants"]

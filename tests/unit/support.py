@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import string
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,8 @@ from jsonschema import Draft202012Validator
 
 from mcp_variants.catalog import load_declarations
 from mcp_variants.jupyter.kernels import Execution
-from mcp_variants.protocol.types import Selector, ToolDeclaration
 from mcp_variants.protocol.projection import ToolProjectors
+from mcp_variants.protocol.types import Selector, ToolDeclaration
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.executions import ExecutionView
 from mcp_variants.tools.listings import Listing
@@ -269,7 +269,7 @@ cell_execution_views = st.builds(
     ExecutionView, executions, st.sampled_from(["cell.execute", "cell.insert_execute"]), text_limits, cells,
 )
 
-timestamps = st.datetimes(timezones=st.just(timezone.utc)).map(
+timestamps = st.datetimes(timezones=st.just(UTC)).map(
     lambda d: d.isoformat(timespec="seconds")
 )
 

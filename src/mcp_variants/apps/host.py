@@ -200,7 +200,8 @@ class AppsHost:
         params: dict[str, Any] = {"uri": uri}
         if session.stateless:
             params["_meta"] = envelope(session.version, session.extensions or None)
-        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "resources/read", "params": params}, separators=(",", ":")).encode()
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "resources/read", "params": params}, separators=(",",
+                                                                                                                          ":")).encode()
         # Mcp-Name carries the uri on HTTP at the stateless versions (the server checks it).
         routing = Routing("resources/read", request_id, session.version, session.stateless, uri)
         response = session.transport.request(body, routing, session.timeout)

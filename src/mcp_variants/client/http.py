@@ -8,6 +8,7 @@ one JSON body or an SSE stream whose `data:` events are JSON-RPC messages.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import httpx
@@ -99,10 +100,8 @@ class HttpTransport:
             headers = {"Mcp-Session-Id": self.session_id}
             if self._token is not None:
                 headers["Authorization"] = f"Bearer {self._token}"
-            try:
+            with contextlib.suppress(httpx.HTTPError):
                 self.http.delete(self.url, headers=headers, timeout=10)
-            except httpx.HTTPError:
-                pass
             self.session_id = None
         if self._own_client:
             self.http.close()

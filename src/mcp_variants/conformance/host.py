@@ -178,7 +178,8 @@ def client_vectors() -> list[dict[str, Any]]:
              NO_REQUESTED_OLD, NO_REQUESTED_OLD2, NO_SIGNAL],
             version="2026-07-28",
             server=server_script("2026-07-28", [{**tool_entry(*FULL), "outputSchema": SCHEMAS["assistant"]}],
-                                 {"result": {"resultType": "complete", "content": [text(MODEL_MARKER)], "structuredContent": {"count": 1}}}),
+                                 {"result": {"resultType": "complete", "content": [text(MODEL_MARKER)],
+                                             "structuredContent": {"count": 1}}}),
             act={"tool": TOOL, "arguments": {"query": "Globex"}, "mode": "code"},
             checks=[check("count", "$.sent[?@.method=='tools/call']", "the call is sent", value=1),
                     check("absent", "$.sent[*].params.requestedOutputs", "no message carries requestedOutputs"),
@@ -211,9 +212,11 @@ def client_vectors() -> list[dict[str, Any]]:
                     nowhere(MODEL_MARKER, "nothing is delivered")],
             plan=14),
         client_vector(
-            "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui output, nobody the _meta",
+            "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui "
+                                                      "output, nobody the _meta",
             [plan_rule(15, "confirmation that unrequested outputs and metadata do not reach the model or App View"), META_RULE,
-             rule("MCP Apps integration", "The host provides only the assistant output to the model. It forwards only the io.modelcontextprotocol/ui output to the View.", "PLAN")],
+             rule("MCP Apps integration", "The host provides only the assistant output to the model. It forwards only the "
+                                          "io.modelcontextprotocol/ui output to the View.", "PLAN")],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL, UI_STRUCTURED)], apps_result),
             act={"tool": TOOL, "arguments": {"query": "Globex"}, "mode": "apps"},
@@ -236,7 +239,8 @@ def client_vectors() -> list[dict[str, Any]]:
                 out_content(ASSISTANT_CONTENT, [text(f"{UNREQUESTED_MARKER} mirror of the programmatic data")]),
                 out_structured(UI_STRUCTURED, {"rows": [UNREQUESTED_MARKER]})]}}),
             act={"tool": TOOL, "arguments": {}, "mode": "code"},
-            checks=[check("equals", "$.sent[?@.method=='tools/call'].params.requestedOutputs", "code mode asks for programmatic/structured only",
+            checks=[check("equals", "$.sent[?@.method=='tools/call'].params.requestedOutputs", "code mode asks for programmatic/structured "
+                                                                                               "only",
                           value=[PROGRAMMATIC_STRUCTURED]),
                     sink_lacks("model", UNREQUESTED_MARKER, "the unrequested assistant output does not reach the model"),
                     sink_lacks("view", UNREQUESTED_MARKER, "the unrequested ui output does not reach the View"),
@@ -298,14 +302,16 @@ def client_vectors() -> list[dict[str, Any]]:
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [USER_STRUCTURED]},
             checks=[NO_CALL_SENT, outcome("refused", "the client refuses to send the selection")]),
         client_vector(
-            "host-must-not-request-unnegotiated-extension", "An Apps host does not request the ui variant when the server did not advertise the extension",
+            "host-must-not-request-unnegotiated-extension", "An Apps host does not request the ui variant when the server did not "
+                                                            "advertise the extension",
             [rule("Request-time selection", "It MUST NOT request an extension audience unless both client and server advertised support "
                   "for the defining extension and completed any audience-specific negotiation it requires.")],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_content(ASSISTANT_CONTENT, [text(MODEL_MARKER)])]}}, server_extensions=False),
             act={"tool": TOOL, "arguments": {}, "mode": "apps"},
-            checks=[check("count", f"$.sent[*].params.requestedOutputs[?@.audience=='{UI}']", "no request names the ui audience", value=0)]),
+            checks=[check("count", f"$.sent[*].params.requestedOutputs[?@.audience=='{UI}']", "no request names the ui audience",
+                          value=0)]),
         client_vector(
             "host-must-not-send-duplicate-selectors", "The client never sends the same selector twice",
             [rule("Request-time selection", "The client MUST NOT include the same selector more than once in requestedOutputs.")],
@@ -315,8 +321,10 @@ def client_vectors() -> list[dict[str, Any]]:
                           checks=[check("uniqueSelectors", "@.params.requestedOutputs[*]", "each selector once")])]),
         client_vector(
             "host-should-validate-against-requested-schema", "A structured output is checked against the requested variant's schema only",
-            [rule("Security implications", "Clients should validate structured outputs against the schema for the requested variant. A client must "
-                  "not validate an App output against the programmatic schema or accept one audience as a substitute for another.", "SHOULD")],
+            [rule("Security implications", "Clients should validate structured outputs against the schema for the requested variant. A "
+                                           "client must "
+                  "not validate an App output against the programmatic schema or accept one audience as a substitute for another.",
+                  "SHOULD")],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL, UI_STRUCTURED)], {"result": {"resultType": "complete", "outputs": [
                 out_structured(PROGRAMMATIC_STRUCTURED, {"rows": [PROGRAM_MARKER]})]}}),

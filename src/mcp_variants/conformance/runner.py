@@ -198,7 +198,9 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """One run: itself. Several (--all-tools): fail if any fails, skip only if all skip."""
     if len(entries) == 1:
         return entries[0]
-    tool = lambda e: e["evidence"].get("binding", {}).get("tool")
+    def tool(entry: dict[str, Any]) -> Any:
+        return entry["evidence"].get("binding", {}).get("tool")
+
     for status in ("fail", "pass", "skip"):
         hits = [e for e in entries if e["status"] == status]
         if hits and (status != "skip" or len(hits) == len(entries)):

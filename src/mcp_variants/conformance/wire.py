@@ -23,6 +23,7 @@ so `mcp-variants check` works from a plain install.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
@@ -217,10 +218,8 @@ class StdioProcess:
             reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
         else:
             reply = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "not supported by the conformance client"}}
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self.write(reply)
-        except (OSError, ValueError):
-            pass
 
     def write(self, message: dict[str, Any]) -> None:
         self.child.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
@@ -336,10 +335,8 @@ class StdioTarget(Target):
         self._process("stateless")  # raises TargetError when the command cannot start at all
 
         def open_quietly(version: str, extensions: str) -> None:
-            try:
+            with contextlib.suppress(TargetError):  # reported again by the first exchange that needs it
                 self.handshake(version, json.loads(extensions), self.timeout)
-            except TargetError:
-                pass  # reported again by the first exchange that needs it
 
         wanted = [k for k in keys if ("handshake", *k) not in self._procs]
         threads = [threading.Thread(target=open_quietly, args=key) for key in wanted]
@@ -510,8 +507,7 @@ class HttpTarget(Target):
             trip.http.update({"status": response.status, "contentType": content_type.split(";")[0],
                               "sessionId": response.getheader("Mcp-Session-Id")})
             if content_type.startswith("text/event-stream"):
-                until = message["id"] if "id" in message else _TO_THE_END
-                trip.messages, problem, trip.raw = read_sse(iter(response.readline, b""), until)
+                trip.messages, problem, trip.raw = read_sse(iter(response.readline, b""), message.get("id", _TO_THE_END))
             else:
                 trip.raw = response.read()
                 problem = None
