@@ -262,9 +262,32 @@ LIST_KERNELS = "server list_kernels (no kernel I/O)"
 NAMES = (BASELINE, "raw blocking", PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)
 
 
-def _expect(ok: bool, name: str, got: Any) -> None:
+def expect(ok: bool, name: str, got: Any) -> None:
     if not ok:
-        raise RuntimeError(f"{name}: unexpected answer {got!r}")
+        raise RuntimeError(f"{name}: unexpected answer {json.dumps(got)[:500]}")
+
+
+def execute_default(server: StdioServer, name: str, *, stateless: bool = True) -> float:
+    """execute_code CODE with the default selection: stateless at 2026-12-01, or on `server`'s
+    handshake connection (then structuredContent must be there too). Checked; returns seconds."""
+    params: dict[str, Any] = {"name": "execute_code", "arguments": {"code": CODE}}
+    if stateless:
+        params["_meta"] = META_2026
+    elapsed, result = server.request("tools/call", params)
+    expect(_text_of(result) == "2\n" and not result.get("isError") and (stateless or "structuredContent" in result), name, result)
+    return elapsed
+
+
+def execute_programmatic(server: StdioServer, name: str) -> tuple[float, float]:
+    """execute_code CODE at 2026-12-01 requesting programmatic/structured: (seconds, its timings.durationMs,
+    the server's own kernel loop in milliseconds). Checked."""
+    elapsed, result = server.request("tools/call", {
+        "name": "execute_code", "arguments": {"code": CODE},
+        "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
+    })
+    structured = result["outputs"][0]["structuredContent"]
+    expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+    return elapsed, structured["timings"]["durationMs"]
 
 
 class Contestants:
@@ -303,29 +326,21 @@ class Contestants:
     async def call(self, name: str, record: bool) -> float:
         if name == BASELINE:
             elapsed, value = await self.raw.execute_async(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name == "raw blocking":
             elapsed, value = self.raw_blocking.execute_blocking(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name == PRIMARY:
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE},
-                                                                        "_meta": META_2026})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name)
         elif name == PROGRAMMATIC:
-            elapsed, result = self.servers[name].request("tools/call", {
-                "name": "execute_code", "arguments": {"code": CODE},
-                "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
-            })
-            structured = result["outputs"][0]["structuredContent"]
-            _expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+            elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
             if record:
-                self.server_kernel_ms.append(structured["timings"]["durationMs"])
+                self.server_kernel_ms.append(kernel_ms)
         elif name == HANDSHAKE:
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
-            _expect(_text_of(result) == "2\n" and "structuredContent" in result, name, result)
+            elapsed = execute_default(self.servers[name], name, stateless=False)
         elif name == LIST_KERNELS:
             elapsed, result = self.servers[name].request("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": META_2026})
-            _expect(not result.get("isError"), name, result)
+            expect(not result.get("isError"), name, result)
         else:
             raise KeyError(name)
         return elapsed

@@ -55,6 +55,7 @@ from mcp_variants.jupyter.remote import _disconnect
 from mcp_variants.processes import JupyterServerProcess
 
 from .roundtrip import (
+    CODE,
     META_2026,
     RawKernel,
     StdioServer,
@@ -62,13 +63,14 @@ from .roundtrip import (
     _text_of,
     cpu_busy,
     execute_blocking,
+    execute_default,
+    execute_programmatic,
+    expect,
     tree_cpu_seconds,
     wait_for_quiet,
 )
 from .stats import summarize
 
-CODE = "1+1"
-HARD_CAP = 4_000_000
 DELAYED_MS = 30.0  # slower than this: a delayed ACK (>= 40 ms on Linux) held a write back
 MODE_SHARE = 0.05  # a mode (prompt or delayed calls) is reported when it holds at least this share of a contestant's calls
 
@@ -154,11 +156,6 @@ class RawRemoteKernel:
 # ---- the contestants -------------------------------------------------------------------------------------
 
 
-def _expect(ok: bool, name: str, got: Any) -> None:
-    if not ok:
-        raise RuntimeError(f"{name}: unexpected answer {json.dumps(got)[:500]}")
-
-
 class Contestants:
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
@@ -206,12 +203,12 @@ class Contestants:
         sandboxed.handshake("2025-11-25")
         began = time.perf_counter()
         _, launched = sandboxed.request("tools/call", {"name": "launch_sandbox", "arguments": {}})
-        _expect(not launched.get("isError"), "launch_sandbox", launched)
+        expect(not launched.get("isError"), "launch_sandbox", launched)
         record = launched["structuredContent"]["sandbox"]
         cold[f"{SRV_SANDBOX}: the launch_sandbox call (s)"] = round(time.perf_counter() - began, 3)
         self.jupyter_pids["the server's own sandbox"] = record["pid"]
         _, used = sandboxed.request("tools/call", {"name": "use_sandbox", "arguments": {"sandbox_id": record["id"]}})
-        _expect(not used.get("isError"), "use_sandbox", used)
+        expect(not used.get("isError"), "use_sandbox", used)
 
         for name in self.servers:
             cold[f"{name}: first call, kernel start included (s)"] = round(await self.call(name, record=False), 3)
@@ -222,7 +219,7 @@ class Contestants:
             if name != SRV_SANDBOX:
                 params["_meta"] = META_2026
             _, result = self.servers[name].request("tools/call", params)
-            _expect(where in _text_of(result), f"{name} runs in {where}", result)
+            expect(where in _text_of(result), f"{name} runs in {where}", result)
         return cold
 
     async def stop(self) -> dict[str, Any]:
@@ -245,28 +242,20 @@ class Contestants:
     async def call(self, name: str, record: bool = True) -> float:
         if name == RAW_EMBEDDED:
             elapsed, value = await self.raw_embedded.execute_async(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name in (RAW_STOCK, RAW_SANDBOX):
             raw = self.raw_stock if name == RAW_STOCK else self.raw_sandbox
             assert raw is not None
             elapsed, value = raw.execute(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name in (SRV_EMBEDDED, SRV_STOCK, SRV_SANDBOX_URL):
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE},
-                                                                        "_meta": META_2026})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name)
         elif name in (SRV_SANDBOX, SRV_EMBEDDED_LEGACY):
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name, stateless=False)
         elif name == SRV_SANDBOX_PROG:
-            elapsed, result = self.servers[name].request("tools/call", {
-                "name": "execute_code", "arguments": {"code": CODE},
-                "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
-            })
-            structured = result["outputs"][0]["structuredContent"]
-            _expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+            elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
             if record:
-                self.remote_kernel_ms.append(structured["timings"]["durationMs"])
+                self.remote_kernel_ms.append(kernel_ms)
         else:
             raise KeyError(name)
         return elapsed
