@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, VERSION_KEY
+from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, OUTPUTS_VERSION, VERSION_KEY
+from .wire_schema import SchemaReport, SchemaViolation
 
 CLIENT_INFO = {"name": "mcp-variants-conformance", "version": "1"}
 _STDERR_KEEP = 64 * 1024
@@ -52,6 +53,7 @@ class Exchange:
     problem: str | None = None  # transport failure (timeout, server exited, unparsable)
     unsupported: str | None = None  # the server does not serve this version
     elapsed_ms: float = 0.0
+    schema_violations: list[SchemaViolation] = field(default_factory=list)  # 2026-12-01 only; see Target.exchange
 
 
 def ext_key(extensions: Mapping[str, Any] | None) -> str:
@@ -80,6 +82,7 @@ class Target:
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self.schema = SchemaReport()  # every 2026-12-01 message of this target, validated
 
     def next_id(self) -> int:
         with self._lock:
@@ -93,7 +96,11 @@ class Target:
         if version in HANDSHAKE_VERSIONS:
             return self._handshake_exchange(version, extensions, method, dict(params or {}), timeout)
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": enveloped(params, version, extensions)}
-        return self._send_stateless(message, version, timeout)
+        exchange = self._send_stateless(message, version, timeout)
+        if version == OUTPUTS_VERSION:
+            # The validation hook: every 2026-12-01 message sent and received, against the wire schema.
+            exchange.schema_violations = self.schema.check_exchange(exchange.request, exchange.response, exchange.notifications)
+        return exchange
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:
         """Open the handshake connections for these (version, extensions key) pairs early."""
