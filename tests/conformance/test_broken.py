@@ -50,6 +50,10 @@ EXPECTED: dict[str, set[str]] = {
 }
 
 
+# The only variant whose messages break the 2026-12-01 wire schema (a Tool without outputVariants).
+SCHEMA_BREAKERS = {"missing_outputvariants"}
+
+
 def _run_variant(name: str, root: Path) -> dict[str, Any]:
     server = HttpServer(root, log=root.parent / f"broken-{name}.log", script=BROKEN / f"{name}.py")
     try:
@@ -84,3 +88,14 @@ def test_broken_variant_fails_the_right_scenarios(broken_scorecards: dict[str, d
     assert failed <= EXPECTED[variant], f"{variant}: unrelated scenarios failed: {({k: reasons[k] for k in failed - EXPECTED[variant]})}"
     if any(r["level"] != "SHOULD" for r in card["scenarios"] if r["id"] in failed):
         assert not card["ok"], f"{variant}: a MUST scenario failed but the scorecard says ok"
+
+
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
+def test_only_the_schema_breaking_variant_breaks_the_wire_schema(broken_scorecards: dict[str, dict[str, Any]], variant: str) -> None:
+    wire = broken_scorecards[variant]["wireSchema"]
+    assert wire["harnessViolations"] == []
+    if variant in SCHEMA_BREAKERS:
+        assert not wire["ok"] and not broken_scorecards[variant]["ok"]
+        assert all("'outputVariants' is a required property" in " ".join(v["errors"]) for v in wire["violations"]), wire["violations"]
+    else:
+        assert wire["ok"], wire["violations"]

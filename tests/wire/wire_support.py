@@ -34,6 +34,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_variants.conformance.wire import HttpTarget, RoundTrip, StdioTarget, Target, ext_key, initialize_params
+from mcp_variants.conformance.wire_schema import validate_wire_message
 from support.servers import HttpServer, serve_command
 
 # ---- protocol constants (the test's own copy: the tests must not trust src/) ------------------
@@ -112,7 +113,26 @@ def checked(trip: RoundTrip) -> RoundTrip:
         check_no_private_keys(message)
     responses = [m for m in trip.messages if isinstance(m, dict) and "method" not in m and m.get("id") == trip.request.get("id")]
     assert len(responses) == 1, f"HTTP {trip.status}: expected one response with id {trip.request.get('id')}, got {trip.raw[:2000]!r}"
+    if request_version(trip.request) == OUTPUTS_VERSION:
+        check_wire_schema(trip)
     return trip
+
+
+def request_version(request: Any) -> str | None:
+    params = request.get("params") if isinstance(request, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get(VERSION_KEY) if isinstance(meta, dict) else None
+
+
+def check_wire_schema(trip: RoundTrip) -> None:
+    """Every message the server sent in answer to a 2026-12-01 request is valid under the repo's wire schema."""
+    method = trip.request.get("method") if isinstance(trip.request.get("method"), str) else None
+    for message in trip.messages:
+        answers = isinstance(message, dict) and "method" not in message
+        if answers and message.get("id") != trip.request.get("id"):
+            continue  # another request's answer, read on the way (requests in flight at once)
+        errors = validate_wire_message(message, method if answers else None)
+        assert not errors, f"a 2026-12-01 message breaks the wire schema: {errors[:5]} in {json.dumps(message)[:1500]}"
 
 
 # ---- clients ------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUP
 from .host import client_vectors, run_client_vector
 from .scenarios import server_vectors
 from .wire import RoundTrip, Target, TargetError, ext_key
+from .wire_schema import SchemaReport
 
 REQUIRED_LEVELS = frozenset({"MUST", "PLAN"})
 MAX_PAGES = 50
@@ -140,6 +141,7 @@ def list_all(target: Target, version: str, extensions: Mapping[str, Any] | None,
         if not cursor or trip.problem or pages >= MAX_PAGES:
             break
         trip = target.exchange(version, extensions, "tools/list", {**dict(params or {}), "cursor": cursor}, timeout)
+        first.schema_violations += trip.schema_violations
         pages += 1
         page = (trip.response or {}).get("result") if isinstance(trip.response, dict) else None
         if trip.problem or not isinstance(page, dict) or not isinstance(page.get("tools"), list):
@@ -233,6 +235,8 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
                                   "elapsedMs": round(trip.elapsed_ms, 1)}
         if trip.http:
             record["http"] = trip.http
+        if trip.schema_violations:
+            record["schemaViolations"] = [v.to_json() for v in trip.schema_violations]
         evidence["steps"].append(record)
         error_code = ((trip.response or {}).get("error") or {}).get("code") if isinstance(trip.response, dict) else None
         unsupported = trip.unsupported or (
@@ -304,14 +308,27 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             progress(vector, full)
     totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
     required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
+    wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
-        "ok": not required_failures,
+        "ok": not required_failures and (wire is None or wire["ok"]),
         "requiredFailures": required_failures,
+        **({"wireSchema": wire} if wire else {}),
         "scenarios": results,
     })
     return scorecard
+
+
+def wire_schema_summary(report: SchemaReport, implementation: str, limit: int = 20) -> dict[str, Any]:
+    """The scorecard's `wireSchema`: the messages of the implementation under test that break the
+    2026-12-01 schema (they fail the run), and the suite's own (a bug of the suite, reported apart)."""
+    theirs = report.of(implementation)
+    ours = [v for v in report.violations if v.origin != implementation]
+    return {"version": OUTPUTS_VERSION, "schema": f"mcp_variants/conformance/vectors/schema/{OUTPUTS_VERSION}.json",
+            "messagesValidated": report.validated, "ok": not theirs,
+            "violations": [v.to_json() for v in theirs[:limit]], "violationCount": len(theirs),
+            "harnessViolations": [v.to_json() for v in ours[:limit]]}
 
 
 def format_line(result: Mapping[str, Any]) -> str:
@@ -324,6 +341,10 @@ def format_line(result: Mapping[str, Any]) -> str:
 
 def summary_line(scorecard: Mapping[str, Any]) -> str:
     t = scorecard["totals"]
-    verdict = "OK" if scorecard["ok"] else f"{t['requiredFailures']} required scenario(s) failed"
+    wire = scorecard.get("wireSchema")
+    problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
+    if wire and not wire["ok"]:
+        problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
+    checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
     return (f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip "
-            f"in {scorecard['durationMs'] / 1000:.1f} s. {verdict}")
+            f"in {scorecard['durationMs'] / 1000:.1f} s{checked}. {'; '.join(problems) or 'OK'}")

@@ -25,74 +25,49 @@ from .constants import (
     USER_STRUCTURED,
     sel,
 )
+from .rules import (
+    AUDIENCE_VALUES,
+    CLIENT_REJECTS_CONTEXT,
+    COMBINATIONS,
+    COMBINATIONS_TABLE,
+    CONFORM,
+    ERROR_NOT_EMPTY,
+    ERROR_OUTPUTS,
+    ERROR_SCHEMA,
+    EVERY_TOOL_AC,
+    EXACTLY_ONE,
+    EXTENSION_ONLY_NEGOTIATED,
+    FALLBACK,
+    LEGACY_CALL,
+    LEGACY_CONFORM,
+    LEGACY_CONTENT,
+    LEGACY_LIST,
+    LEGACY_SCHEMA_SHOULD,
+    LEGACY_SCHEMA_SOURCE,
+    MATCH_SELECTOR,
+    NO_DUPLICATE_PAIR,
+    NO_MIRROR,
+    NO_OUTPUTSCHEMA_NEW,
+    NO_SUBSTITUTE,
+    NO_UNNEGOTIATED_LISTING,
+    NO_UNREQUESTED,
+    NOT_A_SIGNAL,
+    NOT_ARBITRARY,
+    OLD_CLIENT,
+    OUTPUTS_ARRAY,
+    REJECT,
+    SCHEMA_EQUALITY,
+    SDK_NO_MIRROR,
+    SHAPES_BY_VERSION,
+    STRUCTURED_SCHEMA,
+    USABLE,
+    VALIDATE_EACH,
+    plan_rule,
+)
 
-PLAN = "Reference implementation and testing plan"
 R = "$.response.result"
 OUTPUTS = f"{R}.outputs"
 
-
-def rule(section: str, quote: str, level: str = "MUST") -> dict[str, str]:
-    """A sentence of SEP-3279, quoted, and the section it is in."""
-    return {"section": section, "quote": quote, "level": level}
-
-
-def plan_rule(item: int, text: str) -> dict[str, str]:
-    return rule(PLAN, f"{item}. {text}", "PLAN")
-
-
-# ---- the rules, quoted once ---------------------------------------------------------------------------------
-
-EXACTLY_ONE = rule("Tool call result", "MUST return exactly one output for every requested selector")
-NO_UNREQUESTED = rule("Tool call result", "MUST NOT return an output that the client did not request")
-MATCH_SELECTOR = rule("Tool call result", "MUST use the audience and format from the matching selector")
-VALIDATE_EACH = rule("Tool call result", "MUST validate each structured output against the schema for that variant")
-CONFORM = rule("Result format", "If the variant declaration has a schema, the value MUST conform to that schema unless the tool result has "
-                                "isError: true.")
-NO_MIRROR = rule("Tool call result", "MUST NOT mirror a structured output into a content output unless the client requested both")
-SDK_NO_MIRROR = rule("SDK migration", "For new-protocol requests, SDKs MUST NOT generate an unrequested text mirror.")
-FALLBACK = rule("Request-time selection", "If requestedOutputs is absent, the server MUST return assistant/content.")
-REJECT = rule("Request-time selection", "If the client requests an undeclared or unnegotiated variant, the server MUST reject the request "
-                                        "as invalid parameters.")
-NO_SUBSTITUTE = rule("Request-time selection", "It MUST NOT silently substitute another variant.")
-AUDIENCE_VALUES = rule("Result audience", "The core audience field MUST be one of these values or the identifier of an MCP extension that "
-                                          "the client and server negotiated for the current request.")
-NOT_ARBITRARY = rule("Schema types", "A non-core audience MUST be defined by an MCP extension, and its identifier MUST follow the "
-                                     "extension's namespacing rules.")
-COMBINATIONS = rule("Result format", "Other combinations require an MCP extension.", "MUST")
-EVERY_TOOL_AC = rule("Tool declaration", "Every tool MUST declare an assistant/content variant.")
-NO_DUPLICATE_PAIR = rule("Tool declaration", "A tool MUST NOT declare the same audience and format pair more than once.")
-USABLE = rule("Tool declaration", "The assistant/content variant MUST provide a usable model representation of the successful tool result. "
-                                  "It MUST NOT be only a placeholder that directs the model to an output it cannot receive.")
-NO_UNNEGOTIATED_LISTING = rule("Tool declaration", "A server MUST NOT include an extension audience in outputVariants unless both the "
-                                                   "client and server advertised support for the defining extension and satisfied any "
-                                                   "audience-specific negotiation rules defined by that extension.")
-SHAPES_BY_VERSION = rule("Backward compatibility", "The requested protocol version, not the presence or absence of a field, determines the "
-                                                   "Tool and result shapes: [table] 2026-12-01 or later | outputVariants | optional "
-                                                   "requestedOutputs | outputs; 2026-07-28 or earlier | legacy optional outputSchema | no "
-                                                   "requestedOutputs | content, optional structuredContent")
-OUTPUTS_ARRAY = rule("Tool call result", "For tools that declare outputVariants, CallToolResult contains an outputs array")
-LEGACY_LIST = rule("Servers handling older requests", "A server handling tools/list under protocol version 2026-07-28 or earlier MUST "
-                                                      "return the legacy Tool shape and MUST omit outputVariants.")
-LEGACY_CALL = rule("Servers handling older requests", "A server handling tools/call under protocol version 2026-07-28 or earlier MUST "
-                                                      "return the legacy content and optional structuredContent fields.")
-LEGACY_CONFORM = rule("Servers handling older requests", "If the corresponding legacy Tool declaration included outputSchema, any "
-                                                         "successful structuredContent value MUST conform to that schema.")
-OLD_CLIENT = rule("Servers handling older requests", "It MUST NOT assume an old client understands outputs.")
-LEGACY_SCHEMA_SOURCE = rule("Servers handling older requests", "[The server] MUST NOT automatically project a user, programmatic, or "
-                                                               "extension schema into outputSchema unless a negotiated extension defines "
-                                                               "a compatible legacy projection.")
-LEGACY_SCHEMA_SHOULD = rule("Servers handling older requests", "For a new tool, the server SHOULD use the schema from assistant/structured "
-                                                               "when that variant is declared", "SHOULD")
-NO_OUTPUTSCHEMA_NEW = rule("Backward compatibility", "[table] 2026-12-01 or later | Tool declaration: outputVariants; 2026-07-28 or "
-                                                     "earlier | legacy optional outputSchema. [Tool declaration:] The former "
-                                                     "top-level outputSchema maps only to the legacy structuredContent field.", "SHOULD")
-ERROR_OUTPUTS = rule("Errors", "When isError is true, the server SHOULD return outputs matching the requested selectors when it can "
-                               "produce a useful audience-specific error representation.", "SHOULD")
-ERROR_NOT_EMPTY = rule("Errors", "If the server cannot produce any requested error representation, it SHOULD return a protocol-level error "
-                                 "rather than a successful result with an empty outputs array.", "SHOULD")
-# The outputVariants of tool {{t}} in the step named `modern` (a forEach over tool names binds t).
-MODERN_VARIANTS = "$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants"
-IS_ASSISTANT_STRUCTURED = "[?@.audience=='assistant' && @.format=='structured']"
 NOT_ERROR = [{"op": "notEquals", "path": f"{R}.isError", "value": True,
               "says": "the tool call succeeded (isError is not true); configure a call that succeeds with --call TOOL=JSON"}]
 
@@ -160,8 +135,7 @@ def no_legacy_fields() -> list[dict[str, Any]]:
 
 def output_shapes() -> list[dict[str, Any]]:
     return [
-        check("every", f"{OUTPUTS}[?@.format=='content']", "each content output carries a `content` array of blocks and no "
-                                                           "structuredContent",
+        check("every", f"{OUTPUTS}[?@.format=='content']", "each content output carries a `content` array of blocks and no structuredContent",
               checks=[check("type", "@.content", "`content` is an array", value="array"),
                       check("every", "@.content[*]", "each block is an object with a string `type`",
                             checks=[check("type", "@.type", "the block has a string `type`", value="string")]),
@@ -186,8 +160,7 @@ def valid(selector: dict[str, str]) -> dict[str, Any]:
 
 
 def refused() -> list[dict[str, Any]]:
-    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid params)",
-                  value=INVALID_PARAMS),
+    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid params)", value=INVALID_PARAMS),
             check("absent", "$.response.result", "no result: nothing is substituted for the refused selector")]
 
 
@@ -224,8 +197,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
         "plan-01-conversational", "A conversational call requesting assistant/content",
         [plan_rule(1, "a conversational call requesting assistant/content"), EXACTLY_ONE, NO_UNREQUESTED, MATCH_SELECTOR],
         [call_step([ASSISTANT_CONTENT], checks=[is_result(), outputs_array(), *only(ASSISTANT_CONTENT), *output_shapes(),
-                                              check("minLength", f"{OUTPUTS}[0].content", "the model gets at least one content block",
-                                                    value=1),
+                                              check("minLength", f"{OUTPUTS}[0].content", "the model gets at least one content block", value=1),
                                               *no_legacy_fields()])],
         binding=bind(declares=[ASSISTANT_CONTENT]), plan=1))
     out.append(scenario(
@@ -272,8 +244,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
     out.append(scenario(
         "plan-08-app-only-explicit-ui", "An App-only call explicitly requesting io.modelcontextprotocol/ui/structured",
         [plan_rule(8, "an App-only call explicitly requesting io.modelcontextprotocol/ui/structured"), EXACTLY_ONE, VALIDATE_EACH],
-        [list_step(ui=True), call_step([UI_STRUCTURED], ui=True, checks=[is_result(), outputs_array(), *only(UI_STRUCTURED),
-                                                                         *output_shapes(),
+        [list_step(ui=True), call_step([UI_STRUCTURED], ui=True, checks=[is_result(), outputs_array(), *only(UI_STRUCTURED), *output_shapes(),
                                                                         valid(UI_STRUCTURED), *no_legacy_fields()])],
         binding=bind(declares=[UI_STRUCTURED], ui=True, preferAppOnly=True), plan=8,
         note="Prefers a tool whose _meta.ui.visibility is [\"app\"]; any tool declaring the ui variant otherwise."))
@@ -281,8 +252,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
         "plan-09-app-only-fallback", "An App-only call without requestedOutputs receives assistant/content",
         [plan_rule(9, "an App-only call without requestedOutputs receiving assistant/content"), FALLBACK, NO_UNREQUESTED],
         [call_step(None, ui=True, checks=[is_result(), outputs_array(), *only(ASSISTANT_CONTENT), *output_shapes(),
-                                          check("count", f"{OUTPUTS}[?@.audience=='{UI}']", "no ui output although the extension is "
-                                                                                            "negotiated", value=0),
+                                          check("count", f"{OUTPUTS}[?@.audience=='{UI}']", "no ui output although the extension is negotiated", value=0),
                                           *no_legacy_fields()])],
         binding=bind(declares=[UI_STRUCTURED], ui=True, preferAppOnly=True), plan=9))
     out.append(scenario(
@@ -290,14 +260,11 @@ def plan_scenarios() -> list[dict[str, Any]]:
         [plan_rule(10, "rejection of undeclared and unnegotiated selectors"), REJECT, NO_SUBSTITUTE],
         [call_step(["{{undeclared}}"], checks=refused(), expect_success=False)],
         binding=bind(lacksCore=True), plan=10,
-        note="{{undeclared}} is the first core selector (assistant/structured, user/content, user/structured, programmatic/structured) the "
-             "tool does not declare."))
+        note="{{undeclared}} is the first core selector (assistant/structured, user/content, user/structured, programmatic/structured) the tool does not declare."))
     out.append(scenario(
         "plan-10b-unnegotiated-extension", "Rejection of an extension selector the request did not negotiate",
         [plan_rule(10, "rejection of undeclared and unnegotiated selectors"), REJECT, NO_SUBSTITUTE,
-         rule("Extension audiences", "An extension audience may appear in outputVariants or requestedOutputs only when both client and "
-                                     "server advertised the defining extension and completed any audience-specific negotiation it "
-                                     "requires.")],
+         EXTENSION_ONLY_NEGOTIATED],
         [call_step([UI_STRUCTURED], checks=refused(), expect_success=False)],
         binding=bind(declares=[ASSISTANT_CONTENT, UI_STRUCTURED], ui=True), plan=10,
         note="The tool declares the ui variant when the extension is negotiated; this request does not negotiate it."))
@@ -314,14 +281,11 @@ def plan_scenarios() -> list[dict[str, Any]]:
     out.append(scenario(
         "plan-11-independent-schemas", "Independent validation of programmatic and App schemas",
         [plan_rule(11, "independent validation of programmatic and App schemas"), VALIDATE_EACH, CONFORM,
-         rule("Tool declaration", "A tool may use the same schema for several audiences, but schema equality MUST NOT be inferred from "
-                                  "their shared format.")],
+         SCHEMA_EQUALITY],
         [list_step(ui=True, checks=[
-            check("exists",
-                  "$.response.result.tools[?@.name=='{{tool}}'].outputVariants[?@.audience=='programmatic' && @.format=='structured']",
+            check("exists", "$.response.result.tools[?@.name=='{{tool}}'].outputVariants[?@.audience=='programmatic' && @.format=='structured']",
                   "the tool lists programmatic/structured"),
-            check("exists",
-                  f"$.response.result.tools[?@.name=='{{{{tool}}}}'].outputVariants[?@.audience=='{UI}' && @.format=='structured']",
+            check("exists", f"$.response.result.tools[?@.name=='{{{{tool}}}}'].outputVariants[?@.audience=='{UI}' && @.format=='structured']",
                   "the tool lists io.modelcontextprotocol/ui/structured, with its own entry")]),
          call_step([PROGRAMMATIC_STRUCTURED, UI_STRUCTURED], ui=True,
                    checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(), *output_shapes(),
@@ -366,51 +330,37 @@ def must_scenarios() -> list[dict[str, Any]]:
     out = []
     out.append(scenario(
         "must-outputvariants-on-every-tool", "tools/list at 2026-12-01: every tool has outputVariants",
-        [SHAPES_BY_VERSION, rule("Backward compatibility",
-                                 "A client that receives a Tool without outputVariants under protocol version 2026-12-01 MUST treat the "
-                                 "response as invalid.")],
+        [SHAPES_BY_VERSION, CLIENT_REJECTS_CONTEXT],
         [list_step("list", checks=[check("exists", "$.response.result.tools", "tools/list answers with a `tools` array"),
                                    check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array",
                                          checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])]),
-         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]",
-                                                     "every tool has an `outputVariants` array (ui negotiated)",
-                                                     checks=[check("type", "@.outputVariants", "`outputVariants` is an array",
-                                                                   value="array")])])],
+         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array (ui negotiated)",
+                                                     checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])])],
         note="A server that omits outputVariants makes every conforming 2026-12-01 client reject its whole tools/list."))
     out.append(scenario(
         "must-no-duplicate-variant-pairs", "No tool declares an audience/format pair twice",
         [NO_DUPLICATE_PAIR],
         [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "each tool's variants are distinct pairs",
-                                                     checks=[check("uniqueSelectors", "@.outputVariants[*]",
-                                                                   "no audience/format pair twice")])])]))
+                                                     checks=[check("uniqueSelectors", "@.outputVariants[*]", "no audience/format pair twice")])])]))
     core_or_ui = [*CORE_AUDIENCES, UI]
     out.append(scenario(
         "must-no-unnegotiated-extension-audience", "outputVariants lists an extension audience only when it was negotiated",
         [NO_UNNEGOTIATED_LISTING, AUDIENCE_VALUES, NOT_ARBITRARY],
-        [list_step("list", checks=[check("every", "$.response.result.tools[*]",
-                                         "without extensions, every variant's audience is a core audience",
-                                         checks=[check("oneOf", "@.outputVariants[*].audience",
-                                                       "audience is assistant, user or programmatic",
+        [list_step("list", checks=[check("every", "$.response.result.tools[*]", "without extensions, every variant's audience is a core audience",
+                                         checks=[check("oneOf", "@.outputVariants[*].audience", "audience is assistant, user or programmatic",
                                                        values=list(CORE_AUDIENCES))])]),
-         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]",
-                                                     "with the ui extension negotiated, every audience is core or "
-                                                     "io.modelcontextprotocol/ui",
-                                                     checks=[check("oneOf", "@.outputVariants[*].audience",
-                                                                   "audience is core or the negotiated extension",
+         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "with the ui extension negotiated, every audience is core or io.modelcontextprotocol/ui",
+                                                     checks=[check("oneOf", "@.outputVariants[*].audience", "audience is core or the negotiated extension",
                                                                    values=core_or_ui)])])]))
     out.append(scenario(
         "must-core-combinations-only", "Core audiences are declared only in the core combinations",
-        [COMBINATIONS, rule("Result format",
-                            "[table] programmatic | content: No | structured: Yes | Code mode and programmatic orchestration", "MUST")],
+        [COMBINATIONS, COMBINATIONS_TABLE],
         [list_step("list-ui", ui=True, checks=[
-            check("every", "$.response.result.tools[*]",
-                  "no tool declares programmatic/content, and core formats are content or structured",
-                  checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && @.format=='content']", "no programmatic/content",
-                                value=0),
+            check("every", "$.response.result.tools[*]", "no tool declares programmatic/content, and core formats are content or structured",
+                  checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && @.format=='content']", "no programmatic/content", value=0),
                           check("every", "@.outputVariants[?@.audience=='assistant' || @.audience=='user' || @.audience=='programmatic']",
                                 "a core variant's format is content or structured",
-                                checks=[check("oneOf", "@.format", "format is content or structured", values=["content",
-                                                                                                              "structured"])])])])],
+                                checks=[check("oneOf", "@.format", "format is content or structured", values=["content", "structured"])])])])],
         level="MUST"))
     out.append(scenario(
         "must-fallback-assistant-content", "Without requestedOutputs the server returns assistant/content",
@@ -423,14 +373,10 @@ def must_scenarios() -> list[dict[str, Any]]:
         [USABLE],
         [call_step([ASSISTANT_CONTENT], checks=[
             is_result(),
-            check("minLength", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content", "at least one content block",
-                  value=1),
+            check("minLength", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content", "at least one content block", value=1),
             combo("anyOf", "some block carries something: non-empty text, or a non-text block",
-                  checks=[check("exists", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type!='text']",
-                                "a non-text block"),
-                          check("exists",
-                                f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type=='text' && @.text!='']",
-                                "a non-empty text block")])])],
+                  checks=[check("exists", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type!='text']", "a non-text block"),
+                          check("exists", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type=='text' && @.text!='']", "a non-empty text block")])])],
         binding=bind(minCore=2),
         note="Only the emptiness of the fallback can be seen on the wire; whether its text is a mere placeholder needs a reader."))
     out.append(scenario(
@@ -448,13 +394,11 @@ def must_scenarios() -> list[dict[str, Any]]:
         [NO_UNREQUESTED, MATCH_SELECTOR],
         [call_step(["{{other}}"], checks=[is_result(), outputs_array(), count_outputs(1), same_as_requested()])],
         binding=bind(minCore=2),
-        note="{{other}} is the tool's first declared core variant other than assistant/content (programmatic/structured, "
-             "assistant/structured, user/structured, user/content)."))
+        note="{{other}} is the tool's first declared core variant other than assistant/content (programmatic/structured, assistant/structured, user/structured, user/content)."))
     out.append(scenario(
         "must-selector-match", "Outputs carry the audience and format of the selector they answer",
         [MATCH_SELECTOR, EXACTLY_ONE],
-        [call_step([ASSISTANT_CONTENT, "{{other}}"], checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(),
-                                                             *output_shapes()])],
+        [call_step([ASSISTANT_CONTENT, "{{other}}"], checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(), *output_shapes()])],
         binding=bind(minCore=2)))
     out.append(scenario(
         "must-structured-outputs-valid", "Every declared variant requested at once: each structured output valid against its own schema",
@@ -475,14 +419,10 @@ def must_scenarios() -> list[dict[str, Any]]:
                                               check("count", f"{OUTPUTS}[?@.format=='content']", "no content output", value=0),
                                               count_outputs(1), *no_legacy_fields()])],
         binding=bind(minStructured=1),
-        note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, "
-             "user/structured)."))
+        note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, user/structured)."))
     out.append(scenario(
-        "must-requestedoutputs-at-2026-07-28-never-yields-outputs",
-        "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
-        [OLD_CLIENT, LEGACY_CALL, rule("Clients calling older servers",
-                                       "An outputVariants field received under an earlier protocol version is not a negotiation signal and "
-                                       "does not enable the new request or result shapes.", "MUST")],
+        "must-requestedoutputs-at-2026-07-28-never-yields-outputs", "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
+        [OLD_CLIENT, LEGACY_CALL, NOT_A_SIGNAL],
         [call_step([ASSISTANT_CONTENT], version="2026-07-28", expect_success=False, checks=[
             check("absent", OUTPUTS, "no `outputs` in a 2026-07-28 result"),
             combo("anyOf", "the server refuses the field (any JSON-RPC error) or answers the legacy `content`",
@@ -499,42 +439,51 @@ def must_scenarios() -> list[dict[str, Any]]:
             combo("forEach", "each legacy outputSchema is assistant/structured's, or no other audience's",
                   var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema",
-                                checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
-                                              "equals assistant/structured's schema",
-                                              otherPath=f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}.schema"),
-                                        check("notInOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
-                                              "equals no non-assistant variant's schema",
-                                              otherPath=f"{MODERN_VARIANTS}[?@.audience!='assistant'].schema")])])])]))
+                                checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals assistant/structured's schema",
+                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured'].schema"),
+                                        check("notInOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals no non-assistant variant's schema",
+                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience!='assistant'].schema")])])])]))
     out.append(scenario(
-        "should-legacy-outputschema-from-assistant-structured",
-        "A tool with assistant/structured exposes that schema as its legacy outputSchema",
+        "should-legacy-outputschema-from-assistant-structured", "A tool with assistant/structured exposes that schema as its legacy outputSchema",
         [LEGACY_SCHEMA_SHOULD],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "for each tool with a legacy outputSchema and an assistant/structured variant, the two schemas are equal",
                   var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema (or the tool has no assistant/structured)",
-                                checks=[check("absent",
-                                              f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}",
+                                checks=[check("absent", "$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured']",
                                               "no assistant/structured variant"),
-                                        check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
-                                              "equals assistant/structured's schema",
-                                              otherPath=f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}.schema")])])])]))
+                                        check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals assistant/structured's schema",
+                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured'].schema")])])])]))
     out.append(scenario(
         "should-no-outputschema-at-2026-12-01", "tools/list at 2026-12-01 carries no legacy outputSchema",
         [NO_OUTPUTSCHEMA_NEW],
-        [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]",
-                                                     "no tool carries `outputSchema` beside `outputVariants`",
+        [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "no tool carries `outputSchema` beside `outputVariants`",
                                                      checks=[check("absent", "@.outputSchema", "no `outputSchema`")])])]))
     out.append(scenario(
+        "should-structured-variants-declare-schema", "Every structured variant declares the JSON Schema of its payload",
+        [STRUCTURED_SCHEMA],
+        [list_step("list-ui", ui=True, checks=[
+            check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']", "each structured variant carries a `schema` object",
+                  checks=[check("type", "@.schema", "a `schema` object", value="object")])])],
+        note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
+    out.append(scenario(
+        "should-legacy-content-from-assistant-content", "The legacy content at 2026-07-28 is the assistant/content output",
+        [LEGACY_CONTENT],
+        [call_step([ASSISTANT_CONTENT], step_id="modern", checks=[is_result(), outputs_array()]),
+         call_step(None, step_id="legacy", version="2026-07-28", checks=[
+             is_result(),
+             check("equalsOther", f"{R}.content", "the legacy `content` equals the assistant/content output of the same call at 2026-12-01",
+                   otherPath="$.steps.modern.response.result.outputs[?@.audience=='assistant' && @.format=='content'].content")])],
+        binding=bind(),
+        note="The same call twice, at 2026-12-01 and at 2026-07-28; it needs a tool whose text does not change between two calls. "
+             "Skipped when the server does not serve 2026-07-28."))
+    out.append(scenario(
         "should-error-outputs-per-selector", "A failing call answers each requested selector with an error output",
-        [ERROR_OUTPUTS, ERROR_NOT_EMPTY, rule("Errors", "Structured error outputs are not required to conform to the success schema.",
-                                              "SHOULD")],
+        [ERROR_OUTPUTS, ERROR_NOT_EMPTY, ERROR_SCHEMA],
         [{**call_step("{{declaredCore}}", expect_success=False, checks=[
             check("minLength", OUTPUTS, "an isError result does not carry an empty outputs array", value=1),
             same_as_requested(), *output_shapes()]),
-          "skipUnless": [check("equals", f"{R}.isError",
-                               "the error call fails as a tool error (isError: true); configure one with --error-call TOOL=JSON",
-                               value=True)]}],
+          "skipUnless": [check("equals", f"{R}.isError", "the error call fails as a tool error (isError: true); configure one with --error-call TOOL=JSON", value=True)]}],
         binding=bind(errorCall=True),
         note="Needs a call that fails inside the tool; the default for this server is execute_code with code 1/0."))
     return out

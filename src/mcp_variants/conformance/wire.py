@@ -37,7 +37,8 @@ from typing import Any, Self
 from urllib.parse import urlsplit
 
 from ..processes import LOOPBACK, PipedProcess, ProcessStartError, ServerProcess
-from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, VERSION_KEY
+from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, OUTPUTS_VERSION, VERSION_KEY
+from .wire_schema import SchemaReport, SchemaViolation
 
 CLIENT_INFO = {"name": "mcp-variants-conformance", "version": "1"}
 EXIT_GRACE_S = 2.0  # after the server exited, how long its last lines may take to be read
@@ -63,6 +64,7 @@ class RoundTrip:
     problem: str | None = None  # transport failure (timeout, server exited, unparsable)
     unsupported: str | None = None  # the server does not serve this version
     elapsed_ms: float = 0.0
+    schema_violations: list[SchemaViolation] = field(default_factory=list)  # 2026-12-01 only; see Target.exchange
 
     @property
     def message(self) -> dict[str, Any]:
@@ -127,6 +129,7 @@ class Target:
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self.schema = SchemaReport()  # every 2026-12-01 message of this target, validated
 
     def next_id(self) -> int:
         with self._lock:
@@ -143,7 +146,11 @@ class Target:
             return self._handshake_exchange(version, extensions, method, dict(params or {}), timeout, headers)
         body = enveloped(params, version, extensions) if envelope else dict(params or {})
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": body}
-        return self._send_stateless(message, version, timeout, headers)
+        trip = self._send_stateless(message, version, timeout, headers)
+        if version == OUTPUTS_VERSION:
+            # The validation hook: every 2026-12-01 message sent and received, against the wire schema.
+            trip.schema_violations = self.schema.check_exchange(trip.request, trip.response, trip.notifications)
+        return trip
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:
         """Open the handshake connections for these (version, extensions key) pairs early."""
