@@ -21,25 +21,18 @@ import argparse
 import base64
 import difflib
 import json
-import os
-import queue
 import re
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-import httpx
 import nbformat
 
-from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.conformance.wire import HttpTarget, RoundTrip, StdioTarget
+from mcp_variants.processes import JupyterServerProcess, ServerProcess, free_port
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -86,58 +79,60 @@ def pretty(value: Any, width: int = 96, indent: int = 0) -> str:
 # ---- talking to the server -----------------------------------------------------------------------
 
 
-@dataclass
-class Exchange:
-    request: dict[str, Any]
-    response: dict[str, Any]
-    raw: bytes  # the response line as the server wrote it (without the newline)
-
-    @property
-    def result(self) -> dict[str, Any]:
-        return self.response.get("result", {})
-
-    def output(self, selector: str) -> dict[str, Any] | None:
-        return next((o for o in self.result.get("outputs", []) if key(o) == selector), None)
+TIMEOUT_S = 120.0  # per request: launch_sandbox takes seconds; a hung call fails the run
 
 
-class Wire(StdioConnection):
-    """A StdioConnection that keeps the raw bytes of every response."""
-
-    def exchange(self, method: str, params: dict[str, Any] | None = None, timeout: float = 120) -> Exchange:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-        while True:
-            try:
-                line = self._lines.get(timeout=timeout)
-            except queue.Empty:
-                raise TimeoutError(f"no answer to {method} within {timeout} s") from None
-            if line is None:
-                raise EOFError(f"the server closed stdout before answering {method}: {bytes(self.stderr_tail)[-2000:]!r}")
-            response = json.loads(line)
-            if response.get("id") == message["id"] and "method" not in response:
-                raw = line.rstrip(b"\n")
-                if compact(response) != raw:
-                    raise RuntimeError("the server's JSON is not the compact form this script measures; "
-                                       "update compact() in scripts/gen_docs.py")
-                return Exchange(message, response, raw)
-            self.notifications.append(response)
+def serve_command(root: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra]
 
 
-def call_params(tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None, *,
-                version: str = V, extensions: dict[str, Any] | None = None) -> dict[str, Any]:
+def tool_call(tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """tools/call params; the version's envelope (`_meta`) is the wire client's to add."""
     params: dict[str, Any] = {"name": tool, "arguments": arguments}
     if outputs is not None:
         params["requestedOutputs"] = outputs
-    params["_meta"] = envelope(version, extensions)
     return params
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def output_of(trip: RoundTrip, selector: str) -> dict[str, Any] | None:
+    return next((o for o in trip.result.get("outputs", []) if key(o) == selector), None)
+
+
+class Recorder:
+    """Our server on stdio, through the conformance suite's raw client (`StdioTarget`: one process for
+    stateless requests, one per handshake version). Every answer must be the compact JSON line the
+    measurements count; a request that got none raises TargetError."""
+
+    def __init__(self, root: Path) -> None:
+        self.target = StdioTarget(serve_command(root), timeout=TIMEOUT_S)
+
+    def request(self, method: str, params: dict[str, Any] | None = None, *, version: str = V,
+                extensions: dict[str, Any] | None = None) -> RoundTrip:
+        return self._checked(self.target.exchange(version, extensions, method, params))
+
+    def call(self, tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None, *,
+             version: str = V, extensions: dict[str, Any] | None = None) -> RoundTrip:
+        return self.request("tools/call", tool_call(tool, arguments, outputs), version=version, extensions=extensions)
+
+    def handshake(self, version: str) -> RoundTrip:
+        """The initialize round trip of the process for `version` (made once, with notifications/initialized)."""
+        return self._checked(self.target.handshake(version, None))
+
+    @staticmethod
+    def _checked(trip: RoundTrip) -> RoundTrip:
+        if trip.raw != compact(trip.message) + b"\n":
+            raise RuntimeError("the server's JSON is not the compact form this script measures; "
+                               "update compact() in scripts/gen_docs.py")
+        return trip
+
+    def close(self) -> None:
+        self.target.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # ---- normalization -------------------------------------------------------------------------------
@@ -222,10 +217,8 @@ def _b64_placeholder(block: dict[str, Any]) -> str:
     return f"<base64 {block.get('mimeType', 'data')}, {len(base64.b64decode(block['data']))} bytes>"
 
 
-def renumber(exchange: Exchange) -> tuple[dict[str, Any], dict[str, Any]]:
-    request = dict(exchange.request, id=1)
-    response = dict(exchange.response, id=1)
-    return request, response
+def renumber(trip: RoundTrip) -> tuple[dict[str, Any], dict[str, Any]]:
+    return dict(trip.request, id=1), dict(trip.message, id=1)
 
 
 # ---- files the examples need ---------------------------------------------------------------------
@@ -288,51 +281,6 @@ PRINT_200K = 'for i in range(4000):\n    print(f"row {i:05d} " + "x" * 39)'
 SHOW_CHART = "from IPython.display import Image, display\ndisplay(Image(filename='chart.png'))"
 
 
-# ---- a Jupyter server for connect_to_jupyter -----------------------------------------------------
-
-
-class JupyterServer:
-    """A stock jupyter-server on 127.0.0.1 with a token this script made; stopped by its PID."""
-
-    def __init__(self, folder: Path) -> None:
-        self.root = folder / "jupyter-root"
-        self.root.mkdir()
-        self.token = "doc-" + os.urandom(12).hex()
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        env = dict(os.environ, JUPYTER_TOKEN=self.token, JUPYTER_CONFIG_DIR=str(folder / "jupyter-config"),
-                   JUPYTER_RUNTIME_DIR=str(folder / "jupyter-runtime"))
-        command = [sys.executable, "-m", "jupyter_server", f"--ServerApp.port={self.port}", "--ServerApp.ip=127.0.0.1",
-                   "--ServerApp.port_retries=0", "--ServerApp.open_browser=False", f"--ServerApp.root_dir={self.root}"]
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            command.append("--ServerApp.allow_root=True")
-        self.log = open(folder / "jupyter.log", "wb")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
-        self.folder = folder
-
-    def wait(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{self.url}api/status", headers={"Authorization": f"token {self.token}"}, timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"jupyter-server did not start: {(self.folder / 'jupyter.log').read_text()[-2000:]}")
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
 # ---- what the script collects --------------------------------------------------------------------
 
 
@@ -341,7 +289,7 @@ class ApiExample:
     tool: str
     arguments: dict[str, Any]
     setup: str
-    exchange: Exchange | None = None
+    trip: RoundTrip | None = None
 
 
 @dataclass
@@ -369,8 +317,9 @@ class Measurement:
 
 @dataclass
 class Collected:
-    examples: dict[str, tuple[str, Exchange]] = field(default_factory=dict)  # name -> (what, exchange)
-    http: dict[str, Any] = field(default_factory=dict)
+    examples: dict[str, RoundTrip] = field(default_factory=dict)
+    http_url: str = ""
+    http: RoundTrip | None = None
     listing_ui: dict[str, dict[str, Any]] = field(default_factory=dict)
     listing_plain: dict[str, dict[str, Any]] = field(default_factory=dict)
     listing_legacy: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # version -> tool -> entry
@@ -396,15 +345,6 @@ def shapes() -> dict[str, dict[str, Any]]:
 # ---- the run -------------------------------------------------------------------------------------
 
 
-@contextmanager
-def server(root: Path, *extra: str) -> Iterator[Wire]:
-    connection = Wire([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra])
-    try:
-        yield connection
-    finally:
-        connection.close()
-
-
 def collect(norm: Normalizer) -> Collected:
     got = Collected()
     with tempfile.TemporaryDirectory(prefix="mcp-variants-docs-") as tmp:
@@ -415,19 +355,19 @@ def collect(norm: Normalizer) -> Collected:
         norm.literal(str(folder), "<tmp>")
         norm.fixed_cell_ids.update({"intro", "load", "total"})
         lay_out_root(root)
-        jupyter = JupyterServer(folder)  # starts while the examples run
+        jupyter = JupyterServerProcess(folder / "jupyter").spawn()  # starts while the examples run
         norm.literal(jupyter.token, "<token>")
         try:
             started = time.monotonic()
-            with server(root) as wire:
-                chapter_examples(wire, norm, got)
+            with Recorder(root) as server:
+                chapter_examples(server, norm, got)
                 got.seconds["chapter examples"] = time.monotonic() - started
                 started = time.monotonic()
-                api_examples(wire, norm, got, jupyter)
+                api_examples(server, norm, got, jupyter)
                 got.seconds["API examples"] = time.monotonic() - started
                 started = time.monotonic()
                 lay_out_measurements(root)
-                measure(wire, got)
+                measure(server, got)
                 got.seconds["measurements"] = time.monotonic() - started
         finally:
             jupyter.stop()
@@ -440,85 +380,63 @@ def collect(norm: Normalizer) -> Collected:
     return got
 
 
-def record(got: Collected, norm: Normalizer, name: str, what: str, exchange: Exchange) -> Exchange:
-    norm.learn(exchange.response)
-    got.examples[name] = (what, exchange)
-    return exchange
+def record(got: Collected, norm: Normalizer, name: str, trip: RoundTrip) -> RoundTrip:
+    norm.learn(trip.message)
+    got.examples[name] = trip
+    return trip
 
 
-def chapter_examples(wire: Wire, norm: Normalizer, got: Collected) -> None:
-    def ex(name: str, what: str, method: str, params: dict[str, Any]) -> Exchange:
-        return record(got, norm, name, what, wire.exchange(method, params))
+def chapter_examples(server: Recorder, norm: Normalizer, got: Collected) -> None:
+    def ex(name: str, trip: RoundTrip) -> RoundTrip:
+        return record(got, norm, name, trip)
 
-    ex("discover", "server/discover at 2026-12-01", "server/discover", {"_meta": envelope(V, UI)})
-    listed = ex("tools-list-ui", "tools/list at 2026-12-01 with the Apps extension", "tools/list", {"_meta": envelope(V, UI)})
+    ex("discover", server.request("server/discover", extensions=UI))
+    listed = ex("tools-list-ui", server.request("tools/list", extensions=UI))
     got.listing_ui = {t["name"]: t for t in listed.result["tools"]}
-    got.listing_bytes = len(listed.raw) + 1
-    plain = ex("tools-list-plain", "tools/list at 2026-12-01 without extensions", "tools/list", {"_meta": envelope(V)})
+    got.listing_bytes = len(listed.raw)
+    plain = ex("tools-list-plain", server.request("tools/list"))
     got.listing_plain = {t["name"]: t for t in plain.result["tools"]}
-    legacy = ex("tools-list-2026-07-28", "tools/list at 2026-07-28", "tools/list", {"_meta": envelope("2026-07-28")})
+    legacy = ex("tools-list-2026-07-28", server.request("tools/list", version="2026-07-28"))
     got.listing_legacy["2026-07-28"] = {t["name"]: t for t in legacy.result["tools"]}
 
-    ex("fallback", "no requestedOutputs: the assistant/content fallback", "tools/call",
-       call_params("execute_code", {"code": "print(1 + 1)"}))
-    ex("assistant-content", "assistant/content, asked for", "tools/call",
-       call_params("execute_code", {"code": "print(1 + 1)"}, [AC]))
-    ex("programmatic-structured", "programmatic/structured", "tools/call",
-       call_params("execute_code", {"code": "print(1 + 1)"}, [PS]))
-    ex("assistant-structured", "assistant/structured", "tools/call", call_params("list_files", {}, [AS]))
-    ex("user-structured", "user/structured", "tools/call", call_params("list_files", {}, [US]))
-    ex("user-content", "user/content with an image", "tools/call", call_params("execute_code", {"code": SHOW_CHART}, [UC]))
-    ex("assistant-structured-image", "assistant/structured with an image", "tools/call",
-       call_params("execute_code", {"code": SHOW_CHART}, [AS]))
-    ex("two-outputs", "assistant/content and programmatic/structured in one call", "tools/call",
-       call_params("execute_code", {"code": "print(1 + 1)\n6 * 7"}, [AC, PS]))
-    ex("listing-programmatic", "a listing for code, with its cache hint", "tools/call",
-       call_params("list_files", {}, [PS]))
-    ex("paging-1", "the first page", "tools/call", call_params("list_files", {"limit": 2}, [PS]))
-    first = got.examples["paging-1"][1].output("programmatic/structured") or {}
+    ex("fallback", server.call("execute_code", {"code": "print(1 + 1)"}))
+    ex("assistant-content", server.call("execute_code", {"code": "print(1 + 1)"}, [AC]))
+    ex("programmatic-structured", server.call("execute_code", {"code": "print(1 + 1)"}, [PS]))
+    ex("assistant-structured", server.call("list_files", {}, [AS]))
+    ex("user-structured", server.call("list_files", {}, [US]))
+    ex("user-content", server.call("execute_code", {"code": SHOW_CHART}, [UC]))
+    ex("assistant-structured-image", server.call("execute_code", {"code": SHOW_CHART}, [AS]))
+    ex("two-outputs", server.call("execute_code", {"code": "print(1 + 1)\n6 * 7"}, [AC, PS]))
+    ex("listing-programmatic", server.call("list_files", {}, [PS]))
+    ex("paging-1", server.call("list_files", {"limit": 2}, [PS]))
+    first = output_of(got.examples["paging-1"], "programmatic/structured") or {}
     cursor = first.get("structuredContent", {}).get("nextCursor", "")
-    ex("paging-2", "the next page", "tools/call", call_params("list_files", {"limit": 2, "cursor": cursor}, [PS]))
-    ex("paging-assistant", "the first page for the model", "tools/call", call_params("list_files", {"limit": 2}, [AC]))
+    ex("paging-2", server.call("list_files", {"limit": 2, "cursor": cursor}, [PS]))
+    ex("paging-assistant", server.call("list_files", {"limit": 2}, [AC]))
 
     # MCP Apps
-    ex("apps-table", "an Apps host: assistant/content and the ui output", "tools/call",
-       call_params("list_files", {}, [AC, UIS], extensions=UI))
-    ex("apps-execution", "an Apps host: an execution with an image", "tools/call",
-       call_params("execute_code", {"code": SHOW_CHART}, [AC, UIS], extensions=UI))
-    ex("apps-only", "an App-only call: only the ui output", "tools/call",
-       call_params("list_kernels", {}, [UIS], extensions=UI))
-    ex("apps-fallback", "an App-capable client that asks for nothing", "tools/call",
-       call_params("list_kernels", {}, None, extensions=UI))
+    ex("apps-table", server.call("list_files", {}, [AC, UIS], extensions=UI))
+    ex("apps-execution", server.call("execute_code", {"code": SHOW_CHART}, [AC, UIS], extensions=UI))
+    ex("apps-only", server.call("list_kernels", {}, [UIS], extensions=UI))
+    ex("apps-fallback", server.call("list_kernels", {}, None, extensions=UI))
 
     # Errors: selection (-32602) and version (-32022), then tool errors (isError)
-    ex("err-undeclared", "an undeclared selector", "tools/call", call_params("execute_code", {"code": "1"}, [US]))
-    ex("err-not-negotiated", "an extension audience the request did not negotiate", "tools/call",
-       call_params("execute_code", {"code": "1"}, [UIS]))
-    ex("err-not-core", "a combination the core does not define", "tools/call",
-       call_params("execute_code", {"code": "1"}, [{"audience": "programmatic", "format": "content"}]))
-    ex("err-ui-content", "the ui audience in a format its extension does not permit", "tools/call",
-       call_params("execute_code", {"code": "1"}, [{"audience": UI_EXT, "format": "content"}], extensions=UI))
-    ex("err-duplicate", "the same selector twice", "tools/call", call_params("execute_code", {"code": "1"}, [AC, AC]))
-    ex("err-empty", "an empty requestedOutputs", "tools/call", call_params("execute_code", {"code": "1"}, []))
-    ex("err-malformed", "a selector without a format", "tools/call",
-       call_params("execute_code", {"code": "1"}, [{"audience": "assistant"}]))
-    ex("err-old-version", "requestedOutputs on a 2026-07-28 request", "tools/call",
-       call_params("execute_code", {"code": "1"}, [AC], version="2026-07-28"))
-    ex("err-unknown-tool", "a tool that does not exist", "tools/call", call_params("run_everything", {}, [AC]))
-    ex("err-version", "a protocol version the server does not serve", "tools/call",
-       call_params("execute_code", {"code": "1"}, [AC], version="2099-01-01"))
-    ex("tool-error", "code that raises, two audiences", "tools/call",
-       call_params("execute_code", {"code": "print('before')\n1 / 0"}, [AC, PS]))
-    ex("tool-error-assistant-structured", "code that raises, assistant/structured", "tools/call",
-       call_params("execute_code", {"code": "print('before')\n1 / 0"}, [AS]))
-    ex("invalid-arguments", "arguments that break inputSchema", "tools/call",
-       call_params("execute_code", {"source": "1"}, [AC, AS]))
-    ex("path-outside-root", "a path that leaves the root", "tools/call",
-       call_params("list_files", {"path": "../"}, [AC, PS]))
-    ex("legacy-call-2026-07-28", "tools/call at 2026-07-28", "tools/call",
-       call_params("execute_code", {"code": "print(1 + 1)"}, version="2026-07-28"))
-    ex("legacy-error-2026-07-28", "a tool error at 2026-07-28", "tools/call",
-       call_params("execute_code", {"code": "1 / 0"}, version="2026-07-28"))
+    ex("err-undeclared", server.call("execute_code", {"code": "1"}, [US]))
+    ex("err-not-negotiated", server.call("execute_code", {"code": "1"}, [UIS]))
+    ex("err-not-core", server.call("execute_code", {"code": "1"}, [{"audience": "programmatic", "format": "content"}]))
+    ex("err-ui-content", server.call("execute_code", {"code": "1"}, [{"audience": UI_EXT, "format": "content"}], extensions=UI))
+    ex("err-duplicate", server.call("execute_code", {"code": "1"}, [AC, AC]))
+    ex("err-empty", server.call("execute_code", {"code": "1"}, []))
+    ex("err-malformed", server.call("execute_code", {"code": "1"}, [{"audience": "assistant"}]))
+    ex("err-old-version", server.call("execute_code", {"code": "1"}, [AC], version="2026-07-28"))
+    ex("err-unknown-tool", server.call("run_everything", {}, [AC]))
+    ex("err-version", server.call("execute_code", {"code": "1"}, [AC], version="2099-01-01"))
+    ex("tool-error", server.call("execute_code", {"code": "print('before')\n1 / 0"}, [AC, PS]))
+    ex("tool-error-assistant-structured", server.call("execute_code", {"code": "print('before')\n1 / 0"}, [AS]))
+    ex("invalid-arguments", server.call("execute_code", {"source": "1"}, [AC, AS]))
+    ex("path-outside-root", server.call("list_files", {"path": "../"}, [AC, PS]))
+    ex("legacy-call-2026-07-28", server.call("execute_code", {"code": "print(1 + 1)"}, version="2026-07-28"))
+    ex("legacy-error-2026-07-28", server.call("execute_code", {"code": "1 / 0"}, version="2026-07-28"))
 
 
 API_SEQUENCE: list[tuple[str, dict[str, Any], str]] = [
@@ -558,79 +476,42 @@ def all_selectors(tool: dict[str, Any]) -> list[dict[str, str]]:
     return [{"audience": v["audience"], "format": v["format"]} for v in tool["outputVariants"]]
 
 
-def api_examples(wire: Wire, norm: Normalizer, got: Collected, jupyter: JupyterServer) -> None:
+def api_examples(server: Recorder, norm: Normalizer, got: Collected, jupyter: JupyterServerProcess) -> None:
     for tool, arguments, setup in API_SEQUENCE:
         example = ApiExample(tool, arguments, setup)
         got.api[tool] = example
         if tool not in got.listing_ui:
             continue  # a scripted tool the server no longer serves: its page says so
         if tool == "connect_to_jupyter":
-            jupyter.wait()
+            jupyter.wait_ready(timeout=60)
             arguments = {"url": jupyter.url, "token": jupyter.token}
-        exchange = wire.exchange("tools/call", call_params(tool, arguments, all_selectors(got.listing_ui[tool]), extensions=UI))
-        norm.learn(exchange.response)
-        example.exchange = exchange
+        trip = server.call(tool, arguments, all_selectors(got.listing_ui[tool]), extensions=UI)
+        norm.learn(trip.message)
+        example.trip = trip
         if tool == "connect_to_jupyter":
-            got.examples["connect-token"] = ("connect_to_jupyter with a token", exchange)
-            got.token_in_response = exchange.raw.count(jupyter.token.encode())
+            got.examples["connect-token"] = trip
+            got.token_in_response = trip.raw.count(jupyter.token.encode())
 
 
 def legacy_examples(root: Path, norm: Normalizer, got: Collected) -> None:
-    for version in ("2025-11-25", "2024-11-05"):
-        with server(root) as wire:
-            init = wire.exchange("initialize", {"protocolVersion": version, "capabilities": {},
-                                                "clientInfo": {"name": "gen-docs", "version": "0"}})
-            record(got, norm, f"initialize-{version}", f"initialize at {version}", init)
-            wire.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-            listed = record(got, norm, f"tools-list-{version}", f"tools/list at {version}", wire.exchange("tools/list", {}))
+    with Recorder(root) as server:
+        for version in ("2025-11-25", "2024-11-05"):
+            record(got, norm, f"initialize-{version}", server.handshake(version))
+            listed = record(got, norm, f"tools-list-{version}", server.request("tools/list", {}, version=version))
             got.listing_legacy[version] = {t["name"]: t for t in listed.result["tools"]}
-            record(got, norm, f"legacy-call-{version}", f"tools/call at {version}",
-                   wire.exchange("tools/call", {"name": "execute_code", "arguments": {"code": "print(1 + 1)"}}))
+            record(got, norm, f"legacy-call-{version}", server.call("execute_code", {"code": "print(1 + 1)"}, version=version))
             if version == "2025-11-25":
-                record(got, norm, "legacy-listing-2025-11-25", "a listing at 2025-11-25",
-                       wire.exchange("tools/call", {"name": "list_kernels", "arguments": {}}))
+                record(got, norm, "legacy-listing-2025-11-25", server.call("list_kernels", {}, version=version))
 
 
 def http_example(root: Path, norm: Normalizer, got: Collected) -> None:
+    """One stateless tools/call over streamable HTTP, through the conformance suite's HttpTarget."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "mcp_variants", "serve", "--http", "--port", str(port),
-                                "--root", str(root)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    stderr = process.stderr.read() if process.stderr else b""
-                    raise RuntimeError(f"the HTTP server did not start: {stderr[-2000:]!r}") from None
-                time.sleep(0.05)
-        url = f"http://127.0.0.1:{port}/mcp"
-        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": call_params("list_kernels", {}, [AC])}
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                   "MCP-Protocol-Version": V, "Mcp-Method": "tools/call", "Mcp-Name": "list_kernels"}
-        with httpx.Client(timeout=60) as client:
-            response = client.post(url, content=json.dumps(body), headers=headers)
-        text = response.text
-        if response.headers.get("content-type", "").startswith("text/event-stream"):
-            events = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
-            payload = [e for e in events if "id" in e][-1]
-        else:
-            payload = response.json()
-        norm.learn(payload)
-        got.http = {"url": url, "request_headers": headers, "request": body, "status": response.status_code,
-                    "content_type": response.headers.get("content-type", ""), "response": payload}
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with ServerProcess(serve_command(root, "--http", "--port", str(port)), port).start(), \
+            HttpTarget(f"http://127.0.0.1:{port}/mcp", timeout=TIMEOUT_S) as target:
+        trip = target.exchange(V, None, "tools/call", tool_call("list_kernels", {}, [AC]))
+        norm.learn(trip.message)
+        got.http_url, got.http = target.url, trip
 
 
 # ---- measurements --------------------------------------------------------------------------------
@@ -666,9 +547,9 @@ def content_stats(blocks: list[dict[str, Any]]) -> tuple[int, int, int]:
     return text, len(images), sum(len(b.get("data", "")) for b in images)
 
 
-def row_for(label: str, exchange: Exchange, note: str = "") -> Row:
-    row = Row(label, nbytes(exchange.response) + 1, note=note)  # + the newline that ends a stdio message
-    result = exchange.result
+def row_for(label: str, response: dict[str, Any], note: str = "") -> Row:
+    row = Row(label, nbytes(response) + 1, note=note)  # + the newline that ends a stdio message
+    result = response["result"]
     for output in result.get("outputs", []):
         if output["format"] == "content":
             text, images, image_chars = content_stats(output["content"])
@@ -694,7 +575,7 @@ def describe(name: str, value: Any) -> str:
     return f"`{name}` ({type(value).__name__})"
 
 
-def measure(wire: Wire, got: Collected) -> None:
+def measure(server: Recorder, got: Collected) -> None:
     got.selection_bytes = len(compact({"requestedOutputs": [AC]})) - 1  # `"requestedOutputs":[...]` plus its comma
     for slug, title, tool, arguments in SCENARIOS:
         if tool not in got.listing_ui:
@@ -704,30 +585,29 @@ def measure(wire: Wire, got: Collected) -> None:
         selectors = all_selectors(got.listing_ui[tool])
 
         def call(outputs: list[dict[str, str]] | None, version: str = V, tool: str = tool,
-                 arguments: dict[str, Any] = arguments) -> Exchange:
-            params = call_params(tool, arguments, outputs, version=version, extensions=UI if version == V else None)
-            return wire.exchange("tools/call", params)
+                 arguments: dict[str, Any] = arguments) -> RoundTrip:
+            return server.call(tool, arguments, outputs, version=version, extensions=UI if version == V else None)
 
         fallback = call(None)
-        m.rows.append(row_for("no `requestedOutputs` (fallback)", fallback))
+        m.rows.append(row_for("no `requestedOutputs` (fallback)", fallback.message))
         explicit = None
         for selector in selectors:
-            exchange = call([selector])
-            m.rows.append(row_for(f"`{key(selector)}`", exchange))
+            trip = call([selector])
+            m.rows.append(row_for(f"`{key(selector)}`", trip.message))
             if selector == AC:
-                explicit = exchange
+                explicit = trip
         everything = call(selectors)
         m.is_error = bool(everything.result.get("isError"))
         m.outputs = {key(o): o for o in everything.result.get("outputs", [])}
-        m.rows.append(row_for(f"all {len(selectors)} variants in one call", everything))
+        m.rows.append(row_for(f"all {len(selectors)} variants in one call", everything.message))
         if UIS in selectors:
-            m.rows.append(row_for("`assistant/content` + `ui/structured` (an Apps host)", call([AC, UIS])))
+            m.rows.append(row_for("`assistant/content` + `ui/structured` (an Apps host)", call([AC, UIS]).message))
         legacy = call(None, version="2026-07-28")
-        m.rows.append(row_for("legacy pair (2026-07-28: `content` + `structuredContent`)", legacy))
+        m.rows.append(row_for("legacy pair (2026-07-28: `content` + `structuredContent`)", legacy.message))
         if "structuredContent" in legacy.result:
-            mirrored = json.loads(json.dumps(legacy.response))
+            mirrored = json.loads(json.dumps(legacy.message))
             mirrored["result"]["content"].append({"type": "text", "text": json.dumps(legacy.result["structuredContent"])})
-            m.rows.append(row_for("legacy pair + JSON mirror in `content`", Exchange({}, mirrored, b""),
+            m.rows.append(row_for("legacy pair + JSON mirror in `content`", mirrored,
                                   note="computed: what a server that mirrors would send"))
         m.fallback_identical = explicit is not None and fallback.result.get("outputs") == explicit.result.get("outputs")
         if UIS in selectors:
@@ -747,9 +627,9 @@ def measure(wire: Wire, got: Collected) -> None:
         if tool not in got.listing_ui:
             continue
         selectors = all_selectors(got.listing_ui[tool])
-        exchange = wire.exchange("tools/call", call_params(tool, arguments, selectors, extensions=UI))
-        for output in exchange.result.get("outputs", []):
-            entry: dict[str, Any] = {"title": title, "selector": key(output), "isError": exchange.result.get("isError", False)}
+        trip = server.call(tool, arguments, selectors, extensions=UI)
+        for output in trip.result.get("outputs", []):
+            entry: dict[str, Any] = {"title": title, "selector": key(output), "isError": trip.result.get("isError", False)}
             if output["format"] == "structured":
                 value = output["structuredContent"]
                 entry["type"] = value.get("error", {}).get("type", "") if isinstance(value, dict) else ""
@@ -816,10 +696,10 @@ NOT_SHOWN = {"tools-list-plain", "initialize-2024-11-05"}  # recorded for the ta
 
 def render_examples(got: Collected, norm: Normalizer) -> dict[str, str]:
     files: dict[str, str] = {}
-    for name, (what, exchange) in got.examples.items():
+    for name, trip in got.examples.items():
         if name in NOT_SHOWN:
             continue
-        request, response = renumber(exchange)
+        request, response = renumber(trip)
         if name.startswith("tools-list"):
             keep = "list_kernels" if name == "tools-list-ui" else "execute_code"
             response = filtered_listing(response, keep)
@@ -866,12 +746,13 @@ def render_negotiation(got: Collected) -> str:
 
 
 def render_http(got: Collected, norm: Normalizer) -> str:
-    h = got.http
-    url = norm.text(h["url"])
-    request_lines = [f"POST {url}"] + [f"{k}: {v}" for k, v in h["request_headers"].items()]
-    request = "\n".join(request_lines) + "\n\n" + pretty(norm(h["request"]))
-    response = f"HTTP/1.1 {h['status']}\ncontent-type: {h['content_type']}\n\n" + pretty(norm(h["response"]))
-    return fence(request, "http", "request") + "\n" + fence(response, "http", "response (the JSON-RPC message it carries)")
+    assert got.http is not None and got.http.http is not None and got.http.headers is not None
+    request, response = renumber(got.http)
+    headers = "\n".join(f"{k}: {v}" for k, v in got.http.http["requestHeaders"].items())
+    request_text = f"POST {norm.text(got.http_url)}\n{headers}\n\n" + pretty(norm(request))
+    response_text = (f"HTTP/1.1 {got.http.status}\ncontent-type: {got.http.headers.get('Content-Type', '')}\n\n"
+                     + pretty(norm(response)))
+    return fence(request_text, "http", "request") + "\n" + fence(response_text, "http", "response (the JSON-RPC message it carries)")
 
 
 def render_legacy_table(got: Collected) -> str:
@@ -1112,7 +993,7 @@ def render_tool(name: str, declared: dict[str, Any], got: Collected, norm: Norma
                    "MCP Apps extension ([MCP Apps](../reference/mcp-apps.md)).\n")
 
     example = got.api.get(name)
-    exchange = example.exchange if example else None
+    trip = example.trip if example else None
     for v in declared["outputVariants"]:
         sel = key(v)
         out.append(f"### {sel} {{#{anchor(sel)}}}\n")
@@ -1127,30 +1008,30 @@ def render_tool(name: str, declared: dict[str, Any], got: Collected, norm: Norma
                     out.append(collapsible("schema on the wire (shapes inlined)", fence(pretty(wire_variant["schema"]), title="schema")))
         else:
             out.append("The payload is an array of MCP content blocks (`text`, `image`); no schema.\n")
-        if exchange is None:
+        if trip is None:
             reason = ("the script has no scripted call for this tool (`API_SEQUENCE` in scripts/gen_docs.py)"
                       if example is None else "the server did not list this tool")
             out.append(f"!!! note \"No example\"\n    No example could be produced: {reason}.\n")
             continue
-        if "error" in exchange.response:
+        if "error" in trip.message:
             out.append("!!! warning \"No example\"\n    The call failed with a JSON-RPC error "
-                       f"({exchange.response['error'].get('code')}); see the request below.\n")
+                       f"({trip.message['error'].get('code')}); see the request below.\n")
             continue
-        output = exchange.output(sel)
+        output = output_of(trip, sel)
         if output is None:
             out.append("!!! warning \"No example\"\n    The server returned no output for this variant.\n")
             continue
-        label = "Example (the call failed: `isError: true`, so this is the error shape)" if exchange.result.get("isError") else "Example"
+        label = "Example (the call failed: `isError: true`, so this is the error shape)" if trip.result.get("isError") else "Example"
         out.append(f"{label}:\n")
         out.append(output_example(norm, output))
 
     out.append("## The example call\n")
-    if exchange is None or example is None:
+    if trip is None or example is None:
         out.append("No example could be produced for this tool (see above).\n")
     else:
         out.append(f"Every output above comes from this one call, which asked for every declared variant "
                    f"at 2026-12-01 with the Apps extension negotiated. Before it: {example.setup}\n")
-        request, response = renumber(exchange)
+        request, response = renumber(trip)
         out.append(fence(pretty(norm(request)), title="request"))
         extras = {k: v for k, v in (response.get("result") or {}).items() if k not in ("outputs",)}
         if extras:
