@@ -1,0 +1,84 @@
+"""Our server, spoken to through the conformance suite's raw wire client, so every answer keeps its bytes.
+
+`Recorder` is `mcp-variants serve` on stdio (`StdioTarget`: one process for the stateless
+requests, one more per handshake version asked for); `call_over_http` is one stateless
+tools/call to `mcp-variants serve --http`. Each answer is a `conformance.wire.RoundTrip`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Self
+
+from mcp_variants.conformance.wire import HttpTarget, RoundTrip, StdioTarget
+from mcp_variants.processes import LOOPBACK, ServerProcess, free_port
+
+from .jsontext import compact
+from .selection import V, key
+
+TIMEOUT_S = 120.0  # per request: launch_sandbox takes seconds; a call that hangs fails the run
+
+
+def serve_command(root: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra]
+
+
+def tool_call(tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """tools/call params; the version's envelope (`_meta`) is the wire client's to add."""
+    params: dict[str, Any] = {"name": tool, "arguments": arguments}
+    if outputs is not None:
+        params["requestedOutputs"] = outputs
+    return params
+
+
+def output_of(trip: RoundTrip, selector: str) -> dict[str, Any] | None:
+    """The output for `selector` (`audience/format`) in a 2026-12-01 result, if it has one."""
+    return next((o for o in trip.result.get("outputs", []) if key(o) == selector), None)
+
+
+class Recorder:
+    """`mcp-variants serve --root ROOT` on stdio. Every answer must be the compact JSON line the
+    measurements count; a request that got no answer raises TargetError (saying why)."""
+
+    def __init__(self, root: Path) -> None:
+        self.target = StdioTarget(serve_command(root), timeout=TIMEOUT_S)
+
+    def request(self, method: str, params: dict[str, Any] | None = None, *, version: str = V,
+                extensions: dict[str, Any] | None = None) -> RoundTrip:
+        return self._checked(self.target.exchange(version, extensions, method, params))
+
+    def call(self, tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None, *,
+             version: str = V, extensions: dict[str, Any] | None = None) -> RoundTrip:
+        return self.request("tools/call", tool_call(tool, arguments, outputs), version=version, extensions=extensions)
+
+    def handshake(self, version: str) -> RoundTrip:
+        """The initialize round trip of the process for `version` (made once, notifications/initialized after it)."""
+        return self._checked(self.target.handshake(version, None))
+
+    @staticmethod
+    def _checked(trip: RoundTrip) -> RoundTrip:
+        if trip.raw != compact(trip.message) + b"\n":
+            raise RuntimeError("the server's JSON is not the compact form the measurements count; "
+                               "update compact() in scripts/docsgen/jsontext.py")
+        return trip
+
+    def close(self) -> None:
+        """Every process stopped (EOF, then SIGTERM and SIGKILL by PID), with its kernels."""
+        self.target.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def call_over_http(root: Path, tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]]) -> tuple[str, RoundTrip]:
+    """One stateless tools/call to `mcp-variants serve --http` on a free loopback port, started and stopped
+    here: the endpoint's URL and the round trip (status, headers, the request headers sent; `message`
+    raises TargetError when no answer came)."""
+    port = free_port()
+    with ServerProcess(serve_command(root, "--http", "--port", str(port)), port).start(), \
+            HttpTarget(f"http://{LOOPBACK}:{port}/mcp", timeout=TIMEOUT_S) as target:
+        return target.url, target.exchange(V, None, "tools/call", tool_call(tool, arguments, outputs))
