@@ -1,15 +1,16 @@
 """Our server, spoken to through the conformance suite's raw wire client, so every answer keeps its bytes.
 
-`Recorder` is `mcp-variants serve` on stdio (`StdioTarget`: one process for the stateless
-requests, one more per handshake version asked for); `call_over_http` is one stateless
-tools/call to `mcp-variants serve --http`. Each answer is a `conformance.wire.RoundTrip`.
+`Recorder` is `mcp-variants serve` on stdio, a `StdioTarget` (one process for the stateless
+requests, one more per handshake version asked for; `close()` stops them all, with their
+kernels). `call_over_http` is one stateless tools/call to `mcp-variants serve --http`. Each
+answer is a `conformance.wire.RoundTrip`.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from mcp_variants.conformance.wire import HttpTarget, RoundTrip, StdioTarget
 from mcp_variants.processes import LOOPBACK, ServerProcess, free_port
@@ -37,24 +38,24 @@ def output_of(trip: RoundTrip, selector: str) -> dict[str, Any] | None:
     return next((o for o in trip.result.get("outputs", []) if key(o) == selector), None)
 
 
-class Recorder:
+class Recorder(StdioTarget):
     """`mcp-variants serve --root ROOT` on stdio. Every answer must be the compact JSON line the
     measurements count; a request that got no answer raises TargetError (saying why)."""
 
     def __init__(self, root: Path) -> None:
-        self.target = StdioTarget(serve_command(root), timeout=TIMEOUT_S)
+        super().__init__(serve_command(root), timeout=TIMEOUT_S)
 
     def request(self, method: str, params: dict[str, Any] | None = None, *, version: str = V,
                 extensions: dict[str, Any] | None = None) -> RoundTrip:
-        return self._checked(self.target.exchange(version, extensions, method, params))
+        return self._checked(self.exchange(version, extensions, method, params))
 
     def call(self, tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None, *,
              version: str = V, extensions: dict[str, Any] | None = None) -> RoundTrip:
         return self.request("tools/call", tool_call(tool, arguments, outputs), version=version, extensions=extensions)
 
-    def handshake(self, version: str) -> RoundTrip:
+    def initialize(self, version: str) -> RoundTrip:
         """The initialize round trip of the process for `version` (made once, notifications/initialized after it)."""
-        return self._checked(self.target.handshake(version, None))
+        return self._checked(self.handshake(version, None))
 
     @staticmethod
     def _checked(trip: RoundTrip) -> RoundTrip:
@@ -62,16 +63,6 @@ class Recorder:
             raise RuntimeError("the server's JSON is not the compact form the measurements count; "
                                "update compact() in scripts/docsgen/jsontext.py")
         return trip
-
-    def close(self) -> None:
-        """Every process stopped (EOF, then SIGTERM and SIGKILL by PID), with its kernels."""
-        self.target.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def call_over_http(root: Path, tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]]) -> tuple[str, RoundTrip]:

@@ -174,7 +174,7 @@ def api_examples(server: Recorder, norm: Normalizer, got: Collected, jupyter: Ju
 def legacy_examples(root: Path, norm: Normalizer, got: Collected) -> None:
     with Recorder(root) as server:
         for version in LEGACY_VERSIONS:
-            record(got, norm, f"initialize-{version}", server.handshake(version))
+            record(got, norm, f"initialize-{version}", server.initialize(version))
             listed = record(got, norm, f"tools-list-{version}", server.request("tools/list", {}, version=version))
             got.listing_legacy[version] = {t["name"]: t for t in listed.result["tools"]}
             record(got, norm, f"legacy-call-{version}", server.call("execute_code", {"code": "print(1 + 1)"}, version=version))
