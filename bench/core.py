@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_variants.catalog import load_declarations, load_shape, variants_dir
-from mcp_variants.jupyter.kernels import Execution
+from mcp_variants.jupyter.runtime import Execution
 from mcp_variants.protocol.projection import Outcome, build_result
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import (

@@ -148,7 +148,7 @@ def _install_stdio_patch(direct: bool, stamps: bool) -> None:
 def _install_handler_stamps() -> None:
     from mcp.server.lowlevel import Server
 
-    from mcp_variants.jupyter.kernels import EmbeddedRuntime
+    from mcp_variants.jupyter.embedded import EmbeddedRuntime
 
     add = Server.add_request_handler
 

@@ -17,7 +17,7 @@ every contestant once, in a shuffled order); every contestant has its own proces
                   connection (a stateless request keeps no client state), then execute_code
   also       server embedded 2025-11-25 handshake: the era control for the launch_sandbox contestant;
              server --jupyter-url <sandbox> requesting programmatic/structured: its timings.durationMs
-             is the remote runtime's own message loop (in its worker thread), to split the overhead
+             is the remote runtime's own message loop (the run loop), to split the overhead
 
 Both jupyter-servers come from src's sandbox launcher (mcp_variants.jupyter.sandboxes: the
 same command line, flags, isolation and token file as launch_sandbox), with its configuration
@@ -53,7 +53,8 @@ from typing import Any
 import psutil
 
 from mcp_variants.jupyter import sandboxes
-from mcp_variants.jupyter.remote import JupyterServer, _disconnect
+from mcp_variants.jupyter.remote.server_client import JupyterServerClient
+from mcp_variants.jupyter.remote.websocket import disconnect
 
 from .roundtrip import (
     META_2026,
@@ -111,7 +112,7 @@ class JupyterProcess:
         self.root = folder / "root"
         self.token = secrets.token_urlsafe(32)
         self.url = ""
-        self.server: JupyterServer | None = None
+        self.server: JupyterServerClient | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self._log: Any = None
 
@@ -126,7 +127,7 @@ class JupyterProcess:
         for _ in range(3):  # a free port can be taken between the probe and the bind
             port = sandboxes._free_port()
             self.url = f"http://127.0.0.1:{port}/"
-            self.server = JupyterServer(self.url, self.token)
+            self.server = JupyterServerClient(self.url, self.token)
             self.process = sandboxes._spawn(self.folder, self.root, port, self._log)
             if await sandboxes._wait_ready(self.server, self.process):
                 return
@@ -176,7 +177,7 @@ class RawRemoteKernel:
     until the run's idle status (keeping the execute_result), then the shell reply.
     """
 
-    def __init__(self, server: JupyterServer) -> None:
+    def __init__(self, server: JupyterServerClient) -> None:
         self.server = server
         self.kernel_id: str | None = None
         self.client: Any = None
@@ -203,7 +204,7 @@ class RawRemoteKernel:
 
     async def stop(self) -> None:
         if self.client is not None:
-            _disconnect(self.client)
+            disconnect(self.client)
         if self.kernel_id is not None:
             with contextlib.suppress(Exception):  # the server's own shutdown stops it anyway
                 await self.server.request("DELETE", f"api/kernels/{self.kernel_id}")
@@ -391,7 +392,7 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
         "decomposition": {
             "remote_kernel_loop_ms": kernel_ms,
             "note": f"timings.durationMs of {SRV_SANDBOX_PROG}: the remote runtime's own message loop "
-                    "(execute to shell reply, in its worker thread), measured inside the server",
+                    "(execute to shell reply), measured inside the server",
             "raw_sandbox_median_ms": summaries[RAW_SANDBOX]["median"],
             "server_outside_kernel_loop_ms_median": round(summaries[SRV_SANDBOX_PROG]["median"] - kernel_ms["median"], 3),
         },

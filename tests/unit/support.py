@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from mcp_variants.catalog import load_declarations
-from mcp_variants.jupyter.kernels import Execution
-from mcp_variants.protocol.types import Selector, ToolDeclaration
+from mcp_variants.jupyter.runtime import Execution
 from mcp_variants.protocol.projection import ToolProjectors
+from mcp_variants.protocol.types import Selector, ToolDeclaration
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.executions import ExecutionView
 from mcp_variants.tools.listings import Listing

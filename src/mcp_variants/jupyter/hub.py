@@ -14,8 +14,8 @@ from typing import Any
 
 import anyio
 
-from .backend import Backend
 from .errors import ToolError
+from .runtime import Backend
 
 EMBEDDED = "embedded"
 

@@ -26,12 +26,12 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import check_view_links, register_resources
 from ..catalog import load_declarations, load_shape, variants_dir
-from ..jupyter.backend import Backend
+from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.errors import ToolError
 from ..jupyter.hub import EMBEDDED, Hub
-from ..jupyter.kernels import EmbeddedRuntime
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
+from ..jupyter.runtime import Backend
 from ..protocol.declarations import DeclarationError
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.listing import tool_entry

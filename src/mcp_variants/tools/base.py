@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..jupyter.backend import Backend
 from ..jupyter.hub import ClientState, Hub
-from ..jupyter.kernels import ProgressCallback
+from ..jupyter.runtime import Backend, ProgressCallback
 from ..protocol.projection import Outcome, ToolProjectors
 
 

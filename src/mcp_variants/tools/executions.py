@@ -7,8 +7,8 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.kernels import Execution
 from ..jupyter.outputs import strip_ansi
+from ..jupyter.runtime import Execution
 from ..protocol.projection import ToolFailure, ToolProjectors
 from ..protocol.types import (
     ASSISTANT_CONTENT,

@@ -39,7 +39,7 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     """The kernel serving `path`, and True when it replaced one that died: earlier state is gone."""
     key = (ctx.backend.key, path)
     kernel_id = ctx.hub.notebook_kernels.get(key)
-    if kernel_id is not None and kernel_id in {k.kernel_id for k in await ctx.backend.kernels.list_kernels()}:
+    if kernel_id is not None and await ctx.backend.kernels.is_running(kernel_id):
         return kernel_id, False
     replaced = kernel_id is not None
     kernel_id = await ctx.backend.kernels.start_kernel()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.kernels import Execution
+from ..jupyter.runtime import Execution, RunStatus
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
 from . import executions
@@ -104,7 +104,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     record = cell_record(notebook, index, outputs=True)
     shown = record["outputs"] if include_outputs else []
     run_view = ExecutionView(
-        Execution(kernel_id="", status="ok", execution_count=record["executionCount"], outputs=shown, duration_ms=0.0),
+        Execution(kernel_id="", status=RunStatus.OK, execution_count=record["executionCount"], outputs=shown, duration_ms=0.0),
         "cell.read",
         ctx.limits.assistant_text_bytes,
     )

@@ -28,7 +28,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     ]
     stopped = False
     if kernel_id is not None and not others:
-        if kernel_id in {k.kernel_id for k in await backend.kernels.list_kernels()}:
+        if await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
         del ctx.hub.notebook_kernels[key]
         stopped = True
