@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 
 from mcp_variants.protocol.declarations import parse_declaration
-from mcp_variants.protocol.errors import INTERNAL_ERROR, ProtocolError
+from mcp_variants.protocol.errors import INTERNAL_ERROR, ProtocolError, ToolError
 from mcp_variants.protocol.projection import (
     Outcome,
-    ToolFailure,
     ToolProjectors,
     build_result,
     default_error_projection,
@@ -129,7 +128,7 @@ def test_result_meta_is_carried(synth_validators: OutputValidators) -> None:
         result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=1, meta=meta), synth_projectors(), synth_validators)
         assert result["_meta"] == meta
         assert result["_meta"] is not meta  # a copy
-        failed = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolFailure("x", "y"), meta=meta),
+        failed = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolError("x", "y"), meta=meta),
                               synth_projectors(), synth_validators)
         assert failed["_meta"] == meta and failed["isError"] is True
     assert "_meta" not in build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(value=1), synth_projectors(), synth_validators)
@@ -187,7 +186,7 @@ def test_legacy_never_projects_other_audiences(era: Era) -> None:
 
 @pytest.mark.parametrize("era", LEGACY_ERAS)
 def test_legacy_failure_is_content_only(era: Era, synth_validators: OutputValidators) -> None:
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolFailure("timeout", "Took too long")),
+    result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolError("timeout", "Took too long")),
                           synth_projectors(), synth_validators)
     assert result == {"content": [{"type": "text", "text": "Took too long"}], "isError": True}
 
@@ -196,7 +195,7 @@ def test_legacy_failure_is_content_only(era: Era, synth_validators: OutputValida
 
 
 def test_failure_gives_one_error_output_per_selector(synth_validators: OutputValidators) -> None:
-    failure = ToolFailure("not-found", "No such thing", details={"ename": "KeyError", "evalue": "'x'", "traceback": ["tb"]})
+    failure = ToolError("not-found", "No such thing", details={"ename": "KeyError", "evalue": "'x'", "traceback": ["tb"]})
     selectors = (PROGRAMMATIC_STRUCTURED, ASSISTANT_CONTENT, USER_STRUCTURED, UI_STRUCTURED, USER_CONTENT)
     result = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(failure=failure), synth_projectors(), synth_validators)
     assert result["isError"] is True
@@ -215,7 +214,7 @@ def test_failure_gives_one_error_output_per_selector(synth_validators: OutputVal
 
 
 def test_default_error_projection_shapes() -> None:
-    failure = ToolFailure("timeout", "slow", details={"ename": "E"})
+    failure = ToolError("timeout", "slow", details={"ename": "E"})
     assert default_error_projection(USER_CONTENT, failure) == [{"type": "text", "text": "slow"}]
     assert default_error_projection(UI_STRUCTURED, failure) == {"error": {"type": "timeout", "message": "slow", "ename": "E"}}
 
@@ -226,7 +225,7 @@ def test_tool_error_projectors_are_used(synth_validators: OutputValidators) -> N
         errors={PROGRAMMATIC_STRUCTURED: lambda f: {"error": {"type": f.kind, "message": "custom"}, "partial": f.partial}},
     )
     result = build_result(SYNTH, (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED), Era.OUTPUTS,
-                          Outcome(failure=ToolFailure("execution-error", "boom", partial=[1])), projectors, synth_validators)
+                          Outcome(failure=ToolError("execution-error", "boom", partial=[1])), projectors, synth_validators)
     assert result["outputs"][0]["structuredContent"] == {"error": {"type": "execution-error", "message": "custom"}, "partial": [1]}
     assert result["outputs"][1]["structuredContent"] == {"error": {"type": "execution-error", "message": "boom"}}
 
@@ -279,7 +278,7 @@ def test_error_representation_breaking_error_schema_is_32603(synth_validators: O
     projectors = ToolProjectors(success=synth_projectors().success, errors={USER_STRUCTURED: lambda f: {"oops": True}})
     with pytest.raises(ProtocolError) as caught:
         build_result(SYNTH, (ASSISTANT_CONTENT, USER_STRUCTURED), Era.OUTPUTS,
-                     Outcome(failure=ToolFailure("x", "y")), projectors, synth_validators)
+                     Outcome(failure=ToolError("x", "y")), projectors, synth_validators)
     assert caught.value.code == INTERNAL_ERROR == -32603
     assert caught.value.data.get("tool") == "synth"
 
@@ -288,7 +287,7 @@ def test_bad_error_details_are_32603_not_an_invalid_error_output(synth_validator
     """Details that break the error shape (ename must be a string) cannot reach the client."""
     with pytest.raises(ProtocolError) as caught:
         build_result(SYNTH, (ASSISTANT_STRUCTURED,), Era.OUTPUTS,
-                     Outcome(failure=ToolFailure("x", "y", details={"ename": 5})), synth_projectors(), synth_validators)
+                     Outcome(failure=ToolError("x", "y", details={"ename": 5})), synth_projectors(), synth_validators)
     assert caught.value.code == -32603
 
 
@@ -305,7 +304,7 @@ def test_success_breach_then_broken_error_representation_is_32603(synth_validato
 def test_content_outputs_are_not_schema_validated_on_error(synth_validators: OutputValidators) -> None:
     projectors = ToolProjectors(success=synth_projectors().success,
                                 errors={ASSISTANT_CONTENT: lambda f: [{"type": "text", "text": "custom " + f.message}]})
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(failure=ToolFailure("x", "y")), projectors,
+    result = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(failure=ToolError("x", "y")), projectors,
                           synth_validators)
     assert result == {"outputs": [{"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "custom y"}]}],
                       "isError": True}
@@ -337,7 +336,7 @@ def test_real_listing_empty(declarations, validators) -> None:
 def test_real_listing_failure_uses_error_shape(declarations, validators) -> None:
     declaration = declarations["list_files"]
     result = build_result(declaration, (PROGRAMMATIC_STRUCTURED, USER_STRUCTURED), Era.OUTPUTS,
-                          Outcome(failure=ToolFailure("not-found", "No folder 'x'")), LISTING_PROJECTORS, validators)
+                          Outcome(failure=ToolError("not-found", "No folder 'x'")), LISTING_PROJECTORS, validators)
     assert result["isError"] is True
     for output in result["outputs"]:
         assert output["structuredContent"] == {"error": {"type": "not-found", "message": "No folder 'x'"}}

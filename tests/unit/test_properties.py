@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.protocol.errors import ProtocolError
-from mcp_variants.protocol.projection import Outcome, ToolFailure, ToolProjectors, build_result
+from mcp_variants.protocol.errors import ProtocolError, ToolError
+from mcp_variants.protocol.projection import Outcome, ToolProjectors, build_result
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Selector
 from mcp_variants.protocol.versions import Era
@@ -25,13 +25,13 @@ from mcp_variants.tools.executions import ExecutionView, execution_outcome
 from .support import (
     DECLARATIONS,
     ERROR_VALIDATOR,
+    EXECUTION_TOOLS,
     PROPERTY,
     PROPERTY_TOOLS,
-    EXECUTION_TOOLS,
-    cell_execution_views,
     REAL_PROJECTORS,
     VALUES,
     assert_content_blocks,
+    cell_execution_views,
     execution_views,
     executions,
     failure_details,
@@ -166,7 +166,7 @@ def test_random_structured_data_is_valid_or_an_error(call, data, real_validators
 
 
 @st.composite
-def failures(draw: st.DrawFn, tool: str) -> ToolFailure:
+def failures(draw: st.DrawFn, tool: str) -> ToolError:
     views = cell_execution_views if tool != "execute_code" else execution_views
     if tool in EXECUTION_TOOLS and draw(st.booleans()):
         # How execute_code really fails: a run that did not end well, with its partial output.
@@ -177,7 +177,7 @@ def failures(draw: st.DrawFn, tool: str) -> ToolFailure:
         assert failure is not None and failure.partial is view
         return failure
     partial = draw(st.one_of(st.none(), views)) if tool in EXECUTION_TOOLS else None
-    return ToolFailure(draw(failure_kinds), draw(texts), details=draw(failure_details), partial=partial)
+    return ToolError(draw(failure_kinds), draw(texts), details=draw(failure_details), partial=partial)
 
 
 @PROPERTY

@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from .runtime import Backend
 
 EMBEDDED = "embedded"
@@ -49,7 +49,8 @@ class Hub:
     def backend(self, client: ClientState) -> Backend:
         backend = self.backends.get(client.backend_key)
         if backend is None:
-            raise ToolError("not-found", f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
+            raise ToolError(ErrorKind.NOT_FOUND,
+                            f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
         return backend
 
     async def aclose(self) -> None:

@@ -10,7 +10,7 @@ from typing import Generic
 
 import anyio
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
 from .runtime import Execution, ProgressCallback, RunStatus
 
@@ -76,7 +76,7 @@ class KernelPool(ABC, Generic[S]):
             kernel_id, restarted = await self.default_kernel()
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
-            raise ToolError("kernel-died", f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
+            raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             await self._before_run(kernel)
             execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
@@ -101,5 +101,5 @@ class KernelPool(ABC, Generic[S]):
     def _find(self, kernel_id: str) -> RunningKernel[S]:
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
-            raise ToolError("not-found", f"No kernel {kernel_id}; list_kernels shows the running ones.")
+            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id}; list_kernels shows the running ones.")
         return kernel

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 
 
 def parse(text: str, path: str) -> dict[str, Any]:
-    """A notebook read as nbformat 4; ToolError("invalid-notebook") for a damaged file."""
+    """A notebook read as nbformat 4; ToolError(ErrorKind.INVALID_NOTEBOOK) for a damaged file."""
     import nbformat
 
     try:
         return dict(nbformat.reads(text, as_version=4))
     except Exception as exc:  # nbformat raises several kinds for a damaged file
-        raise ToolError("invalid-notebook", f"{path!r} is not a readable notebook: {exc}") from None
+        raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {exc}") from None
 
 
 def without_transient(notebook: dict[str, Any]) -> dict[str, Any]:
@@ -33,4 +33,4 @@ def check(notebook: dict[str, Any]) -> None:
     try:
         nbformat.validate(nbformat.from_dict(notebook))
     except nbformat.ValidationError as exc:
-        raise ToolError("invalid-notebook", f"refusing to write an invalid notebook: {exc.message}") from None
+        raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"refusing to write an invalid notebook: {exc.message}") from None

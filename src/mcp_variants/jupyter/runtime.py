@@ -75,7 +75,7 @@ class Contents(Protocol):
         ...
 
     async def read_notebook(self, path: str) -> dict[str, Any]:
-        """The nbformat 4 notebook at `path`; ToolError("not-found") when there is none."""
+        """The nbformat 4 notebook at `path`; ToolError(ErrorKind.NOT_FOUND) when there is none."""
         ...
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:

@@ -29,7 +29,7 @@ import anyio
 import anyio.to_thread
 import psutil
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
 from .remote import server_backend
 from .remote.server_client import JupyterServerClient
@@ -207,7 +207,7 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
                 process.kill()
             process.wait()
         if server is None or process is None:
-            raise ToolError("internal", f"The sandbox server did not start. Its log ends with:\n{_log_tail(folder, token)}")
+            raise ToolError(ErrorKind.INTERNAL, f"The sandbox server did not start. Its log ends with:\n{_log_tail(folder, token)}")
     except BaseException:
         with anyio.CancelScope(shield=True):
             if server is not None:
@@ -228,7 +228,8 @@ def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     sandbox = hub.sandboxes.get(sandbox_id)
     if sandbox is None:
         known = ", ".join(sorted(hub.sandboxes)) or "none are running"
-        raise ToolError("not-found", f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
+        raise ToolError(ErrorKind.NOT_FOUND,
+                        f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
     return sandbox
 
 

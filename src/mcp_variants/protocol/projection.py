@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import INTERNAL_ERROR, ProtocolError
+from .errors import INTERNAL_ERROR, ErrorKind, ProtocolError, ToolError
 from .types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Output, Selector, ToolDeclaration
 from .validation import OutputValidators
 from .versions import Era
@@ -23,21 +23,11 @@ Projector = Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
-class ToolFailure:
-    """A tool that ran and failed: reported as isError, never as a protocol error."""
-
-    kind: str  # e.g. "invalid-arguments", "execution-error", "timeout", "kernel-died", "not-found"
-    message: str
-    details: dict[str, Any] = field(default_factory=dict)
-    partial: Any = None  # what the tool produced before failing, for its own error projectors
-
-
-@dataclass(frozen=True)
 class Outcome:
     """What one tool execution produced: a value or a failure, and result `_meta`."""
 
     value: Any = None
-    failure: ToolFailure | None = None
+    failure: ToolError | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
 
@@ -46,14 +36,14 @@ class ToolProjectors:
     """A tool's projectors: one per declared selector, and optional error ones."""
 
     success: Mapping[Selector, Projector]
-    errors: Mapping[Selector, Callable[[ToolFailure], Any]] = field(default_factory=dict)
+    errors: Mapping[Selector, Callable[[ToolError], Any]] = field(default_factory=dict)
 
 
-def default_error_projection(selector: Selector, failure: ToolFailure) -> Any:
+def default_error_projection(selector: Selector, failure: ToolError) -> Any:
     """The one declared error shape (variants/shapes/error.json) or a text block."""
     if selector.format == "content":
         return [{"type": "text", "text": failure.message}]
-    return {"error": {"type": failure.kind, "message": failure.message, **failure.details}}
+    return {"error": {"type": str(failure.kind), "message": failure.message, **failure.details}}
 
 
 def build_result(
@@ -70,7 +60,7 @@ def build_result(
             result = _success(declaration, selectors, era, outcome.value, projectors, validators)
         except _SchemaBreach as breach:
             logger.error("tool %s produced an output that breaks its schema: %s", declaration.name, breach)
-            failure = ToolFailure("internal", f"The server produced an invalid {breach.selector} output; this is a server bug.")
+            failure = ToolError(ErrorKind.INTERNAL, f"The server produced an invalid {breach.selector} output; this is a server bug.")
             result = _failure(declaration, selectors, era, failure, projectors, validators)
     else:
         result = _failure(declaration, selectors, era, outcome.failure, projectors, validators)
@@ -118,7 +108,7 @@ def _failure(
     declaration: ToolDeclaration,
     selectors: tuple[Selector, ...],
     era: Era,
-    failure: ToolFailure,
+    failure: ToolError,
     projectors: ToolProjectors,
     validators: OutputValidators,
 ) -> dict[str, Any]:

@@ -27,15 +27,13 @@ from .. import __version__
 from ..apps.resources import check_view_links, register_resources
 from ..catalog import load_declarations, load_shape, variants_dir
 from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.errors import ToolError
 from ..jupyter.hub import EMBEDDED, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.runtime import Backend
-from ..protocol.declarations import DeclarationError
-from ..protocol.errors import INVALID_PARAMS, ProtocolError
+from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.listing import tool_entry
-from ..protocol.projection import Outcome, ToolFailure, build_result
+from ..protocol.projection import Outcome, build_result
 from ..protocol.selection import select
 from ..protocol.types import UI_EXTENSION, ToolDeclaration
 from ..protocol.validation import OutputValidators
@@ -206,7 +204,8 @@ def _register_empty_features(server: Server[Any]) -> None:
 async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:
     problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
     if problems:
-        return Outcome(failure=ToolFailure("invalid-arguments", f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
+        return Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS,
+                                         f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
 
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
@@ -216,7 +215,8 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
     except ToolError as exc:
-        return Outcome(failure=ToolFailure(exc.kind, exc.message))
+        return Outcome(failure=exc)
     except Exception:
         logger.exception("tool %s raised", declaration.name)
-        return Outcome(failure=ToolFailure("internal", f"{declaration.name} failed inside the server; the server log has the details."))
+        return Outcome(failure=ToolError(ErrorKind.INTERNAL,
+                                         f"{declaration.name} failed inside the server; the server log has the details."))

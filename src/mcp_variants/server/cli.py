@@ -14,8 +14,7 @@ from typing import Any
 import anyio
 
 from .. import __version__
-from ..jupyter.errors import ToolError
-from ..protocol.declarations import DeclarationError
+from ..protocol.errors import DeclarationError, ToolError
 from ..tools.base import Limits
 
 ENV_PREFIX = "MCP_VARIANTS_"

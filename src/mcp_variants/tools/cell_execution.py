@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..jupyter.errors import ToolError
 from ..jupyter.notebook_model import locate, set_outputs, source_text
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .base import ToolContext
 from .executions import execution_outcome
@@ -23,7 +23,7 @@ async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout
     cell = notebook["cells"][locate(notebook, cell_id=cell_id)]
     if cell.get("cell_type") != "code":
         raise ToolError(
-            "invalid-arguments",
+            ErrorKind.INVALID_ARGUMENTS,
             f"Cell {cell_id} is a {cell.get('cell_type')} cell; only code cells run. read_cell shows it; "
             "overwrite_cell_source or insert_cell can make a code cell.",
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
 from .messages import MESSAGE_PROJECTORS, Message
@@ -18,7 +18,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         cell = notebook["cells"][index]
         label = cell_label(notebook, index)
         if cell.get("cell_type") != "code":
-            raise ToolError("invalid-arguments", f"{label.capitalize()} has no outputs: only code cells do. read_notebook shows the code cells.")
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS,
+                            f"{label.capitalize()} has no outputs: only code cells do. read_notebook shows the code cells.")
         cleared = len(cell.get("outputs", []))
         cell["outputs"] = []
         cell["execution_count"] = None

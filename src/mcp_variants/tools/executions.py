@@ -9,7 +9,8 @@ from typing import Any
 
 from ..jupyter.outputs import strip_ansi
 from ..jupyter.runtime import Execution
-from ..protocol.projection import ToolFailure, ToolProjectors
+from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.projection import ToolProjectors
 from ..protocol.types import (
     ASSISTANT_CONTENT,
     ASSISTANT_STRUCTURED,
@@ -139,11 +140,11 @@ def ui_structured(view: ExecutionView) -> dict[str, Any]:
     return data
 
 
-def _error_structured(failure: ToolFailure, outputs: Any) -> dict[str, Any]:
-    return {"error": {"type": failure.kind, "message": failure.message, **failure.details}, "outputs": outputs}
+def _error_structured(failure: ToolError, outputs: Any) -> dict[str, Any]:
+    return {"error": {"type": str(failure.kind), "message": failure.message, **failure.details}, "outputs": outputs}
 
 
-def _error_content(failure: ToolFailure, *, for_model: bool) -> list[dict[str, Any]]:
+def _error_content(failure: ToolError, *, for_model: bool) -> list[dict[str, Any]]:
     view: ExecutionView | None = failure.partial
     if view is None:
         return [{"type": "text", "text": failure.message}]
@@ -155,7 +156,7 @@ def _error_content(failure: ToolFailure, *, for_model: bool) -> list[dict[str, A
 
 
 def _error_projector(selector: Selector) -> Any:
-    def project(failure: ToolFailure) -> Any:
+    def project(failure: ToolError) -> Any:
         view: ExecutionView | None = failure.partial
         if selector == ASSISTANT_STRUCTURED:
             return _error_structured(failure, _contract_items(view)[0] if view else [])
@@ -183,21 +184,21 @@ EXECUTION_PROJECTORS = ToolProjectors(
 
 def execution_outcome(
     execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None
-) -> tuple[ExecutionView, ToolFailure | None]:
+) -> tuple[ExecutionView, ToolError | None]:
     """The view of a run, and the failure it amounts to when it did not end well."""
     view = ExecutionView(execution, kind, text_limit, cell)
     if execution.status == "ok":
         return view, None
     if execution.status == "timeout":
-        return view, ToolFailure(
-            "timeout",
+        return view, ToolError(
+            ErrorKind.TIMEOUT,
             f"Timed out after {timeout:g} s; the kernel was interrupted. Output printed so far is above. "
             "Pass a larger timeout for long runs.",
             partial=view,
         )
     if execution.status == "died":
-        return view, ToolFailure(
-            "kernel-died",
+        return view, ToolError(
+            ErrorKind.KERNEL_DIED,
             "The kernel died during this run. The next call starts a new kernel; variables from earlier runs are lost.",
             partial=view,
         )
@@ -207,4 +208,4 @@ def execution_outcome(
     if error is not None:
         details = {"ename": error["ename"], "evalue": error["evalue"], "traceback": [strip_ansi(t) for t in error["traceback"]]}
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
-    return view, ToolFailure("execution-error", message, details=details, partial=view)
+    return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)

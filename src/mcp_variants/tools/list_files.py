@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
 from .listings import LISTING_PROJECTORS, Listing, rows_within
@@ -16,7 +16,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     folder = args.get("path", "") or ""
     cursor = args.get("cursor")
     if cursor is not None and not (isinstance(cursor, str) and cursor.isdigit()):
-        raise ToolError("invalid-arguments", "cursor must be a nextCursor value returned by list_files.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "cursor must be a nextCursor value returned by list_files.")
     offset = int(cursor or 0)
     limit = int(args.get("limit", 100))
     entries = await ctx.backend.contents.list_entries(folder, int(args.get("depth", 1)), args.get("pattern"))

@@ -8,9 +8,9 @@ from typing import Any
 
 import anyio
 
-from ..jupyter.errors import ToolError
 from ..jupyter.notebook_model import ensure_ids, locate, source_text
 from ..jupyter.paths import clean_relative
+from ..protocol.errors import ErrorKind, ToolError
 from .base import ToolContext
 
 NOTEBOOK_META = "io.jupyter-mcp/cell_id"
@@ -20,9 +20,9 @@ def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
     """The notebook named in `args`, else the client's default from use_notebook."""
     path = args.get("notebook") or ctx.client.notebook
     if not path:
-        raise ToolError("no-notebook", "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
+        raise ToolError(ErrorKind.NO_NOTEBOOK, "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
     if not path.endswith(".ipynb"):
-        raise ToolError("invalid-arguments", f"{path!r} is not a notebook path; notebooks end in .ipynb.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"{path!r} is not a notebook path; notebooks end in .ipynb.")
     return clean_relative(path).as_posix()
 
 
@@ -101,7 +101,7 @@ def locate_cell(notebook: dict[str, Any], args: dict[str, Any]) -> int:
     """The index of the cell `args` names by cell_index or cell_id."""
     index, cell_id = args.get("cell_index"), args.get("cell_id")
     if not notebook["cells"] and (index is None) != (cell_id is None):
-        raise ToolError("not-found", "The notebook has no cells yet; insert_cell adds one.")
+        raise ToolError(ErrorKind.NOT_FOUND, "The notebook has no cells yet; insert_cell adds one.")
     return locate(notebook, index, cell_id)
 
 

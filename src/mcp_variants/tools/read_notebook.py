@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
 from . import listings
@@ -62,9 +62,9 @@ def _paging_start(args: dict[str, Any]) -> int:
     cursor = args.get("cursor")
     if cursor is not None:
         if "start" in args:
-            raise ToolError("invalid-arguments", "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
         if not (isinstance(cursor, str) and cursor.isdigit()):
-            raise ToolError("invalid-arguments", "cursor must be a nextCursor value returned by read_notebook.")
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS, "cursor must be a nextCursor value returned by read_notebook.")
         return int(cursor)
     return int(args.get("start", 0))
 
@@ -78,7 +78,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     total = len(notebook["cells"])
     if start and start >= total:
         cells_there = f"{total} cells (0 to {total - 1})" if total else "no cells"
-        raise ToolError("not-found", f"start {start} is past the last cell: {path} has {cells_there}. Start at 0.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"start {start} is past the last cell: {path} has {cells_there}. Start at 0.")
 
     text_limit = ctx.limits.assistant_text_bytes
     page_budget = text_limit // 2  # assistant/structured carries each row twice: in `result` and in `items`

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .base import ToolContext, ToolSpec
 from .messages import MESSAGE_PROJECTORS, Message
@@ -14,14 +14,15 @@ from .notebooks import notebook_path
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook") and not ctx.client.notebook:
         hint = "this request is stateless and has no default notebook" if not ctx.client.persistent else "this client has no default notebook"
-        raise ToolError("no-notebook", f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
+        raise ToolError(ErrorKind.NO_NOTEBOOK,
+                        f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
     path = notebook_path(ctx, args)
     backend = ctx.backend
     key = (backend.key, path)
     was_default = ctx.client.notebook == path
     kernel_id = ctx.hub.notebook_kernels.get(key)
     if kernel_id is None and not was_default:
-        raise ToolError("not-found", f"{path} is not open; list_notebooks shows the notebooks that are.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"{path} is not open; list_notebooks shows the notebooks that are.")
     others = [
         client for client in ctx.hub.clients.values()
         if client is not ctx.client and client.notebook == path and client.backend_key == backend.key

@@ -9,7 +9,7 @@ from urllib.parse import quote
 import anyio
 import httpx
 
-from ..errors import ToolError
+from ...protocol.errors import ErrorKind, ToolError
 from ..local_contents import SKIPPED, entry_type
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative
@@ -35,7 +35,7 @@ class RemoteContents:
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         response = await self._model(path, content="1")
         if response.status_code != 200 or response.json().get("type") != "directory":
-            raise ToolError("not-found", f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
         return await self._walk(response.json(), 1, depth, pattern)
 
     async def _walk(self, folder: dict[str, Any], level: int, depth: int, pattern: str | None) -> list[dict[str, Any]]:
@@ -75,9 +75,10 @@ class RemoteContents:
     async def read_notebook(self, path: str) -> dict[str, Any]:
         response = await self._model(path, type="notebook", content="1")
         if response.status_code == 404:
-            raise ToolError("not-found", f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+            raise ToolError(ErrorKind.NOT_FOUND,
+                            f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
         if response.status_code != 200:
-            raise ToolError("invalid-notebook", f"{path!r} is not a readable notebook: {reason(response)}")
+            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
         # The server marks cells "trusted" on read; that is not part of the file.
         return without_transient(response.json()["content"])
 
@@ -91,5 +92,5 @@ class RemoteContents:
         parent = clean_relative(path).parent.as_posix()
         folder = await self._model(parent, content="0")
         if response.status_code == 404 or folder.status_code != 200 or folder.json().get("type") != "directory":
-            raise ToolError("not-found", f"No folder for {path!r} under the root.")
-        raise ToolError("internal", f"The Jupyter server at {self.server.url} did not save {path!r}: {reason(response)}")
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
+        raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} did not save {path!r}: {reason(response)}")

@@ -6,7 +6,7 @@ import logging
 
 import anyio
 
-from ..errors import ToolError
+from ...protocol.errors import ErrorKind, ToolError
 from ..kernel_pool import KernelPool
 from ..run_loop import RunningKernel, utc_now
 from ..runtime import KernelInfo
@@ -27,7 +27,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
         # path "" starts the kernel in the server's root folder.
         response = await self.server.request("POST", "api/kernels", json={"name": self.kernel_name, "path": ""})
         if response.status_code not in (200, 201):
-            raise ToolError("internal", f"The Jupyter server at {self.server.url} could not start a {self.kernel_name} kernel "
+            raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} could not start a {self.kernel_name} kernel "
                                         f"({response.status_code}).")
         kernel_id = response.json()["id"]
         try:
@@ -72,7 +72,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             response = await self.server.request("POST", f"api/kernels/{kernel_id}/restart")
             if response.status_code == 404:
                 await self._forget(kernel)
-                raise ToolError("kernel-died", f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
+                raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
             # A fresh websocket: the old one's queues hold messages from before the restart.
             old, kernel.channels = kernel.channels, await open_channels(self.server, kernel_id)
             await old.close()

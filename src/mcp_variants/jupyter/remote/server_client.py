@@ -12,16 +12,16 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
 
-from ..errors import ToolError
+from ...protocol.errors import ErrorKind, ToolError
 
 
 def split_url(url: str) -> tuple[str, str | None]:
     """The server's base URL (ending in /, no query) and a `?token=` found in it (users paste those)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ToolError("invalid-arguments", "url must be an http(s) URL of a Jupyter server, such as http://127.0.0.1:8888/.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "url must be an http(s) URL of a Jupyter server, such as http://127.0.0.1:8888/.")
     if parts.username or parts.password:  # it would be shown wherever the URL is
-        raise ToolError("invalid-arguments", "Put no user or password in url; pass the server's token as token.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Put no user or password in url; pass the server's token as token.")
     query = parse_qsl(parts.query)
     token = next((v for k, v in query if k == "token"), None)
     path = parts.path.rstrip("/")
@@ -62,12 +62,13 @@ class JupyterServerClient:
             response = await self.http.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
             raise ToolError(
-                "unreachable",
+                ErrorKind.UNREACHABLE,
                 f"The Jupyter server at {self.url} does not answer ({type(exc).__name__}); check that it runs, "
                 "or connect_to_jupyter to another one.",
             ) from None
         if response.status_code in (401, 403):
-            raise ToolError("unauthorized", f"The Jupyter server at {self.url} refused the token; connect_to_jupyter with the right one.")
+            raise ToolError(ErrorKind.UNAUTHORIZED,
+                            f"The Jupyter server at {self.url} refused the token; connect_to_jupyter with the right one.")
         return response
 
     async def status(self) -> dict[str, Any]:
@@ -80,7 +81,7 @@ class JupyterServerClient:
         except ValueError:  # an answer, but not JSON
             status = None
         if status is None:
-            raise ToolError("unreachable", f"{self.url} answered {response.status_code} to /api/status: is it a Jupyter server?")
+            raise ToolError(ErrorKind.UNREACHABLE, f"{self.url} answered {response.status_code} to /api/status: is it a Jupyter server?")
         return status
 
     async def aclose(self) -> None:

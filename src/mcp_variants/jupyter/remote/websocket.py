@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 
-from ..errors import ToolError
+from ...protocol.errors import ErrorKind, ToolError
 from .server_client import JupyterServerClient
 
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ class WebSocketChannels:
         if response.status_code == 200 and response.json().get("execution_state") in ("dead", "restarting"):
             return False
         if not self.connected:
-            raise ToolError("unreachable", f"Lost the websocket to kernel {self.kernel_id} at {self.server.url}; call again to reconnect.")
+            raise ToolError(ErrorKind.UNREACHABLE,
+                            f"Lost the websocket to kernel {self.kernel_id} at {self.server.url}; call again to reconnect.")
         return True
 
     def silence_before_check(self) -> float:
@@ -116,7 +117,7 @@ def _start(client: KernelWebSocketClient, url: str) -> None:
     client.start_channels()
     try:
         if not client.connection_ready.is_set():
-            raise ToolError("unreachable", f"Could not open the kernel websocket of the Jupyter server at {url}.")
+            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of the Jupyter server at {url}.")
         client.wait_for_ready(timeout=60)
     except BaseException:
         disconnect(client)
