@@ -40,7 +40,7 @@ from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
 from mcp_variants.server import bridge
 from mcp_variants.tools import TOOLS
-from mcp_variants.tools.executions import ExecutionView, assistant_structured, programmatic_structured
+from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
 from .stats import summarize
 

@@ -27,7 +27,7 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import Era
-from mcp_variants.tools.listings import LISTING_PROJECTORS, Listing
+from mcp_variants.tools.shared.tables import TABLE_PROJECTORS, Table
 
 from .support import ERROR_SCHEMA, ERROR_VALIDATOR, UI, raw_tool, schema_errors, sel, variant_validator
 
@@ -313,15 +313,15 @@ def test_content_outputs_are_not_schema_validated_on_error(synth_validators: Out
 # ---- real projectors, fixed values ------------------------------------------------------------------------------
 
 
-def _empty_listing() -> Listing:
-    return Listing(kind="kernels.list", title="Kernels", columns=(("id", "ID"),), rows=[], programmatic={"kernels": []},
+def _empty_listing() -> Table:
+    return Table(kind="kernels.list", title="Kernels", columns=(("id", "ID"),), rows=[], programmatic={"kernels": []},
                    text_limit=100, empty_message="No kernels are running.")
 
 
 def test_real_listing_empty(declarations, validators) -> None:
     declaration = declarations["list_kernels"]
     selectors = tuple(v.selector for v in declaration.offered(frozenset({UI})))
-    result = build_result(declaration, selectors, Era.OUTPUTS, Outcome(value=_empty_listing()), LISTING_PROJECTORS, validators)
+    result = build_result(declaration, selectors, Era.OUTPUTS, Outcome(value=_empty_listing()), TABLE_PROJECTORS, validators)
     assert "isError" not in result
     by = {keys(o): o for o in result["outputs"]}
     assert by[("assistant", "content")]["content"] == [{"type": "text", "text": "No kernels are running."}]
@@ -336,7 +336,7 @@ def test_real_listing_empty(declarations, validators) -> None:
 def test_real_listing_failure_uses_error_shape(declarations, validators) -> None:
     declaration = declarations["list_files"]
     result = build_result(declaration, (PROGRAMMATIC_STRUCTURED, USER_STRUCTURED), Era.OUTPUTS,
-                          Outcome(failure=ToolError("not-found", "No folder 'x'")), LISTING_PROJECTORS, validators)
+                          Outcome(failure=ToolError("not-found", "No folder 'x'")), TABLE_PROJECTORS, validators)
     assert result["isError"] is True
     for output in result["outputs"]:
         assert output["structuredContent"] == {"error": {"type": "not-found", "message": "No folder 'x'"}}

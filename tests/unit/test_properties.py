@@ -20,7 +20,7 @@ from mcp_variants.protocol.projection import Outcome, ToolProjectors, build_resu
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Selector
 from mcp_variants.protocol.versions import Era
-from mcp_variants.tools.executions import ExecutionView, execution_outcome
+from mcp_variants.tools.shared.executions import ExecutionView, execution_outcome
 
 from .support import (
     DECLARATIONS,

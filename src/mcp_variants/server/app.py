@@ -32,14 +32,14 @@ from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.runtime import Backend
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
-from ..protocol.listing import tool_entry
 from ..protocol.projection import Outcome, build_result
 from ..protocol.selection import select
+from ..protocol.tools_list import tool_entry
 from ..protocol.types import UI_EXTENSION, ToolDeclaration
 from ..protocol.validation import OutputValidators
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era_for
 from ..tools import TOOLS
-from ..tools.base import Limits, ToolContext, ToolSpec
+from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import anyio
 
 from .. import __version__
 from ..protocol.errors import DeclarationError, ToolError
-from ..tools.base import Limits
+from ..tools.shared.spec import Limits
 
 ENV_PREFIX = "MCP_VARIANTS_"
 

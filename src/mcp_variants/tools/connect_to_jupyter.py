@@ -9,9 +9,9 @@ from ..jupyter.remote.kernels import RemoteKernels
 from ..jupyter.remote.server_client import JupyterServerClient, split_url
 from ..jupyter.runtime import Backend
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .sandbox_tools import STATELESS_NOTE
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.runtimes import STATELESS_NOTE
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

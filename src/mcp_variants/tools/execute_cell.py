@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .cell_execution import run_cell, timeout_of
-from .executions import EXECUTION_PROJECTORS
-from .notebooks import load_stable, locate_cell, notebook_path
+from .shared.cell_execution import run_cell, timeout_of
+from .shared.cells import locate_cell
+from .shared.executions import EXECUTION_PROJECTORS
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .executions import EXECUTION_PROJECTORS, execution_outcome
+from .shared.executions import EXECUTION_PROJECTORS, execution_outcome
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -6,10 +6,10 @@ from typing import Any
 
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .cell_execution import run_cell, timeout_of
-from .executions import EXECUTION_PROJECTORS
-from .notebooks import editing, notebook_path
+from .shared.cell_execution import run_cell, timeout_of
+from .shared.executions import EXECUTION_PROJECTORS
+from .shared.notebooks import editing, notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

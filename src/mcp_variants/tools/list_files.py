@@ -6,8 +6,8 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing, rows_within
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table, rows_within
 
 CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
 
@@ -28,7 +28,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if next_cursor:
         programmatic["nextCursor"] = next_cursor
     where = folder or "the root folder"
-    listing = Listing(
+    listing = Table(
         kind="files.list",
         title=f"Files in {where}",
         columns=columns,
@@ -42,4 +42,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing, meta=CACHE_HINT)
 
 
-TOOL = ToolSpec("list_files", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_files", run, TABLE_PROJECTORS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table
 
 CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 10_000, "cacheScope": "private"}}
 
@@ -18,7 +18,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
          "lastActivity": k.last_activity, "executionCount": k.execution_count}
         for k in kernels
     ]
-    listing = Listing(
+    listing = Table(
         kind="kernels.list",
         title="Kernels",
         columns=(("id", "ID"), ("name", "Name"), ("state", "State"), ("started", "Started"), ("lastActivity", "Last activity")),
@@ -31,4 +31,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing, meta=CACHE_HINT)
 
 
-TOOL = ToolSpec("list_kernels", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_kernels", run, TABLE_PROJECTORS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table
 
 CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
 NOT_RUNNING = "not running"
@@ -28,7 +28,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
             "kernelState": states.get(kernel_id, NOT_RUNNING) if kernel_id else NOT_RUNNING,
             "isDefault": path == ctx.client.notebook,
         })
-    listing = Listing(
+    listing = Table(
         kind="notebooks.list",
         title="Open notebooks",
         columns=(("path", "Path"), ("kernelId", "Kernel"), ("kernelState", "State"), ("default", "Default")),
@@ -42,4 +42,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing, meta=CACHE_HINT)
 
 
-TOOL = ToolSpec("list_notebooks", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_notebooks", run, TABLE_PROJECTORS)

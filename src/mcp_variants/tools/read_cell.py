@@ -8,11 +8,13 @@ from typing import Any
 from ..jupyter.runtime import Execution, RunStatus
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
-from . import executions
-from .base import ToolContext, ToolSpec
-from .executions import ExecutionView
-from .notebooks import cell_meta, cell_record, load_stable, locate_cell, notebook_path
-from .text import cap_text
+from .shared import executions
+from .shared.cells import cell_record, locate_cell
+from .shared.executions import ExecutionView
+from .shared.meta import cell_meta
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import cap_text
 
 SOURCE_HINT = "request programmatic/structured for the whole source"
 NO_OUTPUT = "Ran without output."  # what the execution projectors say about an empty run

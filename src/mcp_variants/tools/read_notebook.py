@@ -9,19 +9,20 @@ from typing import Any
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
-from . import listings
-from .base import ToolContext, ToolSpec
-from .listings import Listing
-from .notebooks import cell_record, load_stable, notebook_path, plural
-from .text import cap_text
+from .shared import tables
+from .shared.cells import cell_record
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import Table
+from .shared.text import cap_text, plural
 
 PREVIEW_CHARS = 80
 DEFAULT_LIMIT = 50
 WHOLE_CELL_HINT = "read_cell with this cell's id shows it whole"
 
 
-class CellTable(Listing):
-    """A Listing whose tab-separated text escapes the tabs and newlines inside sources."""
+class CellTable(Table):
+    """A Table whose tab-separated text escapes the tabs and newlines inside sources."""
 
     def tsv(self) -> str:
         def cell(value: Any) -> str:
@@ -153,7 +154,7 @@ def _detailed_text(page: NotebookPage) -> str:
 
 def assistant_content(page: NotebookPage) -> list[dict[str, Any]]:
     if not page.detailed or not page.table.rows:
-        blocks = listings.assistant_content(page.table)
+        blocks = tables.assistant_content(page.table)
         if page.table.rows:
             blocks[-1]["text"] += "\nread_notebook with detail='detailed' shows whole sources; read_cell shows one cell with its outputs."
         return blocks
@@ -170,9 +171,9 @@ def ui_structured(page: NotebookPage) -> dict[str, Any]:
 PROJECTORS = ToolProjectors(
     success={
         ASSISTANT_CONTENT: assistant_content,
-        ASSISTANT_STRUCTURED: lambda page: listings.assistant_structured(page.table),
+        ASSISTANT_STRUCTURED: lambda page: tables.assistant_structured(page.table),
         PROGRAMMATIC_STRUCTURED: lambda page: page.table.programmatic,
-        USER_STRUCTURED: lambda page: listings.user_structured(page.table),
+        USER_STRUCTURED: lambda page: tables.user_structured(page.table),
         UI_STRUCTURED: ui_structured,
     }
 )

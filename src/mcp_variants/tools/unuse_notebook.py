@@ -6,9 +6,9 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import notebook_path
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.notebooks import notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -7,9 +7,10 @@ from typing import Any
 from ..jupyter.notebook_model import new_notebook
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import kernel_for, load_stable, notebook_lock, notebook_path, plural
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.notebooks import kernel_for, load_stable, notebook_lock, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import plural
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -7,9 +7,9 @@ from typing import Any
 from ..jupyter.sandboxes import find_sandbox
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .sandbox_tools import STATELESS_NOTE
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.runtimes import STATELESS_NOTE
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -1,4 +1,4 @@
-"""What the notebook tools share: which notebook a call means, and its kernel."""
+"""Which notebook a call means, reading and editing it (one writer at a time), and its kernel."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from typing import Any
 
 import anyio
 
-from ..jupyter.notebook_model import ensure_ids, locate, source_text
-from ..jupyter.paths import clean_relative
-from ..protocol.errors import ErrorKind, ToolError
-from .base import ToolContext
-
-NOTEBOOK_META = "io.jupyter-mcp/cell_id"
+from ...jupyter.notebook_model import ensure_ids
+from ...jupyter.paths import clean_relative
+from ...protocol.errors import ErrorKind, ToolError
+from .spec import ToolContext
 
 
 def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -46,13 +44,6 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     ctx.hub.notebook_kernels[key] = kernel_id
     return kernel_id, replaced
 
-
-def cell_meta(cell_id: str) -> dict[str, Any]:
-    """Result `_meta` for a call that acted on one cell."""
-    return {NOTEBOOK_META: cell_id}
-
-
-# ---- cells: shared by use_notebook, read_notebook, read_cell and the cell-editing tools ---------
 
 _LOCKS: dict[tuple[int, str, str], anyio.Lock] = {}
 
@@ -95,50 +86,3 @@ async def load_stable(ctx: ToolContext, path: str) -> tuple[dict[str, Any], bool
         ensure_ids(notebook)
         await ctx.backend.contents.write_notebook(path, notebook)
         return notebook, True
-
-
-def locate_cell(notebook: dict[str, Any], args: dict[str, Any]) -> int:
-    """The index of the cell `args` names by cell_index or cell_id."""
-    index, cell_id = args.get("cell_index"), args.get("cell_id")
-    if not notebook["cells"] and (index is None) != (cell_id is None):
-        raise ToolError(ErrorKind.NOT_FOUND, "The notebook has no cells yet; insert_cell adds one.")
-    return locate(notebook, index, cell_id)
-
-
-def cell_label(notebook: dict[str, Any], index: int) -> str:
-    """'cell 3 (code, id 1a2b3c4d5e6f)', for messages."""
-    cell = notebook["cells"][index]
-    return f"cell {index} ({cell.get('cell_type')}, id {cell.get('id')})"
-
-
-def plain_output(output: dict[str, Any]) -> dict[str, Any]:
-    """An nbformat output with multi-line strings joined, as shapes/nbformat-output.json has them."""
-    plain = dict(output)
-    if isinstance(plain.get("text"), list):
-        plain["text"] = "".join(plain["text"])
-    if isinstance(plain.get("data"), dict):
-        plain["data"] = {mime: "".join(v) if isinstance(v, list) and all(isinstance(x, str) for x in v) else v
-                         for mime, v in plain["data"].items()}
-    return plain
-
-
-def cell_record(notebook: dict[str, Any], index: int, *, outputs: bool) -> dict[str, Any]:
-    """One cell for code and for views (shapes/notebook-cell.json): whole source, whole outputs."""
-    cell = notebook["cells"][index]
-    code = cell.get("cell_type") == "code"
-    record: dict[str, Any] = {
-        "index": index,
-        "id": cell["id"],
-        "type": cell.get("cell_type"),
-        "source": source_text(cell),
-        "executionCount": cell.get("execution_count") if code else None,
-        "metadata": dict(cell.get("metadata") or {}),
-    }
-    if outputs:
-        record["outputs"] = [plain_output(o) for o in cell.get("outputs", [])] if code else []
-    return record
-
-
-def plural(count: int, word: str) -> str:
-    """'1 cell', '3 cells'."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..jupyter.notebook_model import locate, set_outputs, source_text
-from ..protocol.errors import ErrorKind, ToolError
-from ..protocol.projection import Outcome
-from .base import ToolContext
+from ...jupyter.notebook_model import locate, set_outputs, source_text
+from ...protocol.errors import ErrorKind, ToolError
+from ...protocol.projection import Outcome
 from .executions import execution_outcome
-from .notebooks import cell_meta, editing, load_stable, notebook_kernel
+from .meta import cell_meta
+from .notebooks import editing, load_stable, notebook_kernel
+from .spec import ToolContext
 
 
 async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout: float) -> Outcome:

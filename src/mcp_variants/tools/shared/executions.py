@@ -7,11 +7,11 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.outputs import strip_ansi
-from ..jupyter.runtime import Execution
-from ..protocol.errors import ErrorKind, ToolError
-from ..protocol.projection import ToolProjectors
-from ..protocol.types import (
+from ...jupyter.outputs import strip_ansi
+from ...jupyter.runtime import Execution
+from ...protocol.errors import ErrorKind, ToolError
+from ...protocol.projection import ToolProjectors
+from ...protocol.types import (
     ASSISTANT_CONTENT,
     ASSISTANT_STRUCTURED,
     PROGRAMMATIC_STRUCTURED,

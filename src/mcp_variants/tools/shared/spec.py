@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..jupyter.hub import ClientState, Hub
-from ..jupyter.runtime import Backend, ProgressCallback
-from ..protocol.projection import Outcome, ToolProjectors
+from ...jupyter.hub import ClientState, Hub
+from ...jupyter.runtime import Backend, ProgressCallback
+from ...protocol.projection import Outcome, ToolProjectors
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Text budgets for model- and person-facing outputs."""
+"""Text for models and people: budgets, and counted words."""
 
 from __future__ import annotations
 
@@ -10,3 +10,8 @@ def cap_text(text: str, limit: int, *, hint: str) -> str:
         return text
     kept = data[:limit].decode(errors="ignore")
     return f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]"
+
+
+def plural(count: int, word: str) -> str:
+    """'1 cell', '3 cells'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
