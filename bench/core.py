@@ -156,7 +156,7 @@ class Core:
             era = era_for(version)
             extensions = frozenset(client_extensions.keys() & SERVER_EXTENSIONS)
             selectors = select(params, declaration, era, extensions)
-            return build_result(declaration, selectors, era, outcome, projectors, validators)
+            return build_result(declaration, selectors, era, outcome, projectors, validators).result
 
         return call
 

@@ -6,7 +6,7 @@ import fnmatch
 import json
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,7 @@ class LocalContents:
                         "name": readable(entry.name),
                         "type": entry_type(entry.name, is_dir),
                         "size": None if is_dir else stat.st_size,
-                        "modified": datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+                        "modified": datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds"),
                     })
                 if is_dir and level < depth:
                     walk(path, level + 1)

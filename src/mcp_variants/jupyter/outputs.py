@@ -59,10 +59,6 @@ class OutputCollector:
             else:
                 self.outputs.clear()
 
-    @property
-    def truncated(self) -> bool:
-        return self.dropped_bytes > 0
-
     def _take(self, text: str) -> str:
         room = max(self.hard_cap - self.stored_bytes, 0)
         size = len(text.encode())

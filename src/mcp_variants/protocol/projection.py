@@ -7,17 +7,14 @@ nothing unrequested can leak.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import INTERNAL_ERROR, ErrorKind, ProtocolError, ToolError
 from .types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Output, Selector, ToolDeclaration
 from .validation import OutputValidators
 from .versions import Era
-
-logger = logging.getLogger(__name__)
 
 Projector = Callable[[Any], Any]
 
@@ -53,26 +50,36 @@ def build_result(
     outcome: Outcome,
     projectors: ToolProjectors,
     validators: OutputValidators,
-) -> dict[str, Any]:
-    """The wire CallToolResult for this era: `outputs`, or `content` (+ `structuredContent`)."""
+) -> BuiltResult:
+    """The wire CallToolResult for this era (`outputs`, or `content` and `structuredContent`), and the
+    schema breach it stands in for when a success output broke its schema: a bug for the caller to log."""
+    breach: SchemaBreach | None = None
     if outcome.failure is None:
         try:
             result = _success(declaration, selectors, era, outcome.value, projectors, validators)
-        except _SchemaBreach as breach:
-            logger.error("tool %s produced an output that breaks its schema: %s", declaration.name, breach)
+        except SchemaBreach as found:
+            breach = found
             failure = ToolError(ErrorKind.INTERNAL, f"The server produced an invalid {breach.selector} output; this is a server bug.")
             result = _failure(declaration, selectors, era, failure, projectors, validators)
     else:
         result = _failure(declaration, selectors, era, outcome.failure, projectors, validators)
     if outcome.meta:
         result["_meta"] = dict(outcome.meta)
-    return result
+    return BuiltResult(result, breach)
 
 
-class _SchemaBreach(Exception):
-    def __init__(self, selector: Selector, problems: list[str]) -> None:
-        super().__init__(f"{selector}: {'; '.join(problems[:5])}")
+class SchemaBreach(Exception):
+    """A projected structured output that breaks its variant's schema (at most five problems named)."""
+
+    def __init__(self, tool: str, selector: Selector, problems: list[str]) -> None:
+        super().__init__(f"tool {tool}: its {selector} output breaks the schema: {'; '.join(problems[:5])}")
+        self.tool = tool
         self.selector = selector
+
+
+class BuiltResult(NamedTuple):
+    result: dict[str, Any]
+    breach: SchemaBreach | None = None
 
 
 def _checked(
@@ -81,7 +88,7 @@ def _checked(
     if selector.format == "structured":
         problems = validators.problems(declaration.name, selector, value, is_error=is_error)
         if problems:
-            raise _SchemaBreach(selector, problems)
+            raise SchemaBreach(declaration.name, selector, problems)
     return value
 
 
@@ -120,10 +127,11 @@ def _failure(
     if era is Era.OUTPUTS:
         try:
             outputs = [Output(s, one(s)).to_wire() for s in selectors]
-        except _SchemaBreach as breach:
+        except SchemaBreach as breach:
             # No requested representation of the error can be produced: a protocol error,
             # never an empty or partial `outputs` array.
-            raise ProtocolError(INTERNAL_ERROR, f"{declaration.name} failed and its error could not be represented", {"tool": declaration.name}) from breach
+            raise ProtocolError(INTERNAL_ERROR, f"{declaration.name} failed and its error could not be represented",
+                                {"tool": declaration.name}) from breach
         return {"outputs": outputs, "isError": True}
     # Legacy eras: content only on errors; structuredContent is the success contract.
     return {"content": one(ASSISTANT_CONTENT), "isError": True}

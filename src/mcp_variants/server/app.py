@@ -65,7 +65,6 @@ class ServerState:
     validators: OutputValidators
     input_validators: dict[str, Any]
     hub: Hub
-    root: Path
     limits: Limits
 
 
@@ -84,7 +83,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
-    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))})
+    embedded = Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))
+    hub = Hub({EMBEDDED: embedded})
     if jupyter_url:
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
         hub.default_backend = REMOTE
@@ -94,7 +94,6 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
-        root=root,
         limits=limits,
     )
 
@@ -159,7 +158,9 @@ def build_server(state: ServerState) -> Server[Any]:
         try:
             selectors = select(raw, declaration, era, negotiated_extensions(ctx))
             outcome = await _run(ctx, state, declaration, params.arguments or {})
-            result = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
+            result, breach = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
+            if breach is not None:  # answered as an internal error; the core does no logging
+                logger.error("%s", breach)
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
         return _finish(ctx, "tools/call", era, result)
@@ -167,7 +168,8 @@ def build_server(state: ServerState) -> Server[Any]:
     async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
         return {
             "supportedVersions": list(SUPPORTED_VERSIONS),
-            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(by_alias=True, mode="json", exclude_none=True),
+            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
+                by_alias=True, mode="json", exclude_none=True),
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
@@ -211,7 +213,7 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
         await ctx.session.report_progress(elapsed, None, message)
 
     client = state.hub.client(client_key(ctx))
-    tool_ctx = ToolContext(root=state.root, limits=state.limits, hub=state.hub, client=client, progress=progress)
+    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
     except ToolError as exc:

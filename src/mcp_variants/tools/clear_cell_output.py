@@ -26,7 +26,10 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         cleared = len(cell.get("outputs", []))
         cell["outputs"] = []
         cell["execution_count"] = None
-    text = f"Cleared {plural(cleared, 'output')} of {label} in {path}." if cleared else f"{label.capitalize()} in {path} had no outputs; its execution count is cleared."
+    if cleared:
+        text = f"Cleared {plural(cleared, 'output')} of {label} in {path}."
+    else:
+        text = f"{label.capitalize()} in {path} had no outputs; its execution count is cleared."
     record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "clearedOutputs": cleared}
     return Outcome(value=Message("cell.clear_output", text, record), meta=cell_meta(cell["id"]))
 

@@ -10,6 +10,7 @@ from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
 from .shared import tables
+from .shared.arguments import cursor_offset
 from .shared.cells import cell_record
 from .shared.notebooks import load_stable, notebook_path
 from .shared.spec import ToolContext, ToolSpec
@@ -60,14 +61,10 @@ def preview(source: str) -> str:
 
 
 def _paging_start(args: dict[str, Any]) -> int:
-    cursor = args.get("cursor")
-    if cursor is not None:
-        if "start" in args:
-            raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
-        if not (isinstance(cursor, str) and cursor.isdigit()):
-            raise ToolError(ErrorKind.INVALID_ARGUMENTS, "cursor must be a nextCursor value returned by read_notebook.")
-        return int(cursor)
-    return int(args.get("start", 0))
+    if args.get("cursor") is not None and "start" in args:
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
+    offset = cursor_offset(args, "read_notebook")
+    return int(args.get("start", 0)) if offset is None else offset
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -94,7 +91,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         source = record["source"]
         row = {
             "index": index, "id": record["id"], "type": record["type"], "executionCount": record["executionCount"],
-            "source": cap_text(source, page_budget // 2, hint=WHOLE_CELL_HINT) if detailed else preview(source),
+            "source": cap_text(source, page_budget // 2, hint=WHOLE_CELL_HINT).text if detailed else preview(source),
         }
         if detailed:
             row["outputs"] = len(record["outputs"])
@@ -109,7 +106,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         index += 1
     next_cursor = str(index) if index < total else None
 
-    columns: tuple[tuple[str, str], ...] = (("index", "Index"), ("id", "ID"), ("type", "Type"), ("executionCount", "Exec"), ("source", "Source"))
+    columns: tuple[tuple[str, str], ...] = (
+        ("index", "Index"), ("id", "ID"), ("type", "Type"), ("executionCount", "Exec"), ("source", "Source"))
     if detailed:
         columns += (("outputs", "Outputs"),)
     programmatic: dict[str, Any] = {
@@ -158,7 +156,7 @@ def assistant_content(page: NotebookPage) -> list[dict[str, Any]]:
         if page.table.rows:
             blocks[-1]["text"] += "\nread_notebook with detail='detailed' shows whole sources; read_cell shows one cell with its outputs."
         return blocks
-    return [{"type": "text", "text": cap_text(_detailed_text(page), page.text_limit, hint="page with a smaller limit")}]
+    return [{"type": "text", "text": cap_text(_detailed_text(page), page.text_limit, hint="page with a smaller limit").text}]
 
 
 def ui_structured(page: NotebookPage) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from .shared.spec import ToolContext, ToolSpec
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook") and not ctx.client.notebook:
-        hint = "this request is stateless and has no default notebook" if not ctx.client.persistent else "this client has no default notebook"
+        hint = "this client has no default notebook" if ctx.client.persistent else "this request is stateless and has no default notebook"
         raise ToolError(ErrorKind.NO_NOTEBOOK,
                         f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
     path = notebook_path(ctx, args)

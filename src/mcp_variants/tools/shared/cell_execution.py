@@ -10,18 +10,18 @@ from ...protocol.errors import ErrorKind, ToolError
 from ...protocol.projection import Outcome
 from .executions import execution_outcome
 from .meta import cell_meta
-from .notebooks import editing, load_stable, notebook_kernel
+from .notebooks import editing, notebook_kernel
 from .spec import ToolContext
 
 
-async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout: float) -> Outcome:
-    """Run the cell with `cell_id`, then write its outputs back to the cell with that id.
+async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str, timeout: float) -> Outcome:
+    """Run `cell` (as the caller read it from the notebook at `path`, with its id), then write its
+    outputs back to the cell with that id.
 
     The notebook is read again after the run: a person may have edited it meanwhile, and
     the id (not the index) finds the cell wherever it moved.
     """
-    notebook, _ = await load_stable(ctx, path)
-    cell = notebook["cells"][locate(notebook, cell_id=cell_id)]
+    cell_id = cell["id"]
     if cell.get("cell_type") != "code":
         raise ToolError(
             ErrorKind.INVALID_ARGUMENTS,
@@ -42,6 +42,3 @@ async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout
     view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info)
     return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))
 
-
-def timeout_of(ctx: ToolContext, args: dict[str, Any]) -> float:
-    return float(args.get("timeout") or ctx.limits.default_timeout)

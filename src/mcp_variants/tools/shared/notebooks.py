@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
-
-import anyio
 
 from ...jupyter.notebook_model import ensure_ids
 from ...jupyter.paths import clean_relative
@@ -45,12 +43,9 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     return kernel_id, replaced
 
 
-_LOCKS: dict[tuple[int, str, str], anyio.Lock] = {}
-
-
-def notebook_lock(ctx: ToolContext, path: str) -> anyio.Lock:
+def notebook_lock(ctx: ToolContext, path: str) -> AbstractAsyncContextManager[None]:
     """One writer at a time per notebook, so a read-modify-write never loses another call's edit."""
-    return _LOCKS.setdefault((id(ctx.hub), ctx.backend.key, path), anyio.Lock())
+    return ctx.hub.notebook_locks.hold((ctx.backend.key, path))
 
 
 @asynccontextmanager

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ...jupyter.hub import ClientState, Hub
@@ -24,7 +23,6 @@ class Limits:
 
 @dataclass
 class ToolContext:
-    root: Path
     limits: Limits
     hub: Hub
     client: ClientState

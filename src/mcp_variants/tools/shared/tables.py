@@ -63,7 +63,7 @@ def assistant_content(listing: Table) -> list[dict[str, Any]]:
     text = f"{listing.title} ({len(listing.rows)}):\n{listing.tsv()}"
     if listing.next_cursor:
         text += f"\nMore rows follow: call again with cursor={listing.next_cursor!r}."
-    return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT)}]
+    return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT).text}]
 
 
 def assistant_structured(listing: Table) -> dict[str, Any]:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
 
-def cap_text(text: str, limit: int, *, hint: str) -> str:
+
+class Capped(NamedTuple):
+    text: str
+    cut: bool  # the text was longer than the limit: `text` ends with the marker
+
+
+def cap_text(text: str, limit: int, *, hint: str) -> Capped:
     """At most `limit` bytes of `text`, with a marker saying what was cut and how to get it."""
     data = text.encode()
     if len(data) <= limit:
-        return text
+        return Capped(text, False)
     kept = data[:limit].decode(errors="ignore")
-    return f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]"
+    return Capped(f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]", True)
 
 
 def plural(count: int, word: str) -> str:
