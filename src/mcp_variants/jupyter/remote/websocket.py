@@ -40,6 +40,10 @@ class _WakingQueue(queue.Queue[dict[str, Any]]):
             self._loop.call_soon_threadsafe(self._filled.set)
 
     async def next(self, timeout: float) -> dict[str, Any] | None:
+        try:  # most messages come in bursts: already here, no timer needed
+            return self.get_nowait()
+        except queue.Empty:
+            pass
         with anyio.move_on_after(timeout):
             while True:
                 self._filled.clear()  # before looking: a put after the look sets it again
