@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...jupyter.outputs import strip_ansi
-from ...jupyter.runtime import Execution
+from ...jupyter.runtime import Execution, RunStatus
 from ...protocol.errors import ErrorKind, ToolError
 from ...protocol.projection import ToolProjectors
 from ...protocol.types import (
@@ -204,16 +204,16 @@ def execution_outcome(
 ) -> tuple[ExecutionView, ToolError | None]:
     """The view of a run, and the failure it amounts to when it did not end well."""
     view = ExecutionView(execution, kind, text_limit, cell)
-    if execution.status == "ok":
+    if execution.status == RunStatus.OK:
         return view, None
-    if execution.status == "timeout":
+    if execution.status == RunStatus.TIMEOUT:
         return view, ToolError(
             ErrorKind.TIMEOUT,
             f"Timed out after {timeout:g} s; the kernel was interrupted. Output printed so far is above. "
             "Pass a larger timeout for long runs.",
             partial=view,
         )
-    if execution.status == "died":
+    if execution.status == RunStatus.DIED:
         return view, ToolError(
             ErrorKind.KERNEL_DIED,
             "The kernel died during this run. The next call starts a new kernel; variables from earlier runs are lost.",
