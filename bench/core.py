@@ -150,7 +150,8 @@ class Core:
         """One tools/call's core work, as app.call_tool does it around the tool run."""
         declaration, projectors, validators, outcome = self.declaration, self.projectors, self.validators, self.outcome
         params, version = scenario.params, scenario.version
-        client_extensions: dict[str, Any] = params.get("_meta", {}).get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions", {})
+        client_extensions: dict[str, Any] = params.get("_meta", {}).get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions",
+                                                                                                                              {})
 
         def call() -> dict[str, Any]:
             era = era_for(version)
@@ -204,7 +205,8 @@ def run(iterations: int = 20_000, warmup: int = 2_000, rounds: int = 5) -> dict[
     prog_value = programmatic_structured(core.view)
     asst_value = assistant_structured(core.view)
     validation = {
-        "validate programmatic/structured": lambda: core.validators.problems("execute_code", PROGRAMMATIC_STRUCTURED, prog_value, is_error=False),
+        "validate programmatic/structured": lambda: core.validators.problems("execute_code", PROGRAMMATIC_STRUCTURED, prog_value,
+                                                                             is_error=False),
         "validate assistant/structured": lambda: core.validators.problems("execute_code", ASSISTANT_STRUCTURED, asst_value, is_error=False),
     }
     for name, value in (("validate programmatic/structured", prog_value), ("validate assistant/structured", asst_value)):
@@ -226,7 +228,7 @@ def run(iterations: int = 20_000, warmup: int = 2_000, rounds: int = 5) -> dict[
         "kind": "context", "description": "the first scenario plus rewrite_request, tunnel and unwrap_result (not in the budget)"}
 
     samples: dict[str, list[float]] = {name: [] for name in cases}
-    for name, fn in cases.items():
+    for fn in cases.values():
         time_calls(fn, 0, warmup)
     for _ in range(rounds):
         for name, fn in cases.items():

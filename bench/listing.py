@@ -93,8 +93,8 @@ def name_of(audience: str, fmt: str, limit: int) -> str:
 class Lister:
     """One server process that pages through the listing with one variant and one limit."""
 
-    def __init__(self, root: Path, log: Path, audience: str, fmt: str, limit: int) -> None:
-        self.server = StdioServer(root, log)
+    def __init__(self, root: Path, audience: str, fmt: str, limit: int) -> None:
+        self.server = StdioServer(root)
         self.audience, self.format, self.limit = audience, fmt, limit
 
     def page(self, cursor: str | None) -> tuple[float, int, int, str | None]:
@@ -143,7 +143,7 @@ def run(rounds: int = 20, warmup: int = 2, seed: int = 3279, wait_quiet: float =
         for limit in LIMITS:
             for audience, fmt in VARIANTS:
                 name = name_of(audience, fmt, limit)
-                listers[name] = Lister(root, tmp / f"server-{len(listers)}.log", audience, fmt, limit)
+                listers[name] = Lister(root, audience, fmt, limit)
         names = [*listers, RAW, WALK]
 
         per_call: dict[str, list[float]] = {name: [] for name in names}

@@ -31,8 +31,6 @@ import asyncio
 import json
 import os
 import random
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +39,8 @@ from typing import Any
 
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import AsyncKernelManager
+
+from mcp_variants.processes import PipedProcess
 
 from .stats import summarize
 
@@ -115,25 +115,27 @@ class RawKernel:
 
 
 class StdioServer:
-    """`python -m mcp_variants serve` on pipes, spoken to in raw JSON-RPC lines."""
+    """`python -m mcp_variants serve` on pipes (mcp_variants.processes.PipedProcess), spoken to in raw JSON-RPC lines.
 
-    def __init__(self, root: Path, log: Path, extra_env: dict[str, str] | None = None, argv: list[str] | None = None) -> None:
-        self.log = log.open("wb")
+    The timed path is as short as it gets: one os.write of the request line, then buffered
+    reads of the response line, both in this thread.
+    """
+
+    def __init__(self, root: Path, extra_env: dict[str, str] | None = None, argv: list[str] | None = None) -> None:
         env = {**os.environ, **(extra_env or {})}
-        command = argv or [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, bufsize=0, env=env)
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self._in = self.process.stdin.fileno()
-        self._out = os.fdopen(os.dup(self.process.stdout.fileno()), "rb", buffering=65536)
+        self.child = PipedProcess(argv or [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)], env=env)
+        self._in = self.child.stdin.fileno()
+        self._out = os.fdopen(os.dup(self.child.stdout.fileno()), "rb", buffering=65536)
         self._next_id = 0
         self.skipped_lines = 0
 
     @property
     def pid(self) -> int:
-        return self.process.pid
+        return self.child.pid
 
-    def request(self, method: str, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:
-        """One round trip: write the request line, read until its response line, parse it."""
+    def round_trip(self, method: str, params: dict[str, Any]) -> tuple[float, bytes, dict[str, Any]]:
+        """One round trip: write the request line, read until its response line, parse it.
+        Returns (seconds, the response line, its result); RuntimeError on a JSON-RPC error."""
         self._next_id += 1
         request_id = self._next_id
         line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}, separators=(",", ":")).encode() + b"\n"
@@ -142,7 +144,7 @@ class StdioServer:
         while True:
             raw = self._out.readline()
             if not raw:
-                raise RuntimeError(f"server {self.pid} closed stdout; see {self.log.name}")
+                raise RuntimeError(f"server {self.pid} closed stdout; stderr: {self.child.stderr.text()[-2000:]}")
             message = json.loads(raw)
             if message.get("id") == request_id:
                 break
@@ -150,7 +152,11 @@ class StdioServer:
         elapsed = time.perf_counter() - began
         if "error" in message:
             raise RuntimeError(f"server {self.pid} answered {method} with {message['error']}")
-        return elapsed, message["result"]
+        return elapsed, raw.rstrip(b"\n"), message["result"]
+
+    def request(self, method: str, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+        elapsed, _, result = self.round_trip(method, params)
+        return elapsed, result
 
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
@@ -170,29 +176,9 @@ class StdioServer:
         return result
 
     def stop(self) -> int | None:
-        """EOF on stdin (the server shuts its kernel down and exits), then by PID: SIGTERM, SIGKILL.
-
-        The signals wait for a grace period: a SIGTERM that lands while the server is already
-        shutting down after EOF ends it with the default action, before its kernel is stopped.
-        """
-        try:
-            self.process.stdin.close()  # type: ignore[union-attr]
-        except OSError:
-            pass
-        code: int | None = None
-        for sig, grace in ((None, 15.0), (signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
-            if sig is not None:
-                try:
-                    os.kill(self.pid, sig)
-                except ProcessLookupError:
-                    pass
-            try:
-                code = self.process.wait(timeout=grace)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        """EOF on stdin (the server shuts its kernel down and exits), then by PID: SIGTERM, SIGKILL (stop_process)."""
+        code = self.child.stop(grace=15)
         self._out.close()
-        self.log.close()
         return code
 
 
@@ -276,9 +262,32 @@ LIST_KERNELS = "server list_kernels (no kernel I/O)"
 NAMES = (BASELINE, "raw blocking", PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)
 
 
-def _expect(ok: bool, name: str, got: Any) -> None:
+def expect(ok: bool, name: str, got: Any) -> None:
     if not ok:
-        raise RuntimeError(f"{name}: unexpected answer {got!r}")
+        raise RuntimeError(f"{name}: unexpected answer {json.dumps(got)[:500]}")
+
+
+def execute_default(server: StdioServer, name: str, *, stateless: bool = True) -> float:
+    """execute_code CODE with the default selection: stateless at 2026-12-01, or on `server`'s
+    handshake connection (then structuredContent must be there too). Checked; returns seconds."""
+    params: dict[str, Any] = {"name": "execute_code", "arguments": {"code": CODE}}
+    if stateless:
+        params["_meta"] = META_2026
+    elapsed, result = server.request("tools/call", params)
+    expect(_text_of(result) == "2\n" and not result.get("isError") and (stateless or "structuredContent" in result), name, result)
+    return elapsed
+
+
+def execute_programmatic(server: StdioServer, name: str) -> tuple[float, float]:
+    """execute_code CODE at 2026-12-01 requesting programmatic/structured: (seconds, its timings.durationMs,
+    the server's own kernel loop in milliseconds). Checked."""
+    elapsed, result = server.request("tools/call", {
+        "name": "execute_code", "arguments": {"code": CODE},
+        "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
+    })
+    structured = result["outputs"][0]["structuredContent"]
+    expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+    return elapsed, structured["timings"]["durationMs"]
 
 
 class Contestants:
@@ -289,19 +298,19 @@ class Contestants:
     once. So no contestant shares a process with another.
     """
 
-    def __init__(self, workdir: Path, root: Path, sockets: Path) -> None:
+    def __init__(self, root: Path, sockets: Path) -> None:
         self.raw = RawKernel(sockets, root, "raw-async")
         self.raw_blocking = RawKernel(sockets, root, "raw-blocking")
         self.servers: dict[str, StdioServer] = {}
-        self.root, self.workdir = root, workdir
+        self.root = root
         self.server_kernel_ms: list[float] = []  # programmatic timings.durationMs: the server's own kernel loop
 
     async def start(self) -> dict[str, float]:
         cold: dict[str, float] = {}
         cold["raw async kernel start (s)"] = round(await self.raw.start(blocking=False), 3)
         cold["raw blocking kernel start (s)"] = round(await self.raw_blocking.start(blocking=True), 3)
-        for index, name in enumerate((PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)):
-            self.servers[name] = StdioServer(self.root, self.workdir / f"server-{index}.log")
+        for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS):
+            self.servers[name] = StdioServer(self.root)
         self.servers[HANDSHAKE].handshake("2025-11-25")
         # The first execute_code starts a server's kernel: a cold call, reported apart.
         for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE):
@@ -317,28 +326,21 @@ class Contestants:
     async def call(self, name: str, record: bool) -> float:
         if name == BASELINE:
             elapsed, value = await self.raw.execute_async(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name == "raw blocking":
             elapsed, value = self.raw_blocking.execute_blocking(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name == PRIMARY:
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name)
         elif name == PROGRAMMATIC:
-            elapsed, result = self.servers[name].request("tools/call", {
-                "name": "execute_code", "arguments": {"code": CODE},
-                "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
-            })
-            structured = result["outputs"][0]["structuredContent"]
-            _expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+            elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
             if record:
-                self.server_kernel_ms.append(structured["timings"]["durationMs"])
+                self.server_kernel_ms.append(kernel_ms)
         elif name == HANDSHAKE:
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
-            _expect(_text_of(result) == "2\n" and "structuredContent" in result, name, result)
+            elapsed = execute_default(self.servers[name], name, stateless=False)
         elif name == LIST_KERNELS:
             elapsed, result = self.servers[name].request("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": META_2026})
-            _expect(not result.get("isError"), name, result)
+            expect(not result.get("isError"), name, result)
         else:
             raise KeyError(name)
         return elapsed
@@ -350,7 +352,7 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
     sockets = workdir / "k"
     sockets.mkdir()
     rng = random.Random(seed)
-    contestants = Contestants(workdir, root, sockets)
+    contestants = Contestants(root, sockets)
     try:
         cold = await contestants.start()
         for _ in range(warmup):

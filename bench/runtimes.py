@@ -19,8 +19,8 @@ every contestant once, in a shuffled order); every contestant has its own proces
              server --jupyter-url <sandbox> requesting programmatic/structured: its timings.durationMs
              is the remote runtime's own message loop (the run loop), to split the overhead
 
-Both jupyter-servers come from src's sandbox launcher (mcp_variants.jupyter.sandboxes: the
-same command line, flags, isolation and token file as launch_sandbox), with its configuration
+Both jupyter-servers come from the product's launcher (mcp_variants.processes.JupyterServerProcess:
+the command line, isolation and token file of a sandbox), with the sandboxes' configuration
 (sandboxes.CONFIG) for the sandbox and an empty configuration file for the stock one: the
 TCP_NODELAY websocket class is the one difference.
 
@@ -40,23 +40,22 @@ import json
 import logging
 import os
 import random
-import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psutil
 
 from mcp_variants.jupyter import sandboxes
-from mcp_variants.jupyter.remote.server_client import JupyterServerClient
 from mcp_variants.jupyter.remote.websocket import disconnect
+from mcp_variants.processes import JupyterServerProcess
 
 from .roundtrip import (
+    CODE,
     META_2026,
     RawKernel,
     StdioServer,
@@ -64,13 +63,14 @@ from .roundtrip import (
     _text_of,
     cpu_busy,
     execute_blocking,
+    execute_default,
+    execute_programmatic,
+    expect,
     tree_cpu_seconds,
     wait_for_quiet,
 )
 from .stats import summarize
 
-CODE = "1+1"
-HARD_CAP = 4_000_000
 DELAYED_MS = 30.0  # slower than this: a delayed ACK (>= 40 ms on Linux) held a write back
 MODE_SHARE = 0.05  # a mode (prompt or delayed calls) is reported when it holds at least this share of a contestant's calls
 
@@ -97,73 +97,14 @@ STOCK_CONFIG = "# A stock jupyter-server for the benchmark: no configuration (no
 # ---- Jupyter servers ----------------------------------------------------------------------------------
 
 
-class JupyterProcess:
-    """A jupyter-server started by src's sandbox launcher (sandboxes._spawn, _wait_ready), with
-    `config` as its configuration file: sandboxes.CONFIG for a sandbox, STOCK_CONFIG for a stock one.
+def jupyter_server(folder: Path, config: str) -> JupyterServerProcess:
+    """A jupyter-server as launch_sandbox starts one (mcp_variants.processes: the same command line, isolation
+    and token file), with `config` as its configuration: sandboxes.CONFIG, or STOCK_CONFIG for a stock one.
 
-    Unlike launch_sandbox, the token is ours, so that a server contestant can be pointed at
-    the same jupyter-server with --jupyter-url.
+    The sandbox configuration stops the server when its parent changes: here the parent is this benchmark.
     """
-
-    def __init__(self, folder: Path, config: str, what: str) -> None:
-        self.folder = folder
-        self.config = config
-        self.what = what
-        self.root = folder / "root"
-        self.token = secrets.token_urlsafe(32)
-        self.url = ""
-        self.server: JupyterServerClient | None = None
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: Any = None
-
-    async def start(self) -> None:
-        self.folder.mkdir(parents=True)
-        self.root.mkdir()
-        (self.folder / "jupyter_server_config.py").write_text(self.config)
-        token_file = self.folder / "token"
-        token_file.touch(mode=0o600)
-        token_file.write_text(self.token)
-        self._log = (self.folder / "server.log").open("wb")  # closed in stop()
-        for _ in range(3):  # a free port can be taken between the probe and the bind
-            port = sandboxes._free_port()
-            self.url = f"http://127.0.0.1:{port}/"
-            self.server = JupyterServerClient(self.url, self.token)
-            self.process = sandboxes._spawn(self.folder, self.root, port, self._log)
-            if await sandboxes._wait_ready(self.server, self.process):
-                return
-            await self.server.aclose()
-            self.server = None
-            _stop_process(self.process)
-        raise RuntimeError(f"the {self.what} jupyter-server did not start; see {self.folder / 'server.log'}")
-
-    async def stop(self) -> None:
-        if self.server is not None:
-            await self.server.aclose()
-        if self.process is not None:
-            _stop_process(self.process)
-        if self._log is not None:
-            self._log.close()
-
-
-def _stop_process(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM by PID (jupyter-server shuts its kernels down), SIGKILL after 10 s; then its leftover children."""
-    try:
-        children = psutil.Process(process.pid).children(recursive=True)
-    except psutil.Error:
-        children = []
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    _, alive = psutil.wait_procs(children, timeout=2)
-    for child in alive:
-        try:
-            child.kill()
-        except psutil.Error:
-            pass
+    return JupyterServerProcess(folder, config=config,
+                                env={"MCP_VARIANTS_PARENT_PID": str(os.getpid()), "MCP_VARIANTS_SANDBOX_FOLDER": str(folder)})
 
 
 # ---- raw jupyter-kernel-client --------------------------------------------------------------------------
@@ -177,21 +118,23 @@ class RawRemoteKernel:
     until the run's idle status (keeping the execute_result), then the shell reply.
     """
 
-    def __init__(self, server: JupyterServerClient) -> None:
+    def __init__(self, server: JupyterServerProcess) -> None:
         self.server = server
         self.kernel_id: str | None = None
         self.client: Any = None
 
-    async def start(self) -> float:
+    def start(self) -> float:
         from jupyter_kernel_client.wsclient import KernelWebSocketClient
 
         began = time.perf_counter()
-        response = await self.server.request("POST", "api/kernels", json={"name": "python3", "path": ""})
+        response = httpx.post(f"{self.server.url}api/kernels", headers=self.server.auth_headers, json={"name": "python3", "path": ""},
+                              timeout=60)
         if response.status_code not in (200, 201):
             raise RuntimeError(f"{self.server.url} could not start a kernel: {response.status_code}")
         self.kernel_id = response.json()["id"]
-        self.client = KernelWebSocketClient(endpoint=self.server.ws_url(self.kernel_id), token=None,
-                                            headers=self.server.ws_headers(), log=logging.getLogger("bench.ws"), timeout=30)
+        endpoint = f"ws://{self.server.host}:{self.server.port}/api/kernels/{self.kernel_id}/channels"
+        self.client = KernelWebSocketClient(endpoint=endpoint, token=None, headers=self.server.auth_headers,
+                                            log=logging.getLogger("bench.ws"), timeout=30)
         self.client.start_channels()
         if not self.client.connection_ready.is_set():
             raise RuntimeError(f"could not open the kernel websocket of {self.server.url}")
@@ -202,20 +145,15 @@ class RawRemoteKernel:
         client = self.client
         return execute_blocking(client, code)
 
-    async def stop(self) -> None:
+    def stop(self) -> None:
         if self.client is not None:
             disconnect(self.client)
         if self.kernel_id is not None:
-            with contextlib.suppress(Exception):  # the server's own shutdown stops it anyway
-                await self.server.request("DELETE", f"api/kernels/{self.kernel_id}")
+            with contextlib.suppress(httpx.HTTPError):  # the server's own shutdown stops it anyway
+                httpx.delete(f"{self.server.url}api/kernels/{self.kernel_id}", headers=self.server.auth_headers, timeout=30)
 
 
 # ---- the contestants -------------------------------------------------------------------------------------
-
-
-def _expect(ok: bool, name: str, got: Any) -> None:
-    if not ok:
-        raise RuntimeError(f"{name}: unexpected answer {json.dumps(got)[:500]}")
 
 
 class Contestants:
@@ -225,8 +163,8 @@ class Contestants:
         self.root.mkdir()
         (workdir / "k").mkdir()
         self.raw_embedded = RawKernel(workdir / "k", self.root, "raw-async")
-        self.stock = JupyterProcess(workdir / "stock", STOCK_CONFIG, "stock")
-        self.sandbox = JupyterProcess(workdir / "sandbox", sandboxes.CONFIG, "sandbox-configured")
+        self.stock = jupyter_server(workdir / "stock", STOCK_CONFIG)
+        self.sandbox = jupyter_server(workdir / "sandbox", sandboxes.CONFIG)
         self.raw_stock: RawRemoteKernel | None = None
         self.raw_sandbox: RawRemoteKernel | None = None
         self.servers: dict[str, StdioServer] = {}
@@ -237,43 +175,40 @@ class Contestants:
         cold: dict[str, Any] = {}
         for name, jupyter in (("stock", self.stock), ("sandbox-configured", self.sandbox)):
             began = time.perf_counter()
-            await jupyter.start()
-            assert jupyter.process is not None
+            jupyter.start()
             cold[f"{name} jupyter-server start (s)"] = round(time.perf_counter() - began, 3)
-            self.jupyter_pids[name] = jupyter.process.pid
+            self.jupyter_pids[name] = jupyter.pid
 
         cold[f"{RAW_EMBEDDED}: kernel start (s)"] = round(await self.raw_embedded.start(blocking=False), 3)
-        assert self.stock.server is not None and self.sandbox.server is not None
-        self.raw_stock = RawRemoteKernel(self.stock.server)
-        cold[f"{RAW_STOCK}: kernel start + websocket (s)"] = round(await self.raw_stock.start(), 3)
-        self.raw_sandbox = RawRemoteKernel(self.sandbox.server)
-        cold[f"{RAW_SANDBOX}: kernel start + websocket (s)"] = round(await self.raw_sandbox.start(), 3)
+        self.raw_stock = RawRemoteKernel(self.stock)
+        cold[f"{RAW_STOCK}: kernel start + websocket (s)"] = round(self.raw_stock.start(), 3)
+        self.raw_sandbox = RawRemoteKernel(self.sandbox)
+        cold[f"{RAW_SANDBOX}: kernel start + websocket (s)"] = round(self.raw_sandbox.start(), 3)
 
         serve = [sys.executable, "-m", "mcp_variants", "serve", "--root", str(self.root)]
 
-        def remote(name: str, jupyter: JupyterProcess, log: str) -> StdioServer:
+        def remote(jupyter: JupyterServerProcess) -> StdioServer:
             # The token travels in the environment (JUPYTER_TOKEN), not on the command line.
-            return StdioServer(self.root, self.workdir / log, extra_env={"JUPYTER_TOKEN": jupyter.token},
-                               argv=[*serve, "--jupyter-url", jupyter.url])
+            return StdioServer(self.root, extra_env={"JUPYTER_TOKEN": jupyter.token}, argv=[*serve, "--jupyter-url", jupyter.url])
 
-        self.servers[SRV_EMBEDDED] = StdioServer(self.root, self.workdir / "server-embedded.log")
-        self.servers[SRV_STOCK] = remote(SRV_STOCK, self.stock, "server-stock.log")
-        self.servers[SRV_SANDBOX_URL] = remote(SRV_SANDBOX_URL, self.sandbox, "server-sandbox-url.log")
-        self.servers[SRV_SANDBOX_PROG] = remote(SRV_SANDBOX_PROG, self.sandbox, "server-sandbox-prog.log")
-        self.servers[SRV_SANDBOX] = StdioServer(self.root, self.workdir / "server-sandbox.log")
-        self.servers[SRV_EMBEDDED_LEGACY] = StdioServer(self.root, self.workdir / "server-embedded-legacy.log")
+        self.servers[SRV_EMBEDDED] = StdioServer(self.root)
+        self.servers[SRV_STOCK] = remote(self.stock)
+        self.servers[SRV_SANDBOX_URL] = remote(self.sandbox)
+        self.servers[SRV_SANDBOX_PROG] = remote(self.sandbox)
+        self.servers[SRV_SANDBOX] = StdioServer(self.root)
+        self.servers[SRV_EMBEDDED_LEGACY] = StdioServer(self.root)
         self.servers[SRV_EMBEDDED_LEGACY].handshake("2025-11-25")
 
         sandboxed = self.servers[SRV_SANDBOX]
         sandboxed.handshake("2025-11-25")
         began = time.perf_counter()
         _, launched = sandboxed.request("tools/call", {"name": "launch_sandbox", "arguments": {}})
-        _expect(not launched.get("isError"), "launch_sandbox", launched)
+        expect(not launched.get("isError"), "launch_sandbox", launched)
         record = launched["structuredContent"]["sandbox"]
         cold[f"{SRV_SANDBOX}: the launch_sandbox call (s)"] = round(time.perf_counter() - began, 3)
         self.jupyter_pids["the server's own sandbox"] = record["pid"]
         _, used = sandboxed.request("tools/call", {"name": "use_sandbox", "arguments": {"sandbox_id": record["id"]}})
-        _expect(not used.get("isError"), "use_sandbox", used)
+        expect(not used.get("isError"), "use_sandbox", used)
 
         for name in self.servers:
             cold[f"{name}: first call, kernel start included (s)"] = round(await self.call(name, record=False), 3)
@@ -284,7 +219,7 @@ class Contestants:
             if name != SRV_SANDBOX:
                 params["_meta"] = META_2026
             _, result = self.servers[name].request("tools/call", params)
-            _expect(where in _text_of(result), f"{name} runs in {where}", result)
+            expect(where in _text_of(result), f"{name} runs in {where}", result)
         return cold
 
     async def stop(self) -> dict[str, Any]:
@@ -292,9 +227,9 @@ class Contestants:
         await self.raw_embedded.stop()
         for raw in (self.raw_stock, self.raw_sandbox):
             if raw is not None:
-                await raw.stop()
+                raw.stop()
         for jupyter in (self.stock, self.sandbox):
-            await jupyter.stop()
+            jupyter.stop()
         left = []
         for what, pid in self.jupyter_pids.items():
             try:
@@ -307,27 +242,20 @@ class Contestants:
     async def call(self, name: str, record: bool = True) -> float:
         if name == RAW_EMBEDDED:
             elapsed, value = await self.raw_embedded.execute_async(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name in (RAW_STOCK, RAW_SANDBOX):
             raw = self.raw_stock if name == RAW_STOCK else self.raw_sandbox
             assert raw is not None
             elapsed, value = raw.execute(CODE)
-            _expect(value == "2", name, value)
+            expect(value == "2", name, value)
         elif name in (SRV_EMBEDDED, SRV_STOCK, SRV_SANDBOX_URL):
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name)
         elif name in (SRV_SANDBOX, SRV_EMBEDDED_LEGACY):
-            elapsed, result = self.servers[name].request("tools/call", {"name": "execute_code", "arguments": {"code": CODE}})
-            _expect(_text_of(result) == "2\n" and not result.get("isError"), name, result)
+            elapsed = execute_default(self.servers[name], name, stateless=False)
         elif name == SRV_SANDBOX_PROG:
-            elapsed, result = self.servers[name].request("tools/call", {
-                "name": "execute_code", "arguments": {"code": CODE},
-                "requestedOutputs": [{"audience": "programmatic", "format": "structured"}], "_meta": META_2026,
-            })
-            structured = result["outputs"][0]["structuredContent"]
-            _expect(structured["outputs"][0]["data"]["text/plain"] == "2", name, result)
+            elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
             if record:
-                self.remote_kernel_ms.append(structured["timings"]["durationMs"])
+                self.remote_kernel_ms.append(kernel_ms)
         else:
             raise KeyError(name)
         return elapsed
@@ -373,9 +301,10 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
             **_mode_ratios(samples[raw], samples[server]),
         })
     kernel_ms = summarize(contestants.remote_kernel_ms)
+    legacy = summaries[SRV_EMBEDDED_LEGACY]["median"]
     era = {
-        "server 2025-11-25 / server 2026-12-01, embedded": round(summaries[SRV_EMBEDDED_LEGACY]["median"] / summaries[SRV_EMBEDDED]["median"], 3),
-        "server 2025-11-25 embedded / raw embedded": round(summaries[SRV_EMBEDDED_LEGACY]["median"] / summaries[RAW_EMBEDDED]["median"], 3),
+        "server 2025-11-25 / server 2026-12-01, embedded": round(legacy / summaries[SRV_EMBEDDED]["median"], 3),
+        "server 2025-11-25 embedded / raw embedded": round(legacy / summaries[RAW_EMBEDDED]["median"], 3),
     }
     return {
         "code": CODE,

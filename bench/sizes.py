@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -69,42 +67,20 @@ def compact(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-class WireServer(StdioServer):
-    """StdioServer that also hands back the raw response line."""
-
-    def request_line(self, method: str, params: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
-        self._next_id += 1
-        request_id = self._next_id
-        line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}, separators=(",", ":")).encode() + b"\n"
-        os.write(self._in, line)
-        while True:
-            raw = self._out.readline()
-            if not raw:
-                raise RuntimeError(f"server {self.pid} closed stdout; see {self.log.name}")
-            message = json.loads(raw)
-            if message.get("id") == request_id:
-                break
-        if "error" in message:
-            raise RuntimeError(f"server {self.pid} answered {method} with {message['error']}")
-        return raw.rstrip(b"\n"), message["result"]
-
-
 def _entry(label: str, output_bytes: int, printed: int, capped: bool, checked: bool) -> dict[str, Any]:
     ratio = round(output_bytes / printed, 4)
     return {"output": label, "bytes": output_bytes, "ratio_to_printed": ratio, "capped_by_design": capped,
             "within_1_1x": ratio <= LIMIT_RATIO, "checked": checked}
 
 
-def measure(modern: WireServer, legacy: WireServer, expression: str, checked: bool) -> dict[str, Any]:
+def measure(modern: StdioServer, legacy: StdioServer, expression: str, checked: bool) -> dict[str, Any]:
     text = eval(expression)  # our own constant
     printed = len(text.encode())
     code = f"print({expression}, end='')"
     requests: list[dict[str, Any]] = []
 
-    def call(server: WireServer, params: dict[str, Any]) -> tuple[bytes, dict[str, Any], float]:
-        began = time.perf_counter()
-        line, result = server.request_line("tools/call", params)
-        elapsed = time.perf_counter() - began
+    def call(server: StdioServer, params: dict[str, Any]) -> tuple[bytes, dict[str, Any], float]:
+        elapsed, line, result = server.round_trip("tools/call", params)
         if result.get("isError"):
             raise RuntimeError(f"execute_code failed: {line[:500]!r}")
         return line, result, elapsed
@@ -133,7 +109,8 @@ def measure(modern: WireServer, legacy: WireServer, expression: str, checked: bo
     requests.append({"version": "2025-11-25", "requested": "legacy pair (content + structuredContent)", "line_bytes": len(line),
                      "round_trip_ms": round(elapsed * 1000, 3),
                      "outputs": [_entry("content (assistant/content)", compact(result["content"]), printed, True, checked),
-                                 _entry("structuredContent (assistant/structured)", compact(result["structuredContent"]), printed, True, checked)]})
+                                 _entry("structuredContent (assistant/structured)", compact(result["structuredContent"]), printed, True,
+                                        checked)]})
     checked_outputs = [o for r in requests for o in r["outputs"] if o["checked"]]
     return {
         "printed_bytes": printed,
@@ -147,13 +124,13 @@ def measure(modern: WireServer, legacy: WireServer, expression: str, checked: bo
 
 def run() -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-sizes-"))
-    servers: list[WireServer] = []
+    servers: list[StdioServer] = []
     try:
         root = tmp / "root"
         root.mkdir()
-        modern = WireServer(root, tmp / "server-2026.log")
+        modern = StdioServer(root)
         servers.append(modern)
-        legacy = WireServer(root, tmp / "server-2025.log")
+        legacy = StdioServer(root)
         servers.append(legacy)
         legacy.handshake("2025-11-25")
         payloads = {name: measure(modern, legacy, expression, checked) for name, (expression, checked) in PAYLOADS.items()}
@@ -168,8 +145,9 @@ def run() -> dict[str, Any]:
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"execute_code: response bytes of each variant for a ~200 KB print (check: each output <= {report['limit_ratio']}x printed)"]
     for name, payload in report["payloads"].items():
+        stress = "" if payload["checked"] else " [not checked: stress case]"
         lines.append(f"  {name}: printed {payload['printed_bytes']:,} B ({payload['printed_lines']:,} newlines; "
-                     f"as a JSON string {payload['json_escaped_text_bytes']:,} B){'' if payload['checked'] else ' [not checked: stress case]'}")
+                     f"as a JSON string {payload['json_escaped_text_bytes']:,} B){stress}")
         lines.append(f"    {'version':<11} {'requested':<42} {'output':<42} {'bytes':>9} {'x printed':>9} {'line B':>9}")
         for request in payload["requests"]:
             for i, output in enumerate(request["outputs"]):

@@ -75,7 +75,7 @@ class Demo:
 
     def valid(self, tool: str, output: dict[str, Any]) -> bool:
         schema = self.schemas[(tool, output["audience"], output["format"])]
-        return Draft202012Validator(schema).is_valid(output["structuredContent"])
+        return bool(Draft202012Validator(schema).is_valid(output["structuredContent"]))
 
     def scenarios(self, root: Path) -> None:
         (root / "data.csv").write_text("a,b\n1,2\n")
@@ -85,7 +85,8 @@ class Demo:
                           lambda r: [("every tool has outputVariants and no outputSchema",
                                       all("outputVariants" in t and "outputSchema" not in t for t in r["result"]["tools"])),
                                      ("every tool declares assistant/content",
-                                      all({"audience": "assistant", "format": "content"} in t["outputVariants"] for t in r["result"]["tools"]))])
+                                      all({"audience": "assistant",
+                                           "format": "content"} in t["outputVariants"] for t in r["result"]["tools"]))])
         for tool in listed["result"]["tools"]:
             for v in tool["outputVariants"]:
                 if "schema" in v:
@@ -115,7 +116,8 @@ class Demo:
                             ("columns and rows", {"columns", "rows"} <= set(r["result"]["outputs"][0]["structuredContent"]))])
         self.run("6. Apps call", "assistant/content + io.modelcontextprotocol/ui/structured", "tools/call",
                  _call("list_files", {}, [("assistant", "content"), (UI_EXTENSION, "structured")], extensions=UI),
-                 lambda r: [("both outputs, nothing else", sorted(_selectors(r)) == sorted([("assistant", "content"), (UI_EXTENSION, "structured")])),
+                 lambda r: [("both outputs, nothing else", sorted(_selectors(r)) == sorted([("assistant", "content"), (UI_EXTENSION,
+                                                                                                                       "structured")])),
                             ("the view data is valid against the ui schema", self.valid("list_files", r["result"]["outputs"][1]))])
         self._declaration_without_assistant_content()
         self.run("10a. Undeclared selector", "MUST reject undeclared variants as invalid params", "tools/call",
@@ -127,7 +129,8 @@ class Demo:
                  lambda r: [("-32602", r.get("error", {}).get("code") == -32602),
                             ("reason extension-not-negotiated", r["error"]["data"]["reason"] == "extension-not-negotiated")])
         self.run("11. Independent schemas", "programmatic and App outputs each valid against their own schema", "tools/call",
-                 _call("execute_code", {"code": "print(6*7)"}, [("programmatic", "structured"), (UI_EXTENSION, "structured")], extensions=UI),
+                 _call("execute_code", {"code": "print(6*7)"}, [("programmatic", "structured"), (UI_EXTENSION, "structured")],
+                       extensions=UI),
                  lambda r: [("programmatic output valid", self.valid("execute_code", r["result"]["outputs"][0])),
                             ("ui output valid", self.valid("execute_code", r["result"]["outputs"][1])),
                             ("the two schemas differ", self.schemas[("execute_code", "programmatic", "structured")]
@@ -151,7 +154,8 @@ class Demo:
                  _call("execute_code", {"code": "1/0"}, [("assistant", "content"), ("programmatic", "structured")]),
                  lambda r: [("isError", r["result"].get("isError") is True),
                             ("both selectors answered", len(r["result"]["outputs"]) == 2),
-                            ("ZeroDivisionError named", r["result"]["outputs"][1]["structuredContent"]["error"]["ename"] == "ZeroDivisionError")])
+                            ("ZeroDivisionError named",
+                             r["result"]["outputs"][1]["structuredContent"]["error"]["ename"] == "ZeroDivisionError")])
 
     def _declaration_without_assistant_content(self) -> None:
         bad = {"name": "no_fallback", "inputSchema": {"type": "object"},

@@ -23,10 +23,11 @@ import nbformat
 import pytest
 
 from mcp_variants.apps.host import AppsHost
-from mcp_variants.client import ClientSession, Exchange, envelope
+from mcp_variants.client import ClientSession, Routing, envelope
 from mcp_variants.client.http import HttpTransport
+from support.servers import HttpServer
 
-from .support import UI_CAPS, HttpServer
+from .support import UI_CAPS
 
 NOTEBOOK = "long.ipynb"
 NOTEBOOK_CELLS = 30
@@ -57,7 +58,8 @@ def long_notebook(path: Path) -> None:
         if i in IMAGE_CELLS:
             outputs.append(
                 nbformat.v4.new_output(
-                    "display_data", data={"image/png": matplotlib_png(f"figure of cell {i}"), "text/plain": "<Figure size 320x200 with 1 Axes>"}
+                    "display_data", data={"image/png": matplotlib_png(f"figure of cell {i}"),
+                                          "text/plain": "<Figure size 320x200 with 1 Axes>"}
                 )
             )
         if i % 7 == 0:
@@ -93,8 +95,8 @@ class Live:
             params["_meta"] = envelope(session.version, session.extensions or None)
         body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).encode()
         name = params.get("name") if method == "tools/call" else params.get("uri") if method == "resources/read" else None
-        exchange = Exchange(method, request_id, session.version, session.stateless, name)  # Mcp-Name on HTTP
-        return session.transport.request(body, exchange, session.timeout)
+        routing = Routing(method, request_id, session.version, session.stateless, name)  # Mcp-Name on HTTP
+        return session.transport.request(body, routing, session.timeout)
 
     def requests(self, method: str, since: int = 0) -> list[dict[str, Any]]:
         """The JSON-RPC requests of `method` this client wrote, from index `since` on."""
@@ -122,7 +124,7 @@ class Pool:
     def live(self, version: str, ui: bool = True) -> Live:
         with self._lock:
             if self.server is None:
-                self.server = HttpServer(self.root, self.log)
+                self.server = HttpServer(self.root, log=self.log)
             key = (version, ui)
             if key not in self.lives:
                 written: list[bytes] = []

@@ -121,7 +121,8 @@ def make_handler(state: HostState, role: str) -> type[BaseHTTPRequestHandler]:
                 csp = json.loads(parse_qs(url.query).get("csp", ["{}"])[0])
                 header = csp_header(csp if isinstance(csp, dict) else {})
                 state.csp_served.append(header)
-                self._send(200, (state.pages / "sandbox.html").read_bytes(), "text/html; charset=utf-8", {"Content-Security-Policy": header})
+                self._send(200, (state.pages / "sandbox.html").read_bytes(), "text/html; charset=utf-8",
+                           {"Content-Security-Policy": header})
             else:
                 self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 

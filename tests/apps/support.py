@@ -11,11 +11,7 @@ import hashlib
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -67,62 +63,3 @@ def chromium() -> Path:
     if not CHROMIUM.exists():
         unavailable(f"{CHROMIUM} is missing: Debian's chromium package (tests/apps/install-chromium.sh)")
     return CHROMIUM
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                found += [int(c) for c in f.read().split()]
-    except OSError:
-        pass
-    return found
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class HttpServer:
-    """`python -m mcp_variants serve --http --port <free> --root ROOT` on loopback, until close()."""
-
-    def __init__(self, root: Path, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self._log = open(log, "wb")  # noqa: SIM115 - the server writes to it until close()
-        command = [sys.executable, "-m", "mcp_variants", "serve", "--http", "--port", str(self.port), "--root", str(root)]
-        self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the HTTP server exited with {self.proc.returncode}; see {log}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise TimeoutError("the HTTP server did not accept connections within 60 s")
-
-    def close(self) -> None:
-        """SIGTERM by PID (the server stops its kernels), SIGKILL if it lingers, then any
-        kernel it left behind, again by PID."""
-        kernels = _children(self.proc.pid)
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        for pid in kernels:
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    ours = b"ipykernel" in f.read()
-                if ours:
-                    os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
-        self._log.close()

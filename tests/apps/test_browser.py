@@ -106,7 +106,8 @@ def browser(pool: Pool, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Br
     (work / "config.json").write_text(json.dumps(config))
     started = time.monotonic()
     try:
-        run = subprocess.run([node_bin, str(APPS / "harness" / "drive.mjs"), str(work / "config.json")], check=False, capture_output=True, text=True, timeout=300)
+        run = subprocess.run([node_bin, str(APPS / "harness" / "drive.mjs"), str(work / "config.json")], check=False, capture_output=True,
+                             text=True, timeout=300)
         assert run.returncode == 0, f"drive.mjs failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"
         results = json.loads((out / "results.json").read_text())
         yield BrowserRun(results, state, time.monotonic() - started, marks)

@@ -8,13 +8,7 @@ use, shared by the test session, and stopped by their own PIDs at the end.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,90 +19,13 @@ import pytest
 
 from mcp_variants.client import ClientSession, StdioConnection, StdioTransport
 from mcp_variants.client.http import HttpTransport
+from support.servers import HttpServer
 
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
 OUTPUTS_VERSION = "2026-12-01"
 OLDER_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 TRANSPORTS = ("stdio", "http")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                found += [int(c) for c in f.read().split()]
-    except OSError:
-        pass
-    return found
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM our server by PID (it shuts its kernels down), SIGKILL if it lingers, then
-    terminate any kernel it left behind, again by PID."""
-    kernels = _children(proc.pid)
-    if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-    for pid in kernels:
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                ours = b"ipykernel" in f.read()
-            if ours:
-                os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
-
-
-class HttpServer:
-    """`python -m mcp_variants serve --http --port <free>` on loopback."""
-
-    def __init__(self, root: Path, log: Path, *extra: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self._log = open(log, "wb")  # noqa: SIM115 - the server writes to it until close()
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "mcp_variants",
-                "serve",
-                "--http",
-                "--port",
-                str(self.port),
-                "--root",
-                str(root),
-                *extra,
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=self._log,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"HTTP server exited with {self.proc.returncode}; see {log}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise TimeoutError("HTTP server did not accept connections within 30 s")
-
-    def close(self) -> None:
-        stop(self.proc)
-        self._log.close()
 
 
 @dataclass
@@ -136,7 +53,7 @@ class LivePool:
 
     def http_server(self) -> HttpServer:
         if self._http is None:
-            self._http = HttpServer(self.root, self.logs / "http.stderr")
+            self._http = HttpServer(self.root, log=self.logs / "http.log")
         return self._http
 
     def new(
@@ -182,12 +99,8 @@ class LivePool:
                 live.session.close()  # ends handshake sessions (DELETE)
         for client in self._clients:
             client.close()
-
-        def stop_stdio(connection: StdioConnection) -> None:
-            connection.close()  # EOF: the server stops its kernels and exits
-            stop(connection.process)
-
-        threads = [threading.Thread(target=stop_stdio, args=(c,)) for c in self._stdio]
+        # EOF: each server stops its kernels and exits (SIGTERM, then SIGKILL, if it lingers)
+        threads = [threading.Thread(target=c.close) for c in self._stdio]
         if self._http is not None:
             threads.append(threading.Thread(target=self._http.close))
         for thread in threads:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from mcp_variants.client.transport import Exchange
+from mcp_variants.client.transport import Routing
 
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
@@ -89,7 +89,7 @@ class FakeServer:
         self.sent: list[bytes] = []
         self.calls: list[dict[str, Any]] = []  # params of every tools/call that reached the "server"
 
-    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
+    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
         self.sent.append(body)
         message = json.loads(body)
         method, params = message["method"], message.get("params") or {}
@@ -115,7 +115,7 @@ class FakeServer:
             }
         return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
-    def notify(self, body: bytes, exchange: Exchange) -> None:
+    def notify(self, body: bytes, routing: Routing) -> None:
         self.sent.append(body)
 
     def close(self) -> None:

@@ -36,8 +36,9 @@ from mcp_variants.protocol.types import (
     Selector,
 )
 from mcp_variants.protocol.versions import Era
+from support.servers import HttpServer
 
-from .conftest import OLDER_VERSIONS, TRANSPORTS, HttpServer, Live, LivePool
+from .conftest import OLDER_VERSIONS, TRANSPORTS, Live, LivePool
 
 CALLS: dict[str, dict[str, Any]] = {
     "execute_code": {"code": "print('client-test marker')"},
@@ -239,7 +240,7 @@ def test_requested_outputs_never_written_at_older_versions(live: Any, transport:
 
 
 def test_http_bearer_token(pool: LivePool, tmp_path: Any) -> None:
-    server = HttpServer(pool.root, tmp_path / "token.stderr", "--token", "s3cret-token")
+    server = HttpServer(pool.root, "--token", "s3cret-token", log=tmp_path / "token.log")
     try:
         good = ClientSession(HttpTransport(server.url, token="s3cret-token"))
         with good:

@@ -77,10 +77,7 @@ def test_never_an_undeclared_variant_and_never_a_silent_fallback(declared: tuple
                 *WANTED.get(mode, ()),
                 *((USER_CONTENT, USER_STRUCTURED) if mode is Mode.USER_DISPLAY else ()),
             }
-            if mode is Mode.APPS:
-                got_own = UI_STRUCTURED in chosen.selectors
-            else:
-                got_own = bool(own & set(chosen.selectors))
+            got_own = UI_STRUCTURED in chosen.selectors if mode is Mode.APPS else bool(own & set(chosen.selectors))
             assert (chosen.fallback is None) == got_own, (mode, declared, chosen)
             if chosen.fallback is not None:
                 assert ASSISTANT_CONTENT in chosen.selectors and mode.value in chosen.fallback

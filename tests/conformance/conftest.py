@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,14 +27,9 @@ import pytest
 
 from mcp_variants.conformance.binding import CallConfig
 from mcp_variants.conformance.runner import RunConfig, all_vectors, run
-from mcp_variants.conformance.wire import (
-    HttpTarget,
-    LaunchedServer,
-    StdioTarget,
-    Target,
-    TargetError,
-    free_port,
-)
+from mcp_variants.conformance.wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
+from mcp_variants.processes import ProcessStartError
+from support.servers import HttpServer, serve_command
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "broken"
@@ -96,25 +90,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("client_scenario", client_ids())
 
 
-def our_server_command(root: Path, *extra: str, script: Path | None = None) -> list[str]:
-    """`mcp-variants serve` (or a broken variant's launcher) with the interpreter running the tests."""
-    head = [sys.executable, str(script)] if script else [sys.executable, "-m", "mcp_variants"]
-    return [*head, "serve", "--root", str(root), *extra]
-
-
 class Suite:
     """Targets and scorecards, made on first use and shared by the whole session."""
 
-    def __init__(self, config: pytest.Config, root: Path) -> None:
+    def __init__(self, config: pytest.Config, root: Path, logs: Path) -> None:
         self.config = config
         self.root = root
+        self.logs = logs
         self.external = external(config)
         self.run_config = RunConfig(
             calls=CallConfig(calls=_calls(config, "--conformance-call", "CALLS"),
                              error_calls=_calls(config, "--conformance-error-call", "ERROR_CALLS")),
             kinds=frozenset({"server"}))
         self._targets: dict[str, Target] = {}
-        self._launched: list[LaunchedServer] = []
+        self._launched: list[LaunchedServer | HttpServer] = []
         self._scorecards: dict[str, dict[str, Any]] = {}
         self._errors: dict[str, TargetError] = {}
         self._lock = threading.Lock()
@@ -138,11 +127,13 @@ class Suite:
             assert cmd
             return StdioTarget(cmd)
         if label == "stdio":
-            return StdioTarget(shlex.join(our_server_command(self.root)), cwd=str(self.root))
-        port = free_port()
-        url = f"http://127.0.0.1:{port}/mcp"
-        self._launched.append(LaunchedServer(our_server_command(self.root, "--http", "--port", str(port)), url, cwd=str(self.root)))
-        return HttpTarget(url)
+            return StdioTarget(shlex.join(serve_command(self.root)), cwd=str(self.root))
+        try:
+            server = HttpServer(self.root, log=self.logs / "http-server.log")
+        except ProcessStartError as exc:
+            raise TargetError(str(exc)) from exc
+        self._launched.append(server)
+        return server.target
 
     def scorecard(self, label: str) -> dict[str, Any]:
         with self._lock:
@@ -175,7 +166,7 @@ class Suite:
 def suite(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
     root = tmp_path_factory.mktemp("conformance-root")
     (root / "data.csv").write_text("a,b\n1,2\n")
-    s = Suite(request.config, root)
+    s = Suite(request.config, root, tmp_path_factory.mktemp("conformance-logs"))
     yield s
     s.close()
 

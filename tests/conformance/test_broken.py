@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from mcp_variants.conformance.runner import RunConfig, run
-from mcp_variants.conformance.wire import HttpTarget, LaunchedServer, free_port
+from support.servers import HttpServer
 
-from .conftest import BROKEN, Suite, our_server_command
+from .conftest import BROKEN, Suite
 
 # variant -> the scenarios it must fail; anything else failing (or skipping) is a bug of
 # the suite (a check that is too broad) or of the variant (it breaks more than one thing).
@@ -50,15 +50,15 @@ EXPECTED: dict[str, set[str]] = {
 }
 
 
+# The only variant whose messages break the 2026-12-01 wire schema (a Tool without outputVariants).
+SCHEMA_BREAKERS = {"missing_outputvariants"}
+
+
 def _run_variant(name: str, root: Path) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    server = LaunchedServer(our_server_command(root, "--http", "--port", str(port), script=BROKEN / f"{name}.py"), url, cwd=str(root))
-    target = HttpTarget(url)
+    server = HttpServer(root, log=root.parent / f"broken-{name}.log", script=BROKEN / f"{name}.py")
     try:
-        return run(target, config=RunConfig(kinds=frozenset({"server"})))
+        return run(server.target, config=RunConfig(kinds=frozenset({"server"})))
     finally:
-        target.close()
         server.close()
 
 
@@ -88,3 +88,14 @@ def test_broken_variant_fails_the_right_scenarios(broken_scorecards: dict[str, d
     assert failed <= EXPECTED[variant], f"{variant}: unrelated scenarios failed: {({k: reasons[k] for k in failed - EXPECTED[variant]})}"
     if any(r["level"] != "SHOULD" for r in card["scenarios"] if r["id"] in failed):
         assert not card["ok"], f"{variant}: a MUST scenario failed but the scorecard says ok"
+
+
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
+def test_only_the_schema_breaking_variant_breaks_the_wire_schema(broken_scorecards: dict[str, dict[str, Any]], variant: str) -> None:
+    wire = broken_scorecards[variant]["wireSchema"]
+    assert wire["harnessViolations"] == []
+    if variant in SCHEMA_BREAKERS:
+        assert not wire["ok"] and not broken_scorecards[variant]["ok"]
+        assert all("'outputVariants' is a required property" in " ".join(v["errors"]) for v in wire["violations"]), wire["violations"]
+    else:
+        assert wire["ok"], wire["violations"]

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import BROKEN, our_server_command
+from mcp_variants.processes import free_port
+from support.servers import serve_command
+
+from .conftest import BROKEN
 
 CHECK = [sys.executable, "-m", "mcp_variants", "check"]
 
@@ -27,7 +30,7 @@ def test_list_names_every_scenario_and_rule() -> None:
 
 
 def test_a_must_failure_exits_1_and_the_scorecard_names_it(tmp_path: Path) -> None:
-    command = shlex.join(our_server_command(tmp_path, script=BROKEN / "wrong_code.py"))
+    command = shlex.join(serve_command(tmp_path, script=BROKEN / "wrong_code.py"))
     card = tmp_path / "card.json"
     done = check("--server-cmd", command, "--kind", "server", "--only", "plan-01,plan-10a", "--scorecard", str(card))
     assert done.returncode == 1, done.stdout + done.stderr
@@ -42,7 +45,7 @@ def test_a_must_failure_exits_1_and_the_scorecard_names_it(tmp_path: Path) -> No
 
 
 def test_our_server_passes_with_configured_calls(tmp_path: Path) -> None:
-    command = shlex.join(our_server_command(tmp_path))
+    command = shlex.join(serve_command(tmp_path))
     done = check("--server-cmd", command, "--kind", "server", "--only", "plan-02,must-no-mirror",
                  "--no-default-calls", "--call", "list_kernels={}")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -50,7 +53,7 @@ def test_our_server_passes_with_configured_calls(tmp_path: Path) -> None:
 
 
 def test_no_suitable_tool_is_a_skip_with_a_reason(tmp_path: Path) -> None:
-    command = shlex.join(our_server_command(tmp_path))
+    command = shlex.join(serve_command(tmp_path))
     card = tmp_path / "card.json"
     done = check("--server-cmd", command, "--kind", "server", "--only", "should-error-outputs-per-selector",
                  "--no-default-calls", "--scorecard", str(card))
@@ -66,8 +69,6 @@ def test_client_scenarios_need_no_server(tmp_path: Path) -> None:
 
 
 def test_an_unreachable_server_exits_2() -> None:
-    from mcp_variants.conformance.wire import free_port
-
     done = check("--server-url", f"http://127.0.0.1:{free_port()}/mcp", "--kind", "server", "--timeout", "5")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "did not answer tools/list" in done.stderr

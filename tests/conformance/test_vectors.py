@@ -51,7 +51,8 @@ def test_vectors_are_well_formed() -> None:
         if v["level"] not in LEVELS or not v["rules"] or not v.get("title"):
             problems.append(f"{where}: level, rules and title are required")
         for rule in v["rules"]:
-            if set(rule) != {"section", "quote", "level"} or rule["level"] not in LEVELS:
+            if not {"section", "quote", "level"} <= set(rule) <= {"check", "section", "quote", "level"} or rule["level"] not in LEVELS \
+                    or not str(rule.get("check", "sep-3279-")).startswith("sep-3279-"):
                 problems.append(f"{where}: malformed rule {rule}")
         if v["kind"] == "server":
             step_ids = [s["id"] for s in v["steps"]]

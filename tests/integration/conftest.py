@@ -11,12 +11,6 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +20,10 @@ import nbformat
 import pytest
 from jsonschema import Draft202012Validator
 
+from mcp_variants.client.http import parse_messages
 from mcp_variants.client.stdio import StdioConnection, envelope
+from support import servers
+from support.jupyter import jupyter  # noqa: F401 - the fixture, for test_remote_and_sandboxes
 
 OUTPUTS_VERSION = "2026-12-01"
 LEGACY_VERSION = "2025-11-25"
@@ -221,33 +218,13 @@ def legacy(root: Path) -> Iterator[LegacyClient]:
         connection.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class HttpServer:
+class HttpServer(servers.HttpServer):
     """`serve --http` on a free loopback port; sessions at 2025-11-25 and stateless requests share it."""
 
-    def __init__(self, root: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "mcp_variants", "serve", "--http", "--port", str(self.port), "--root", str(root)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+    def __init__(self, root: Path, log: Path) -> None:
+        super().__init__(root, log=log)
         self.http = httpx.Client(timeout=120)
         self._ids = itertools.count(1)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"HTTP server did not start: {self.process.stderr.read().decode()[-2000:]}") from None
-                time.sleep(0.1)
 
     def post(self, message: dict[str, Any], headers: dict[str, str]) -> httpx.Response:
         return self.http.post(self.url, content=json.dumps(message), headers={
@@ -256,10 +233,8 @@ class HttpServer:
     def rpc(self, method: str, params: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         response = self.post({"jsonrpc": "2.0", "id": next(self._ids), "method": method, "params": params}, headers)
         assert response.status_code == 200, response.text
-        if response.headers.get("content-type", "").startswith("text/event-stream"):
-            events = [json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:") and line[5:].strip()]
-            return [e for e in events if "id" in e][-1]
-        return response.json()
+        messages = parse_messages(response)
+        return [m for m in messages if "id" in m][-1]
 
     def session(self) -> HttpSession:
         response = self.post({"jsonrpc": "2.0", "id": next(self._ids), "method": "initialize", "params": {
@@ -277,13 +252,7 @@ class HttpServer:
 
     def close(self) -> None:
         self.http.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        super().close()
 
 
 class HttpSession:
@@ -296,8 +265,8 @@ class HttpSession:
 
 
 @pytest.fixture(scope="module")
-def http_server(root: Path) -> Iterator[HttpServer]:
-    server = HttpServer(root)
+def http_server(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    server = HttpServer(root, tmp_path_factory.mktemp("http-logs") / "server.log")
     try:
         yield server
     finally:

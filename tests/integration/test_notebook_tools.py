@@ -143,7 +143,8 @@ def test_insert_read_edit_move_clear_delete(stateless: StatelessClient, root: Pa
     assert "hello\nworld" in assistant[1]["text"] and "42" in assistant[3]["text"]
     structured = out[AS]
     assert structured["kind"] == "cell.read" and structured["count"] == 3 and structured["images"] == 1
-    assert structured["outputs"][1] == {"type": "image", "mimeType": "image/png", "bytes": len(base64.b64decode(out[PS]["cell"]["outputs"][1]["data"]["image/png"]))}
+    assert structured["outputs"][1] == {"type": "image", "mimeType": "image/png",
+                                        "bytes": len(base64.b64decode(out[PS]["cell"]["outputs"][1]["data"]["image/png"]))}
     assert structured["cell"] == {"index": 2, "id": image_cell, "type": "code", "executionCount": 3}
     assert structured["source"] == "print('hello')\nplot()"
     record = out[PS]["cell"]
@@ -184,7 +185,8 @@ def test_insert_read_edit_move_clear_delete(stateless: StatelessClient, root: Pa
     assert [c["index"] for c in same[PS]["cells"]] == [2] and same[PS]["nextCursor"] == "3"
 
     # edit_cell_source: the one occurrence
-    out = stateless.call("edit_cell_source", {"notebook": "walk.ipynb", "cell_id": image_cell, "old_string": "plot()", "new_string": "show()"})
+    out = stateless.call("edit_cell_source", {"notebook": "walk.ipynb", "cell_id": image_cell, "old_string": "plot()",
+                                              "new_string": "show()"})
     assert out.meta[CELL_META] == image_cell and out[PS]["source"] == "print('hello')\nshow()"
     assert read_valid(path).cells[2].source == "print('hello')\nshow()"
 
@@ -348,9 +350,12 @@ BAD_INPUT = [
     ("move_cell", {"notebook": "bad.ipynb", "cell_id": "no-such-id", "target_index": 0}, "not-found", "read_notebook"),
     ("move_cell", {"notebook": "bad.ipynb", "cell_index": 0, "target_index": 7}, "not-found", "0 to 2"),
     ("insert_cell", {"notebook": "bad.ipynb", "source": "x", "cell_index": 9}, "not-found", "-1 to append"),
-    ("edit_cell_source", {"notebook": "bad.ipynb", "cell_index": 2, "old_string": "nowhere", "new_string": "y"}, "invalid-arguments", "does not occur"),
-    ("edit_cell_source", {"notebook": "bad.ipynb", "cell_index": 2, "old_string": "x = 1", "new_string": "y"}, "invalid-arguments", "occurs 2 times"),
-    ("overwrite_cell_source", {"notebook": "bad.ipynb", "cell_index": 0, "cell_id": "x", "source": "y"}, "invalid-arguments", "cell_index or by cell_id"),
+    ("edit_cell_source", {"notebook": "bad.ipynb", "cell_index": 2, "old_string": "nowhere", "new_string": "y"}, "invalid-arguments",
+     "does not occur"),
+    ("edit_cell_source", {"notebook": "bad.ipynb", "cell_index": 2, "old_string": "x = 1", "new_string": "y"}, "invalid-arguments",
+     "occurs 2 times"),
+    ("overwrite_cell_source", {"notebook": "bad.ipynb", "cell_index": 0, "cell_id": "x", "source": "y"}, "invalid-arguments",
+     "cell_index or by cell_id"),
     ("clear_cell_output", {"notebook": "bad.ipynb"}, "invalid-arguments", "cell_index or by cell_id"),
     ("clear_cell_output", {"notebook": "bad.ipynb", "cell_index": 0}, "invalid-arguments", "only code cells"),
     ("read_notebook", {"notebook": "bad.ipynb", "start": 3}, "not-found", "past the last cell"),

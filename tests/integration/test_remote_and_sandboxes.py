@@ -1,6 +1,6 @@
 """The remote runtime and sandboxes against real Jupyter servers, on the wire.
 
-- A stock jupyter-server (started here: 127.0.0.1, random port and token) is the remote
+- A stock jupyter-server (tests/support's `jupyter` fixture: 127.0.0.1, random port and token) is the remote
   runtime of an `mcp-variants serve --jupyter-url ... --jupyter-token ...`: execute_code,
   list_files and list_kernels at 2026-12-01, every declared variant checked against its schema.
 - connect_to_jupyter switches the client that asks (a 2025-11-25 session), and only checks
@@ -17,10 +17,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,11 +24,13 @@ from typing import Any
 
 import httpx
 import nbformat
-import psutil
 import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.processes import JupyterServerProcess
+from support.jupyter import kernel_ids
+from support.processes import Reaper, gone
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -49,38 +47,6 @@ PS, AS, AC = "programmatic/structured", "assistant/structured", "assistant/conte
 # ---- processes, stopped by PID ------------------------------------------------------------------
 
 
-class Reaper:
-    """Every process a test saw (psutil remembers each one's start time, so a reused PID is never hit)."""
-
-    def __init__(self) -> None:
-        self.processes: list[psutil.Process] = []
-
-    def watch(self, pid: int) -> psutil.Process:
-        process = psutil.Process(pid)
-        self.processes.append(process)
-        return process
-
-    def kill_all(self) -> None:
-        for process in self.processes:
-            try:
-                process.kill()
-            except psutil.Error:
-                pass
-
-
-def gone(process: psutil.Process, timeout: float = 15.0) -> bool:
-    """The process ended (or is a zombie nobody reaped yet)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.fixture
 def reaper() -> Iterator[Reaper]:
     reaper = Reaper()
@@ -88,73 +54,6 @@ def reaper() -> Iterator[Reaper]:
         yield reaper
     finally:
         reaper.kill_all()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Jupyter:
-    """A stock jupyter-server: the remote runtime under test (no TCP_NODELAY tuning)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.root = folder / "root"
-        self.root.mkdir()
-        self.token = "tok-" + os.urandom(16).hex()
-        self.url = f"http://127.0.0.1:{free_port()}/"
-        env = dict(os.environ, JUPYTER_TOKEN=self.token, JUPYTER_CONFIG_DIR=str(folder / "config"),
-                   JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
-        command = [sys.executable, "-m", "jupyter_server", f"--ServerApp.port={self.url.rsplit(':', 1)[1].strip('/')}",
-                   "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--ServerApp.open_browser=False",
-                   f"--ServerApp.root_dir={self.root}"]
-        if os.geteuid() == 0:
-            command.append("--ServerApp.allow_root=True")
-        self.log = open(folder / "jupyter.log", "wb")  # noqa: SIM115 - lives as long as the server
-        self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
-        self.http = httpx.Client(base_url=self.url, headers={"Authorization": f"token {self.token}"}, timeout=10)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if self.http.get("api/status").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"jupyter-server did not start: {(folder / 'jupyter.log').read_text()[-2000:]}")
-            time.sleep(0.1)
-
-    def kernel_ids(self) -> set[str]:
-        return {k["id"] for k in self.http.get("api/kernels").json()}
-
-    def stop(self) -> None:
-        self.http.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-@pytest.fixture(scope="module")
-def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Jupyter]:
-    server = Jupyter(tmp_path_factory.mktemp("jupyter"))
-    kernels = psutil.Process(server.process.pid)
-    try:
-        yield server
-    finally:
-        children = kernels.children(recursive=True)
-        server.stop()
-        for child in children:  # kernels a failed test left: by PID
-            try:
-                child.kill()
-            except psutil.Error:
-                pass
 
 
 # ---- an mcp-variants server over stdio, every answer kept -----------------------------------------
@@ -167,25 +66,16 @@ class Server:
     """
 
     def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper) -> None:
-        self.connection = StdioConnection.serve(root, *extra)
+        self.connection = StdioConnection.serve(root, *extra, stderr_keep=None)  # all of it: a secret may be anywhere
         self.process = reaper.watch(self.connection.process.pid)
         self.stateless = stateless
-        self.stderr = bytearray()
         self.seen: list[str] = []
-        self._reader = threading.Thread(target=self._read_stderr, daemon=True)
-        self._reader.start()
         if stateless:
             listed = self.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION, UI_EXTENSIONS)})
             self.tools = {t["name"]: t for t in listed["result"]["tools"]}
         else:
             assert self.connection.initialize(LEGACY_VERSION)["result"]["protocolVersion"] == LEGACY_VERSION
             self.tools = {t["name"]: t for t in self.request("tools/list", {})["result"]["tools"]}
-
-    def _read_stderr(self) -> None:
-        stream = self.connection.process.stderr
-        assert stream is not None
-        for chunk in iter(lambda: stream.read1(65536), b""):  # type: ignore[attr-defined]
-            self.stderr += chunk
 
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         response = self.connection.request(method, params, timeout=120)
@@ -202,7 +92,8 @@ class Server:
         if not self.stateless:
             result = self.request("tools/call", params)["result"]
             if not result.get("isError"):
-                problems = [e.message for e in Draft202012Validator(self.tools[tool]["outputSchema"]).iter_errors(result["structuredContent"])]
+                schema = self.tools[tool]["outputSchema"]
+                problems = [e.message for e in Draft202012Validator(schema).iter_errors(result["structuredContent"])]
                 assert not problems, (tool, problems, result["structuredContent"])
             return {"result": result, AC: result["content"], AS: result.get("structuredContent")}
         variants = self.tools[tool]["outputVariants"]
@@ -225,7 +116,7 @@ class Server:
         return outputs
 
     def assert_secret_kept(self, *secrets: str) -> None:
-        text = self.stderr.decode(errors="replace")
+        text = self.connection.stderr_tail.decode(errors="replace")
         for secret in secrets:
             assert len(secret) >= 16
             assert not any(secret in s for s in self.seen), "a token reached a response"
@@ -235,12 +126,11 @@ class Server:
         began = time.monotonic()
         os.kill(self.connection.process.pid, signal.SIGTERM)
         self.connection.process.wait(timeout)
-        self._reader.join(5)
+        self.connection.child.stderr.join()
         return time.monotonic() - began
 
     def close(self) -> None:
         self.connection.close()
-        self._reader.join(5)
 
 
 def text(blocks: list[dict[str, Any]]) -> str:
@@ -254,7 +144,7 @@ def stdout_of(outputs: dict[str, Any]) -> str:
 # ---- the remote runtime as the server's default ---------------------------------------------------
 
 
-def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     (jupyter.root / "data").mkdir()
     (jupyter.root / "data" / "remote-only.txt").write_text("only on the Jupyter server")
     server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
@@ -263,7 +153,7 @@ def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyt
         assert not out["result"].get("isError"), out["result"]
         assert stdout_of(out).strip() == str(jupyter.root), "the code ran in a kernel of the Jupyter server"
         kernel_id = out[PS]["kernelId"]
-        assert kernel_id in jupyter.kernel_ids()
+        assert kernel_id in kernel_ids(jupyter)
         assert out[AS]["kind"] == "code.execute"
 
         listed = server.call("list_files", {"depth": 2})
@@ -301,10 +191,10 @@ def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyt
     finally:
         server.close()
     server.assert_secret_kept(jupyter.token)
-    assert new_kernel not in jupyter.kernel_ids(), "the server shuts down the remote kernels it started"
+    assert new_kernel not in kernel_ids(jupyter), "the server shuts down the remote kernels it started"
 
 
-def test_notebooks_live_on_the_remote_server(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     """The notebook tools through RemoteContents (one PUT per write) and a remote notebook kernel."""
     server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
     try:
@@ -328,7 +218,7 @@ def test_notebooks_live_on_the_remote_server(jupyter: Jupyter, tmp_path: Path, r
 # ---- connect_to_jupyter ----------------------------------------------------------------------------
 
 
-def test_connect_to_jupyter_switches_only_the_client_that_asks(jupyter: Jupyter, tmp_path: Path, reaper: Reaper) -> None:
+def test_connect_to_jupyter_switches_only_the_client_that_asks(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     (jupyter.root / "connect-marker.txt").write_text("x")
     session = Server(tmp_path, stateless=False, reaper=reaper)
     stateless = Server(tmp_path, stateless=True, reaper=reaper)

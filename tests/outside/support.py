@@ -11,20 +11,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from jsonschema import Draft202012Validator
+
+from support.processes import wait_gone_from
+from support.servers import HttpServer
 
 HERE = Path(__file__).resolve().parent
 NODE_MODULES = HERE / "node_modules"
@@ -35,7 +32,6 @@ TS_SDK_VERSION = "1.32.2"
 HANDSHAKE_VERSION = "2025-11-25"  # what both SDK clients negotiate by initialize
 STATELESS_VERSION = "2026-07-28"  # what the Python SDK client negotiates via server/discover
 PRIVATE_PREFIX = "io.github.mcp-variants/"  # the bridge's private _meta keys: never on the wire
-START_TIMEOUT = 30.0
 
 # Calls every outside client makes: (tool, arguments).
 CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -87,105 +83,17 @@ def node_env() -> dict[str, str]:
 # ---- our server ---------------------------------------------------------------------------------
 
 
-def server_command(*args: str) -> list[str]:
-    """The server this checkout's Python imports (the editable install; PYTHONPATH is inherited)."""
-    return [sys.executable, "-m", "mcp_variants", "serve", *args]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class HttpServer:
-    url: str
-    root: Path
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def log_tail(self, chars: int = 4000) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
-
-
 @contextmanager
 def http_server(root: Path, log: Path) -> Iterator[HttpServer]:
-    """`mcp-variants serve --http --port <free>` rooted at `root`; stopped by PID afterwards."""
-    port = free_port()
-    with open(log, "wb") as sink:
-        process = subprocess.Popen(
-            server_command("--http", "--host", "127.0.0.1", "--port", str(port), "--root", str(root)),
-            stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-        )
-    server = HttpServer(f"http://127.0.0.1:{port}/mcp", root, process, log)
+    """`mcp-variants serve --http --port <free>` rooted at `root`; stopped by PID afterwards, and then
+    no kernel it started may be left working in `root`."""
+    server = HttpServer(root, "--host", "127.0.0.1", log=log)
     try:
-        _wait_until_serving(server)
         yield server
     finally:
-        stop(process)
-        kernels = wait_for_no_processes_in(root, timeout=10)
+        server.close()
+        kernels = wait_gone_from(root, timeout=10)
         assert not kernels, f"kernels left running under {root} after the HTTP server stopped: {kernels}"
-
-
-def _wait_until_serving(server: HttpServer) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            pytest.fail(f"the server exited with {server.process.returncode} before serving:\n{server.log_tail()}")
-        try:
-            # Any HTTP answer (405 for a bare GET without a session) means uvicorn is serving.
-            httpx.get(server.url, timeout=2.0)
-            return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    pytest.fail(f"the server did not answer within {START_TIMEOUT} s:\n{server.log_tail()}")
-
-
-def stop(process: subprocess.Popen[Any], graceful: float = 15.0) -> None:
-    """SIGTERM (the server then shuts its kernels down), SIGKILL if it hangs: by PID only."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=graceful)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-def processes_in(root: Path) -> list[int]:
-    """PIDs whose working directory is `root` (the kernels a server rooted there started)."""
-    found = []
-    target = str(root.resolve())
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if os.readlink(f"/proc/{entry}/cwd") == target:
-                found.append(int(entry))
-        except OSError:
-            continue
-    return found
-
-
-def wait_for_no_processes_in(root: Path, timeout: float) -> list[int]:
-    """Wait for the processes working in `root` to end; terminate (by PID) and return any left."""
-    if not Path("/proc").is_dir():
-        return []
-    deadline = time.monotonic() + timeout
-    left = processes_in(root)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = processes_in(root)
-    for pid in left:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
-    return left
 
 
 # ---- result checks ------------------------------------------------------------------------------

@@ -22,6 +22,9 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from support.processes import wait_gone_from
+from support.servers import serve_command
+
 from .support import (
     CALLS,
     FAILING_CALL,
@@ -31,9 +34,7 @@ from .support import (
     check_legacy_success,
     check_legacy_tool_listing,
     check_tool_error,
-    server_command,
     text_of,
-    wait_for_no_processes_in,
 )
 
 MODES = [
@@ -71,10 +72,10 @@ def reports(server: HttpServer, tmp_path_factory: pytest.TempPathFactory) -> Any
         if transport == "http":
             return anyio.run(session, server.url, mode)
         root = tmp_path_factory.mktemp(f"py-stdio-{mode}-root")
-        command = server_command("--root", str(root))
+        command = serve_command(root)
         params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
         report = anyio.run(session, params, mode)
-        left = wait_for_no_processes_in(root, timeout=15)
+        left = wait_gone_from(root, timeout=15)
         assert not left, f"kernels still running after the Python client closed its stdio server: {left}"
         return report
 

@@ -18,6 +18,9 @@ from typing import Any
 
 import pytest
 
+from support.processes import wait_gone_from
+from support.servers import serve_command
+
 from .support import (
     CALLS,
     FAILING_CALL,
@@ -31,9 +34,7 @@ from .support import (
     check_tool_error,
     node_env,
     node_package,
-    server_command,
     text_of,
-    wait_for_no_processes_in,
 )
 
 SCRIPT = HERE / "ts_sdk_client.mjs"
@@ -59,14 +60,14 @@ def http_report(node_bin: Path, server: HttpServer) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def stdio_report(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("ts-stdio-root")
-    command = server_command("--root", str(root))
+    command = serve_command(root)
     report = run_ts_client(node_bin, {
         "transport": "stdio", "command": command[0], "args": command[1:],
         # The SDK passes only a few safe variables by default; the server needs this
         # environment (PYTHONPATH included, when a test run sets it).
         "env": dict(os.environ),
     })
-    left = wait_for_no_processes_in(root, timeout=15)
+    left = wait_gone_from(root, timeout=15)
     assert not left, f"kernels still running after the TS client closed its stdio server: {left}"
     return report
 

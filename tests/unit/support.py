@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import string
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +269,7 @@ cell_execution_views = st.builds(
     ExecutionView, executions, st.sampled_from(["cell.execute", "cell.insert_execute"]), text_limits, cells,
 )
 
-timestamps = st.datetimes(timezones=st.just(timezone.utc)).map(
+timestamps = st.datetimes(timezones=st.just(UTC)).map(
     lambda d: d.isoformat(timespec="seconds")
 )
 

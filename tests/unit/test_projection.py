@@ -88,7 +88,7 @@ def test_exactly_one_output_per_selector(selectors: tuple[Selector, ...], synth_
     result, _ = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(value=7), synth_projectors(), synth_validators)
     assert set(result) == {"outputs"}
     assert [keys(o) for o in result["outputs"]] == [(s.audience, s.format) for s in selectors]
-    for output, selector in zip(result["outputs"], selectors):
+    for output, selector in zip(result["outputs"], selectors, strict=True):
         if selector.format == "content":
             assert set(output) == {"audience", "format", "content"}
         else:

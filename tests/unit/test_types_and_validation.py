@@ -28,7 +28,7 @@ def test_core_combinations_are_the_seps_five() -> None:
 def test_selector_basics() -> None:
     assert str(ASSISTANT_CONTENT) == "assistant/content"
     assert ASSISTANT_CONTENT.to_wire() == {"audience": "assistant", "format": "content"}
-    assert ASSISTANT_CONTENT == Selector("assistant", "content")
+    assert Selector("assistant", "content") == ASSISTANT_CONTENT
     assert hash(ASSISTANT_CONTENT) == hash(Selector("assistant", "content"))
     assert ASSISTANT_CONTENT.is_core and PROGRAMMATIC_STRUCTURED.is_core
     assert not UI_STRUCTURED.is_core and UI_STRUCTURED.audience == UI

@@ -1,4 +1,4 @@
-"""Fixtures of the wire suite; the harness itself is wire_harness.py.
+"""Fixtures of the wire suite; what they share is wire_support.py.
 
 Servers run the `mcp_variants` that `sys.executable` imports (the editable install of
 this checkout). To test another tree, set PYTHONPATH=<tree>/src: the server processes
@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from wire_harness import OUTPUTS_VERSION, UI_EXTENSIONS, ServerPool, WireClient
-
+from wire_support import OUTPUTS_VERSION, UI_EXTENSIONS, ServerPool, WireClient
 
 # ---- fixtures -------------------------------------------------------------------------------------
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     MARKER_KEY,
     OLDER_VERSIONS,
     OUTPUTS_VERSION,
@@ -130,10 +129,10 @@ def test_overlapping_requests_keep_their_own_era(connect, transport):
             ("2026-12-01", UI_EXTENSIONS, "tools/list", {}), ("2026-07-28", UI_EXTENSIONS, "tools/list", {}),
             ("2026-12-01", None, "tools/call", legacy)]
     if transport == "stdio":
-        server = connect("stdio", OUTPUTS_VERSION).server
-        messages = [{"jsonrpc": "2.0", "id": server.next_id(), "method": method,
+        client = connect("stdio", OUTPUTS_VERSION)
+        messages = [{"jsonrpc": "2.0", "id": client.next_id(), "method": method,
                      "params": {**params, "_meta": envelope(version, ext)}} for version, ext, method, params in plan]
-        replies = server.exchange_many(messages)
+        replies = client.send_many(messages)
     else:
         with ThreadPoolExecutor(len(plan)) as pool:
             futures = [pool.submit(connect("http", version, ext).request, method, params) for version, ext, method, params in plan]

@@ -9,8 +9,7 @@ import time
 from typing import Any
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     LEGACY_STRUCTURED_VERSIONS,
     OLDER_VERSIONS,
     TRANSPORTS,
@@ -63,10 +62,7 @@ def test_print_output_comes_back(connect, transport, version):
     core end to end)."""
     token = unique("printed-")
     reply = connect(transport, version).call("execute_code", {"code": f"print({token!r})"})
-    if version == "2026-12-01":
-        text = text_of(only_output(reply, "assistant", "content")["content"])
-    else:
-        text = legacy_text(reply.result)
+    text = text_of(only_output(reply, "assistant", "content")["content"]) if version == "2026-12-01" else legacy_text(reply.result)
     assert token in text
     assert reply.result.get("isError") is not True
 
@@ -239,7 +235,8 @@ def test_invalid_arguments_are_a_tool_error(outputs_client, root, transport, arg
     """Arguments that break inputSchema are isError true with error.type "invalid-arguments" in
     every requested structured output, not a protocol error (docs/choices.md "Error outputs")."""
     reply = outputs_client(transport).call(
-        "execute_code", arguments, requested=[sel("assistant", "structured"), sel("programmatic", "structured"), sel("assistant", "content")]
+        "execute_code", arguments, requested=[sel("assistant", "structured"), sel("programmatic", "structured"), sel("assistant",
+                                                                                                                     "content")]
     )
     assert reply.result.get("isError") is True, reply.message
     outputs = outputs_of(reply)

@@ -7,25 +7,16 @@ Each test starts its own server process and terminates it by PID.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
-from wire_harness import (
-    OUTPUTS_VERSION,
-    HttpServer,
-    envelope,
-    free_port,
-    initialize_message,
-    parse_http_body,
-    server_command,
-    stop_process,
-)
+from mcp_variants.processes import ServerProcess, free_port
+from support.servers import HttpServer, serve_command
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
 
@@ -44,18 +35,16 @@ def test_wildcard_bind_without_token_refuses_to_start(tmp_path, how):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_VARIANTS_")}
     if how == "flag":
-        command = server_command("--http", "--host", "0.0.0.0", "--port", str(port), "--root", str(tmp_path))
+        command = serve_command(tmp_path, "--http", "--host", "0.0.0.0", "--port", str(port))
     else:
-        command = server_command("--root", str(tmp_path))
+        command = serve_command(tmp_path)
         env.update({"MCP_VARIANTS_HTTP": "1", "MCP_VARIANTS_HOST": "0.0.0.0", "MCP_VARIANTS_PORT": str(port)})
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    try:
-        out, err = proc.communicate(timeout=30)
+    try:  # on a timeout, run() kills it (by its PID)
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=30, check=False)
     except subprocess.TimeoutExpired:
-        stop_process(proc)
         pytest.fail("the server kept running on 0.0.0.0 without a token")
-    assert proc.returncode != 0
-    message = (out + err).decode()
+    assert done.returncode != 0
+    message = (done.stdout + done.stderr).decode()
     assert "token" in message.lower(), message
     assert "Traceback" not in message, "refusal should be a message, not a crash"
 
@@ -63,7 +52,7 @@ def test_wildcard_bind_without_token_refuses_to_start(tmp_path, how):
 @pytest.fixture
 def token_server(tmp_path: Path) -> Iterator[tuple[HttpServer, str]]:
     token = f"tok-{uuid.uuid4().hex}"
-    server = HttpServer(tmp_path, "--token", token, "--log-level", "DEBUG", log_dir=tmp_path)
+    server = HttpServer(tmp_path, "--token", token, "--log-level", "DEBUG", log=tmp_path.parent / f"{tmp_path.name}.log")
     try:
         yield server, token
     finally:
@@ -79,24 +68,24 @@ def test_bearer_token_is_required_and_never_echoed(token_server):
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {token}"},
                     {"Authorization": token}, {"Authorization": f"Bearer {token}x"}):
         response = server.post(call_body(), {**HEADERS, **headers})
-        bodies.append(response.content)
-        assert response.status_code == 401, (headers, response.status_code, response.text)
-        assert "outputs" not in response.text
+        bodies.append(response.raw)
+        assert response.status == 401, (headers, response.status, response.raw)
+        assert b"outputs" not in response.raw
 
     good = {"Authorization": f"Bearer {token}"}
     response = server.post(call_body(), {**HEADERS, **good})
-    bodies.append(response.content)
-    assert response.status_code == 200, response.text
-    (message,) = parse_http_body(response)
+    bodies.append(response.raw)
+    assert response.status == 200, response.raw
+    (message,) = response.messages
     assert message["result"]["outputs"][0]["content"][0]["text"] == "42\n"
 
     init = server.post(initialize_message(2, "2025-11-25", None), good)
-    bodies.append(init.content)
-    assert init.status_code == 200
-    assert server.post(initialize_message(3, "2025-11-25", None)).status_code == 401
+    bodies.append(init.raw)
+    assert init.status == 200
+    assert server.post(initialize_message(3, "2025-11-25", None)).status == 401
 
     server.close()  # flush and stop before reading its log
-    stderr = server.stderr_text()
+    stderr = server.output()
     for body in bodies:
         assert token.encode() not in body
     assert token not in stderr, "the bearer token reached the server's log"
@@ -114,8 +103,8 @@ def test_foreign_host_or_origin_is_rejected(pool, headers):
     server = pool.http_server()
     token = f"rebind-{uuid.uuid4().hex}"
     response = server.post(call_body(f"open({token!r}, 'w').close()"), {**HEADERS, **headers})
-    assert 400 <= response.status_code < 500, (response.status_code, response.text)
-    assert "result" not in response.text
+    assert response.status is not None and 400 <= response.status < 500, (response.status, response.raw)
+    assert b"result" not in response.raw
     assert not (pool.root / token).exists(), "the rejected request ran"
 
 
@@ -123,39 +112,24 @@ def test_foreign_host_is_rejected_even_with_the_token(token_server):
     """The token does not switch the rebinding protection off."""
     server, token = token_server
     response = server.post(call_body(), {**HEADERS, "Authorization": f"Bearer {token}", "Host": "evil.example"})
-    assert 400 <= response.status_code < 500
-    assert "outputs" not in response.text
+    assert response.status is not None and 400 <= response.status < 500
+    assert b"outputs" not in response.raw
 
 
 def test_loopback_names_are_accepted(pool):
     """Host localhost:<port> is loopback and is served."""
     server = pool.http_server()
     response = server.post(call_body(), {**HEADERS, "Host": f"localhost:{server.port}"})
-    assert response.status_code == 200, response.text
+    assert response.status == 200, response.raw
 
 
 def test_default_bind_is_loopback(tmp_path):
     """Without --host the HTTP server listens on 127.0.0.1 only (issue 2: binds 127.0.0.1 by default)."""
     port = free_port()
-    proc = subprocess.Popen(
-        server_command("--http", "--port", str(port), "--root", str(tmp_path)),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={k: v for k, v in os.environ.items() if not k.startswith("MCP_VARIANTS_")},
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert proc.poll() is None, "the server exited"
-                time.sleep(0.05)
-        else:
-            pytest.fail("the server did not listen on 127.0.0.1")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_VARIANTS_")}
+    log = tmp_path.parent / f"{tmp_path.name}.log"
+    with ServerProcess(serve_command(tmp_path, "--http", "--port", str(port)), port, env=env, log=log).start(timeout=30):
         listening = Path("/proc/net/tcp").read_text()
         local = [line.split()[1] for line in listening.splitlines()[1:] if line.split()[3] == "0A"]
         ours = [addr for addr in local if int(addr.split(":")[1], 16) == port]
         assert ours and all(addr.split(":")[0] == "0100007F" for addr in ours), ours
-    finally:
-        stop_process(proc)

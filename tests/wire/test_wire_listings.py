@@ -10,17 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     CACHE_META_KEY,
     CONTENT_ONLY_VERSIONS,
     LEGACY_STRUCTURED_VERSIONS,
     OUTPUTS_VERSION,
     TRANSPORTS,
-    HttpClient,
-    HttpServer,
-    StdioClient,
-    StdioServer,
     WireClient,
     check_output_shape,
     only_output,
@@ -28,9 +23,12 @@ from wire_harness import (
     outputs_of,
     pairs,
     sel,
+    stdio_target,
     text_of,
     unique,
 )
+
+from support.servers import HttpServer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
 
@@ -198,18 +196,11 @@ def test_user_structured_is_host_presentable_table(outputs_client, root, transpo
 def fresh_client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WireClient]:
     """A 2026-12-01 client of a server of its own (nothing has run on it yet)."""
     root: Path = tmp_path_factory.mktemp(f"kernels-{request.param}")
-    if request.param == "stdio":
-        stdio = StdioServer(root)
-        try:
-            yield StdioClient(stdio, OUTPUTS_VERSION, None)
-        finally:
-            stdio.close()
-    else:
-        http = HttpServer(root, log_dir=root)
-        try:
-            yield HttpClient(http, OUTPUTS_VERSION, None)
-        finally:
-            http.close()
+    server: Any = stdio_target(root) if request.param == "stdio" else HttpServer(root, log=root.parent / f"{root.name}.log")
+    try:
+        yield WireClient(server if request.param == "stdio" else server.target, OUTPUTS_VERSION, None)
+    finally:
+        server.close()
 
 
 def test_list_kernels_after_one_execute_lists_one_kernel(fresh_client):

@@ -5,8 +5,7 @@ silence). Slow: each test sleeps 6 s in a kernel (the server reports progress ev
 from __future__ import annotations
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     TRANSPORTS,
     only_output,
     output_for,

@@ -11,8 +11,7 @@ import json
 from typing import Any
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     CONTENT_ONLY_VERSIONS,
     LEGACY_STRUCTURED_VERSIONS,
     STATELESS_VERSIONS,

@@ -17,35 +17,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from wire_harness import (
-    HANDSHAKE_VERSIONS,
+from wire_support import (
     OUTPUTS_VERSION,
     TRANSPORTS,
     UNSUPPORTED_VERSION,
     VERSIONS,
-    HttpClient,
-    HttpServer,
-    StdioClient,
-    StdioServer,
     WireClient,
-    child_pids,
-    handshake_http,
-    handshake_stdio,
     only_output,
     output_for,
     outputs_of,
     sel,
+    stdio_target,
     text_of,
 )
+
+from mcp_variants.conformance.wire import StdioTarget
+from support.processes import alive_kernels, kernels_of
+from support.servers import HttpServer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
 
-def client_for(server: StdioServer | HttpServer, version: str) -> WireClient:
-    if isinstance(server, StdioServer):
-        return handshake_stdio(server, version, None) if version in HANDSHAKE_VERSIONS else StdioClient(server, version, None)
-    return handshake_http(server, version, None) if version in HANDSHAKE_VERSIONS else HttpClient(server, version, None)
+def client_for(server: StdioTarget | HttpServer, version: str) -> WireClient:
+    return WireClient(server if isinstance(server, StdioTarget) else server.target, version, None)
 
 
 # ---- a file whose name is not UTF-8 -------------------------------------------------------------
@@ -65,7 +59,7 @@ def dirty_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def dirty_http(dirty_root: Path) -> Iterator[HttpServer]:
-    server = HttpServer(dirty_root, log_dir=dirty_root.parent)
+    server = HttpServer(dirty_root, log=dirty_root.parent / "dirty-http.log")
     yield server
     server.close()
 
@@ -86,7 +80,7 @@ def test_non_utf8_file_name_does_not_break_list_files(request, dirty_root, trans
     file listed; the odd name skipped or shown lossily, or at worst a tool error), leaks no
     bridge key, and the connection keeps serving (issue 2: tool failures are isError, the
     bridge is invisible)."""
-    server: Any = StdioServer(dirty_root) if transport == "stdio" else request.getfixturevalue("dirty_http")
+    server: Any = stdio_target(dirty_root) if transport == "stdio" else request.getfixturevalue("dirty_http")
     try:
         client = client_for(server, version)
         requested = [sel("programmatic", "structured")] if version == OUTPUTS_VERSION else None
@@ -101,7 +95,7 @@ def test_non_utf8_file_name_does_not_break_list_files(request, dirty_root, trans
         json.dumps(reply.message, ensure_ascii=False).encode("utf-8")  # valid Unicode throughout
         assert client.list_tools().result["tools"], "the connection stopped serving"
     finally:
-        if isinstance(server, StdioServer):
+        if isinstance(server, StdioTarget):
             server.close()
 
 
@@ -111,7 +105,7 @@ def test_non_utf8_file_name_does_not_break_list_files(request, dirty_root, trans
 @pytest.fixture(scope="module")
 def plain_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     root = tmp_path_factory.mktemp("plain-http")
-    server = HttpServer(root, log_dir=root.parent)
+    server = HttpServer(root, log=root.parent / "plain-http.log")
     yield server
     server.close()
 
@@ -135,7 +129,7 @@ def test_http_body_with_escaped_lone_surrogate_is_not_a_version_error(plain_http
     }).encode()
     assert b"\\udcff" in body
     response = plain_http.post(body, {"MCP-Protocol-Version": version, "Mcp-Method": "tools/call", "Mcp-Name": "list_files"})
-    message = response.json()
+    message = response.message
     if "error" in message:
         assert message["error"]["code"] != UNSUPPORTED_VERSION, message
         assert message["error"]["code"] == -32700, message
@@ -150,7 +144,7 @@ def test_http_body_with_escaped_lone_surrogate_is_not_a_version_error(plain_http
 def own_client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WireClient]:
     """A 2026-12-01 client of a server of its own."""
     root = tmp_path_factory.mktemp(f"own-{request.param}")
-    server: Any = StdioServer(root) if request.param == "stdio" else HttpServer(root, log_dir=root.parent)
+    server: Any = stdio_target(root) if request.param == "stdio" else HttpServer(root, log=root.parent / f"{root.name}.log")
     try:
         yield client_for(server, OUTPUTS_VERSION)
     finally:
@@ -187,18 +181,6 @@ def test_dead_kernel_is_a_tool_error_and_the_next_call_says_so(own_client):
 # ---- shutdown -----------------------------------------------------------------------------------------
 
 
-def _alive_kernels(pids: list[int]) -> list[int]:
-    alive = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"ipykernel" in f.read():
-                    alive.append(pid)
-        except OSError:
-            pass
-    return alive
-
-
 @pytest.mark.parametrize("transport", [
     "stdio",
     "http",
@@ -207,16 +189,17 @@ def test_shutdown_stops_the_kernels_it_started(tmp_path, transport):
     """EOF on stdio, SIGTERM on HTTP: the server shuts down every kernel it started, then exits 0
     within seconds; no kernel outlives it (cli.py _with_shutdown; field guide: the original server
     left a kernel running per session)."""
-    server: Any = StdioServer(tmp_path) if transport == "stdio" else HttpServer(tmp_path, log_dir=tmp_path)
+    server: Any = stdio_target(tmp_path) if transport == "stdio" else HttpServer(tmp_path, log=tmp_path.parent / f"{tmp_path.name}.log")
     try:
         client_for(server, OUTPUTS_VERSION).call("execute_code", {"code": "1"})
-        kernels = _alive_kernels(child_pids(server.proc.pid))
+        proc = server.process_for(OUTPUTS_VERSION).proc if transport == "stdio" else server.process
+        kernels = alive_kernels(kernels_of(proc.pid))
         assert len(kernels) == 1, kernels
         if transport == "stdio":
-            server.proc.stdin.close()
+            proc.stdin.close()
         else:
-            server.proc.send_signal(signal.SIGTERM)
-        assert server.proc.wait(timeout=20) == 0, "not a clean exit"
-        assert not _alive_kernels(kernels), "a kernel outlived its server"
+            proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0, "not a clean exit"
+        assert not alive_kernels(kernels), "a kernel outlived its server"
     finally:
         server.close()

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from wire_harness import (
+from wire_support import (
     INVALID_PARAMS,
     OLDER_VERSIONS,
     TOOLS,

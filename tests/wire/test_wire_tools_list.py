@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 from jsonschema import Draft202012Validator
-
-from wire_harness import (
+from wire_support import (
     CONTENT_ONLY_VERSIONS,
     HANDSHAKE_VERSIONS,
     HEADER_MISMATCH,
@@ -23,11 +22,10 @@ from wire_harness import (
     UI_EXTENSIONS,
     UNSUPPORTED_VERSION,
     VERSIONS,
-    HttpClient,
-    StdioServer,
+    WireClient,
     initialize_message,
     pairs,
-    parse_http_body,
+    stdio_target,
 )
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
@@ -169,7 +167,7 @@ def test_http_header_body_version_mismatch_is_32020(connect, header, body, metho
     """On streamable HTTP an MCP-Protocol-Version header that disagrees with the envelope's
     version is -32020, in both directions (the bridge must not hide the mismatch; field guide)."""
     client = connect("http", body)
-    assert isinstance(client, HttpClient)
+    assert client.transport == "http"
     params = {"name": "list_kernels", "arguments": {}} if method == "tools/call" else {}
     reply = client.request(method, params, headers={"MCP-Protocol-Version": header})
     assert reply.error["code"] == HEADER_MISMATCH, reply.message
@@ -192,7 +190,7 @@ def test_http_method_and_name_headers_must_match_the_body(pool, version, headers
                        "_meta": {"io.modelcontextprotocol/protocolVersion": version,
                                  "io.modelcontextprotocol/clientCapabilities": {}}}}
     response = server.post(body, {"MCP-Protocol-Version": version, **headers})
-    (message,) = parse_http_body(response)
+    (message,) = response.messages
     assert message.get("error", {}).get("code") == HEADER_MISMATCH, message
 
 
@@ -213,7 +211,7 @@ def test_http_repeated_version_header_is_32020(pool, version, values):
             "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": version,
                                  "io.modelcontextprotocol/clientCapabilities": {}}}}
     response = server.post(body, [("Mcp-Method", "tools/list")] + [("MCP-Protocol-Version", v) for v in values])
-    (message,) = parse_http_body(response)
+    (message,) = response.messages
     assert "error" in message, f"served despite {values}: {str(message)[:300]}"
     assert message["error"]["code"] == HEADER_MISMATCH, message
 
@@ -224,9 +222,9 @@ def test_http_initialize_negotiates_each_handshake_version(pool, version):
     (issue 2: one server for 2024-11-05 ... 2025-11-25 by handshake, on HTTP)."""
     server = pool.http_server()
     response = server.post(initialize_message(server.next_id(), version, None))
-    assert response.status_code == 200
-    assert response.headers.get("mcp-session-id")
-    (message,) = [m for m in parse_http_body(response) if "id" in m]
+    assert response.status == 200
+    assert response.headers is not None and response.headers.get("mcp-session-id")
+    (message,) = [m for m in response.messages if "id" in m]
     assert message["result"]["protocolVersion"] == version
 
 
@@ -235,19 +233,20 @@ def test_http_initialize_with_unknown_version_offers_a_supported_one(pool):
     (MCP lifecycle: the server proposes its own), never the unknown one."""
     server = pool.http_server()
     response = server.post(initialize_message(server.next_id(), "2031-01-01", None))
-    messages = [m for m in parse_http_body(response) if "id" in m]
+    messages = [m for m in response.messages if "id" in m]
     assert len(messages) == 1
     assert messages[0]["result"]["protocolVersion"] in HANDSHAKE_VERSIONS, messages[0]
 
 
 def test_stdio_initialize_with_unknown_version_offers_a_supported_one(tmp_path):
     """Same over stdio: an initialize for an unknown version gets a supported version back."""
-    server = StdioServer(tmp_path)
+    target = stdio_target(tmp_path)
     try:
-        reply = server.exchange(initialize_message(server.next_id(), "2031-01-01", None))
+        client = WireClient(target, "2031-01-01", None)  # an unknown version is no handshake version: no initialize yet
+        reply = client.send(initialize_message(client.next_id(), "2031-01-01", None))
         assert reply.result["protocolVersion"] in HANDSHAKE_VERSIONS, reply.message
     finally:
-        server.close()
+        target.close()
 
 
 @pytest.mark.parametrize("version", STATELESS_VERSIONS)
@@ -256,7 +255,7 @@ def test_stdio_stateless_connection_refuses_initialize_and_keeps_serving(connect
     is refused, and enveloped requests keep working (field guide: the first request fixes the era)."""
     client = connect("stdio", version)
     client.list_tools()
-    reply = client.server.exchange(initialize_message(client.server.next_id(), version, None))
+    reply = client.send(initialize_message(client.next_id(), version, None))
     assert "error" in reply.message, reply.message
     assert client.list_tools().result["tools"]
 

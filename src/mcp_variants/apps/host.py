@@ -38,7 +38,7 @@ from ..client.modes import Mode
 from ..client.router import Delivery, HostRouter
 from ..client.session import ClientSession
 from ..client.stdio import envelope
-from ..client.transport import Exchange
+from ..client.transport import Routing
 from ..protocol.types import UI_EXTENSION, UI_STRUCTURED
 from .resources import MIME_TYPE
 
@@ -200,10 +200,11 @@ class AppsHost:
         params: dict[str, Any] = {"uri": uri}
         if session.stateless:
             params["_meta"] = envelope(session.version, session.extensions or None)
-        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "resources/read", "params": params}, separators=(",", ":")).encode()
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "resources/read", "params": params}, separators=(",",
+                                                                                                                          ":")).encode()
         # Mcp-Name carries the uri on HTTP at the stateless versions (the server checks it).
-        exchange = Exchange("resources/read", request_id, session.version, session.stateless, uri)
-        response = session.transport.request(body, exchange, session.timeout)
+        routing = Routing("resources/read", request_id, session.version, session.stateless, uri)
+        response = session.transport.request(body, routing, session.timeout)
         if "error" in response:
             error = response["error"] if isinstance(response["error"], dict) else {}
             raise ServerError(int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))

@@ -17,14 +17,13 @@ from .router import Delivery, HostRouter, RouteReport
 from .session import ClientSession
 from .stdio import StdioConnection, StdioTransport, envelope
 from .tools import ToolIndex, ToolInfo
-from .transport import Exchange, RecordingTransport, Transport
+from .transport import RecordingTransport, Routing, Transport
 
 __all__ = [
     "CallResult",
     "ClientError",
     "ClientSession",
     "Delivery",
-    "Exchange",
     "Host",
     "HostCall",
     "HostRouter",
@@ -32,6 +31,7 @@ __all__ = [
     "Mode",
     "RecordingTransport",
     "RouteReport",
+    "Routing",
     "Selection",
     "SelectionError",
     "ServerError",

@@ -8,30 +8,25 @@ one JSON body or an SSE stream whose `data:` events are JSON-RPC messages.
 
 from __future__ import annotations
 
-import json
+import contextlib
 from typing import Any
 
 import httpx
 
+from ..conformance.wire import read_sse
 from .errors import TransportError
-from .transport import Exchange
+from .transport import Routing
 
 ACCEPT = "application/json, text/event-stream"
 
 
 def parse_messages(response: httpx.Response) -> list[dict[str, Any]]:
-    """Every JSON-RPC message of a response: one JSON body, or SSE `data:` events in order."""
+    """Every JSON-RPC message of a response: one JSON body, or SSE `data:` events in order (ValueError when one is not JSON)."""
     ctype = response.headers.get("content-type", "")
     if ctype.startswith("text/event-stream"):
-        messages: list[dict[str, Any]] = []
-        data: list[str] = []
-        for line in response.text.splitlines() + [""]:
-            if line.startswith("data:"):
-                data.append(line[5:].lstrip(" "))
-            elif line == "" and data:
-                payload, data = "\n".join(data), []
-                if payload.strip():
-                    messages.append(json.loads(payload))
+        messages, problem, _ = read_sse(response.content.splitlines(keepends=True))
+        if problem:
+            raise ValueError(problem)
         return messages
     if ctype.startswith("application/json") and response.content.strip():
         body = response.json()
@@ -54,50 +49,50 @@ class HttpTransport:
         self.session_id: str | None = None
         self.notifications: list[dict[str, Any]] = []
 
-    def headers(self, exchange: Exchange) -> dict[str, str]:
+    def headers(self, routing: Routing) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": ACCEPT}
-        if exchange.version is not None:
-            headers["MCP-Protocol-Version"] = exchange.version
-        if exchange.stateless:
-            headers["Mcp-Method"] = exchange.method
-            if exchange.name is not None:
-                headers["Mcp-Name"] = exchange.name
+        if routing.version is not None:
+            headers["MCP-Protocol-Version"] = routing.version
+        if routing.stateless:
+            headers["Mcp-Method"] = routing.method
+            if routing.name is not None:
+                headers["Mcp-Name"] = routing.name
         if self.session_id is not None:
             headers["Mcp-Session-Id"] = self.session_id
         if self._token is not None:
             headers["Authorization"] = f"Bearer {self._token}"
         return headers
 
-    def _post(self, body: bytes, exchange: Exchange, timeout: float) -> httpx.Response:
+    def _post(self, body: bytes, routing: Routing, timeout: float) -> httpx.Response:
         try:
-            return self.http.post(self.url, content=body, headers=self.headers(exchange), timeout=timeout)
+            return self.http.post(self.url, content=body, headers=self.headers(routing), timeout=timeout)
         except httpx.HTTPError as exc:
-            raise TransportError(f"{exchange.method}: {type(exc).__name__}: {exc}") from exc
+            raise TransportError(f"{routing.method}: {type(exc).__name__}: {exc}") from exc
 
-    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
-        response = self._post(body, exchange, timeout)
+    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
+        response = self._post(body, routing, timeout)
         try:
             messages = parse_messages(response)
         except ValueError as exc:
             raise TransportError(
-                f"{exchange.method}: HTTP {response.status_code}, undecodable body: {exc}"
+                f"{routing.method}: HTTP {response.status_code}, undecodable body: {exc}"
             ) from exc
         for message in messages:
-            if isinstance(message, dict) and message.get("id") == exchange.id and "method" not in message:
-                if exchange.method == "initialize" and "mcp-session-id" in response.headers:
+            if isinstance(message, dict) and message.get("id") == routing.id and "method" not in message:
+                if routing.method == "initialize" and "mcp-session-id" in response.headers:
                     self.session_id = response.headers["mcp-session-id"]
                 return message
             self.notifications.append(message)
         ctype = response.headers.get("content-type", "no content-type")
         raise TransportError(
-            f"{exchange.method}: HTTP {response.status_code} ({ctype}) without a response to request "
-            f"{exchange.id}: {response.text[:300]!r}"
+            f"{routing.method}: HTTP {response.status_code} ({ctype}) without a response to request "
+            f"{routing.id}: {response.text[:300]!r}"
         )
 
-    def notify(self, body: bytes, exchange: Exchange) -> None:
-        response = self._post(body, exchange, timeout=30)
+    def notify(self, body: bytes, routing: Routing) -> None:
+        response = self._post(body, routing, timeout=30)
         if response.status_code not in (200, 202, 204):
-            raise TransportError(f"{exchange.method}: HTTP {response.status_code}: {response.text[:300]!r}")
+            raise TransportError(f"{routing.method}: HTTP {response.status_code}: {response.text[:300]!r}")
 
     def close(self) -> None:
         """End a handshake session (DELETE, best effort), then the HTTP client we own."""
@@ -105,10 +100,8 @@ class HttpTransport:
             headers = {"Mcp-Session-Id": self.session_id}
             if self._token is not None:
                 headers["Authorization"] = f"Bearer {self._token}"
-            try:
+            with contextlib.suppress(httpx.HTTPError):
                 self.http.delete(self.url, headers=headers, timeout=10)
-            except httpx.HTTPError:
-                pass
             self.session_id = None
         if self._own_client:
             self.http.close()

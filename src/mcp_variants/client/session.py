@@ -25,7 +25,7 @@ from .errors import ClientError, InvalidServerResponse, SelectionError, ServerEr
 from .results import CallResult, check_legacy, check_outputs
 from .stdio import envelope
 from .tools import ToolIndex, parse_listing
-from .transport import Exchange, Transport
+from .transport import Routing, Transport
 
 CLIENT_INFO: dict[str, str] = {"name": "mcp-variants-client", "version": "0.1.0"}
 MAX_LIST_PAGES = 100
@@ -179,7 +179,7 @@ class ClientSession:
             "params": self._with_envelope(params),
         }
         response = self.transport.request(
-            self._encode(message), self._exchange(method, request_id, params), self.timeout
+            self._encode(message), self._routing(method, request_id, params), self.timeout
         )
         if "error" in response:
             error = response["error"] if isinstance(response["error"], dict) else {}
@@ -191,17 +191,17 @@ class ClientSession:
 
     def _notify(self, method: str) -> None:
         message = {"jsonrpc": "2.0", "method": method}
-        self.transport.notify(self._encode(message), self._exchange(method, None, {}))
+        self.transport.notify(self._encode(message), self._routing(method, None, {}))
 
     def _with_envelope(self, params: dict[str, Any]) -> dict[str, Any]:
         if not self.stateless:
             return params
         return {**params, "_meta": envelope(self.version, self.extensions or None)}
 
-    def _exchange(self, method: str, request_id: int | None, params: Mapping[str, Any]) -> Exchange:
+    def _routing(self, method: str, request_id: int | None, params: Mapping[str, Any]) -> Routing:
         name = params.get("name") if method == "tools/call" else None
         version = None if method == "initialize" else self.version
-        return Exchange(method, request_id, version, self.stateless, name if isinstance(name, str) else None)
+        return Routing(method, request_id, version, self.stateless, name if isinstance(name, str) else None)
 
     def _encode(self, message: dict[str, Any]) -> bytes:
         """The one place bytes are made: a last guard that legacy requests never carry the field."""

@@ -8,20 +8,20 @@ from __future__ import annotations
 import itertools
 import json
 import queue
-import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
 
+from ..processes import TAIL_BYTES, PipedProcess
 from ..protocol.versions import HANDSHAKE_VERSIONS
 from .errors import TransportError
-from .transport import Exchange
+from .transport import Routing
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
-STDERR_TAIL = 65536
+STDERR_TAIL = TAIL_BYTES
 
 
 def envelope(version: str, extensions: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -34,40 +34,37 @@ class StdioConnection:
     """One server process; requests are matched to responses by id.
 
     `on_write`, when given, sees every byte string written to the server's stdin:
-    tests use it to prove what a client did (not) send.
+    tests use it to prove what a client did (not) send. The server's stderr is kept in
+    `stderr_tail` (its last `stderr_keep` bytes; all of it when None).
     """
 
     def __init__(
-        self, command: Sequence[str], cwd: Path | None = None, *, on_write: Callable[[bytes], None] | None = None
+        self, command: Sequence[str], cwd: Path | None = None, *, on_write: Callable[[bytes], None] | None = None,
+        stderr_keep: int | None = STDERR_TAIL,
     ) -> None:
         self.on_write = on_write
-        self.process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd
-        )
+        self.child = PipedProcess(command, cwd=cwd, stderr_keep=stderr_keep)
+        self.process = self.child.process
         self._ids = itertools.count(1)
         self._lines: queue.Queue[bytes | None] = queue.Queue()  # None: the server closed stdout
         self.notifications: list[dict[str, Any]] = []
-        self.stderr_tail = bytearray()  # the last STDERR_TAIL bytes the server logged
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
 
     @classmethod
-    def serve(cls, root: Path, *extra: str, on_write: Callable[[bytes], None] | None = None) -> StdioConnection:
-        return cls([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra], on_write=on_write)
+    def serve(cls, root: Path, *extra: str, on_write: Callable[[bytes], None] | None = None,
+              stderr_keep: int | None = STDERR_TAIL) -> StdioConnection:
+        return cls([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra], on_write=on_write,
+                   stderr_keep=stderr_keep)
+
+    @property
+    def stderr_tail(self) -> bytes:
+        """What the server wrote to stderr so far (its end)."""
+        return self.child.stderr.bytes()
 
     def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
+        for line in self.child.stdout:
             self._lines.put(line)
         self._lines.put(None)
-
-    def _drain_stderr(self) -> None:
-        """Keep reading stderr so a chatty server never blocks on a full pipe."""
-        stderr = self.process.stderr
-        assert stderr is not None
-        for chunk in iter(lambda: stderr.read1(65536), b""):  # type: ignore[attr-defined]
-            self.stderr_tail += chunk
-            del self.stderr_tail[:-STDERR_TAIL]
 
     def send(self, message: dict[str, Any]) -> bytes:
         raw = json.dumps(message).encode() + b"\n"
@@ -76,11 +73,9 @@ class StdioConnection:
 
     def send_bytes(self, raw: bytes) -> None:
         """Write one newline-terminated JSON-RPC message exactly as given."""
-        assert self.process.stdin is not None
         if self.on_write is not None:
             self.on_write(raw)
-        self.process.stdin.write(raw)
-        self.process.stdin.flush()
+        self.child.write(raw)
 
     def wait_response(self, request_id: Any, timeout: float = 120, what: str = "the request") -> dict[str, Any]:
         """The response with `request_id`; everything read before it is kept in `notifications`."""
@@ -117,14 +112,8 @@ class StdioConnection:
         return response
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        """EOF (the server stops its kernels and exits), then SIGTERM and SIGKILL by PID if it lingers."""
+        self.child.stop(grace=15)
 
     def __enter__(self) -> Self:
         return self
@@ -143,14 +132,14 @@ class StdioTransport:
     def __init__(self, connection: StdioConnection) -> None:
         self.connection = connection
 
-    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
+    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
         self._write(body)
         try:
-            return self.connection.wait_response(exchange.id, timeout, exchange.method)
+            return self.connection.wait_response(routing.id, timeout, routing.method)
         except (TimeoutError, EOFError, ValueError) as exc:
-            raise TransportError(f"{exchange.method}: {exc}") from exc
+            raise TransportError(f"{routing.method}: {exc}") from exc
 
-    def notify(self, body: bytes, exchange: Exchange) -> None:
+    def notify(self, body: bytes, routing: Routing) -> None:
         self._write(body)
 
     def _write(self, body: bytes) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 
 @dataclass(frozen=True, slots=True)
-class Exchange:
+class Routing:
     """What a transport needs besides the body: routing headers and the id to wait for."""
 
     method: str
@@ -25,9 +25,9 @@ class Exchange:
 class Transport(Protocol):
     """Anything that can carry one JSON-RPC request and bring back its response."""
 
-    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]: ...
+    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]: ...
 
-    def notify(self, body: bytes, exchange: Exchange) -> None: ...
+    def notify(self, body: bytes, routing: Routing) -> None: ...
 
     def close(self) -> None: ...
 
@@ -37,15 +37,15 @@ class RecordingTransport:
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
-        self.sent: list[tuple[Exchange, bytes]] = []
+        self.sent: list[tuple[Routing, bytes]] = []
 
-    def request(self, body: bytes, exchange: Exchange, timeout: float) -> dict[str, Any]:
-        self.sent.append((exchange, body))
-        return self.inner.request(body, exchange, timeout)
+    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
+        self.sent.append((routing, body))
+        return self.inner.request(body, routing, timeout)
 
-    def notify(self, body: bytes, exchange: Exchange) -> None:
-        self.sent.append((exchange, body))
-        self.inner.notify(body, exchange)
+    def notify(self, body: bytes, routing: Routing) -> None:
+        self.sent.append((routing, body))
+        self.inner.notify(body, routing)
 
     def close(self) -> None:
         self.inner.close()

@@ -103,7 +103,7 @@ def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
     if not isinstance(schema, dict):
         return arguments == {}
     try:
-        return Draft202012Validator(schema).is_valid(arguments)
+        return bool(Draft202012Validator(schema).is_valid(arguments))
     except SchemaError:
         return False
 
@@ -120,7 +120,8 @@ def _app_only(tool: Mapping[str, Any]) -> bool:
     return isinstance(ui, dict) and ui.get("visibility") == ["app"]
 
 
-def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: bool = False) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: bool = False) -> list[tuple[dict[str, Any], dict[str, Any],
+                                                                                                           str]]:
     """(tool, arguments, why) for every tool the suite may call, best first."""
     by_name = {t.get("name"): t for t in tools if isinstance(t, dict)}
     out: list[tuple[dict[str, Any], dict[str, Any], str]] = []

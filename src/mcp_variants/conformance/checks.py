@@ -23,7 +23,7 @@ Every op, with what it demands of the nodes `path` selects:
 | type `value` | at least one node, each of JSON type `value` (or one of a list of types) |
 | sameSelectors `otherPath` | the (audience, format) pairs of the nodes equal, as a multiset, those of `otherPath` |
 | uniqueSelectors | no (audience, format) pair occurs twice among the nodes |
-| validAgainst `schemaPath` | `schemaPath` selects one JSON Schema (2020-12) and every node is valid under it; with `vacuous: true` it also passes when there is no schema or no node |
+| validAgainst `schemaPath` | `schemaPath` selects one 2020-12 schema, all nodes valid under it (`vacuous: true`: or no schema or node) |
 | equalsOther `otherPath` | both select exactly one node, and they are equal |
 | notInOther `otherPath` | no node equals any node `otherPath` selects |
 | containsText / notContainsText `value` | some node's / no node's compact JSON contains the string `value` |

@@ -21,6 +21,7 @@ from typing import Any
 
 from .binding import CallConfig
 from .options import add_arguments
+from .results import write_outputs
 from .runner import RunConfig, all_vectors, format_line, load_vectors, run, summary_line
 from .wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
 
@@ -92,11 +93,11 @@ def main(args: argparse.Namespace) -> int:
                 target.close()
             if launched is not None:
                 launched.close()
+    wire = scorecard.get("wireSchema")
+    for violation in (wire or {}).get("violations", [])[:5]:
+        print(f"  schema: {violation['context']}: {'; '.join(violation['errors'][:3])}")
     print(summary_line(scorecard))
-    if args.scorecard:
-        args.scorecard.parent.mkdir(parents=True, exist_ok=True)
-        args.scorecard.write_text(json.dumps(scorecard, indent=2, ensure_ascii=False) + "\n")
-        print(f"scorecard: {args.scorecard}")
+    write_outputs(scorecard, args)
     return 0 if scorecard["ok"] else 1
 
 

@@ -46,7 +46,28 @@ from .constants import (
     USER_CONTENT,
     USER_STRUCTURED,
 )
-from .scenarios import check, plan_rule, rule
+from .rules import (
+    ACCEPTS_LEGACY,
+    APPS_ROUTING,
+    EVERY_TOOL_AC,
+    IGNORE_ANNOTATIONS,
+    NO_AUDIENCE_FALLBACK,
+    NO_DUPLICATE_SELECTOR,
+    NO_ERROR_SUBSTITUTION,
+    NO_META,
+    NO_REQUESTED_OLD,
+    NO_REQUESTED_OLD2,
+    NO_UNNEGOTIATED_REQUEST,
+    NOT_A_SIGNAL,
+    ONLY_ADVERTISED,
+    PROGRAMMATIC_NOT_IN_MODEL,
+    REJECT_TOOL_WITHOUT_VARIANTS,
+    ROUTES_BY_AUDIENCE,
+    USER_NOT_IN_MODEL,
+    VALIDATES_REQUESTED_SCHEMA,
+    plan_rule,
+)
+from .scenarios import check
 
 ALL_VERSIONS = [*LEGACY_VERSIONS, OUTPUTS_VERSION]
 SINKS = ("model", "user", "program", "view")
@@ -146,17 +167,6 @@ def sink_lacks(sink: str, marker: str, says: str) -> dict[str, Any]:
 
 
 NO_CALL_SENT = check("count", "$.sent[?@.method=='tools/call']", "no tools/call was sent", value=0)
-ROUTE_RULE = rule("Routing requirements", "[user outputs:] The host MUST NOT automatically add either format to model context. "
-                  "[programmatic outputs:] The host MUST NOT automatically add them to model context or render them to the user.")
-META_RULE = rule("Result metadata", "A client MUST NOT forward it to the model, user, programmatic caller, or an extension consumer unless "
-                 "the core protocol or a negotiated extension defines handling for the relevant metadata entry.")
-REJECT_LEGACY_SWITCH = rule("Backward compatibility", "A client that receives a Tool without outputVariants under protocol version "
-                            "2026-12-01 MUST treat the response as invalid. It MUST NOT silently switch to legacy semantics.")
-NO_REQUESTED_OLD = rule("Request-time selection", "A client MUST NOT send requestedOutputs on a request using an earlier protocol version.")
-NO_REQUESTED_OLD2 = rule("Clients calling older servers", "A client calling a server under protocol version 2026-07-28 or earlier MUST "
-                         "use the legacy Tool and request shapes and MUST NOT send requestedOutputs.")
-NO_SIGNAL = rule("Clients calling older servers", "An outputVariants field received under an earlier protocol version is not a "
-                 "negotiation signal and does not enable the new request or result shapes.", "MUST")
 
 
 def client_vectors() -> list[dict[str, Any]]:
@@ -168,14 +178,14 @@ def client_vectors() -> list[dict[str, Any]]:
         client_vector(
             "host-plan-07-rejects-tool-without-assistant-content", "The client rejects a tool declaration that omits assistant/content",
             [plan_rule(7, "rejection of any tool declaration that omits assistant/content"),
-             rule("Tool declaration", "Every tool MUST declare an assistant/content variant.")],
+             EVERY_TOOL_AC],
             server=server_script(OUTPUTS_VERSION, [tool_entry(PROGRAMMATIC_STRUCTURED)], {"result": {"outputs": []}}),
             act={"listTools": True},
             checks=[outcome("invalid-response", "the listing is rejected as invalid"), NO_CALL_SENT], plan=7),
         client_vector(
             "host-plan-12-no-requestedoutputs-at-2026-07-28", "Code mode at 2026-07-28 sends no requestedOutputs",
             [plan_rule(12, "omission of requestedOutputs when calling under protocol version 2026-07-28 or earlier"),
-             NO_REQUESTED_OLD, NO_REQUESTED_OLD2, NO_SIGNAL],
+             NO_REQUESTED_OLD, NO_REQUESTED_OLD2, NOT_A_SIGNAL, ACCEPTS_LEGACY],
             version="2026-07-28",
             server=server_script("2026-07-28", [{**tool_entry(*FULL), "outputSchema": SCHEMAS["assistant"]}],
                                  {"result": {"resultType": "complete", "content": [text(MODEL_MARKER)], "structuredContent": {"count": 1}}}),
@@ -200,7 +210,7 @@ def client_vectors() -> list[dict[str, Any]]:
             plan=12),
         client_vector(
             "host-plan-14-rejects-tool-without-outputvariants", "A Tool without outputVariants at 2026-12-01 makes tools/list invalid",
-            [plan_rule(14, "rejection of a Tool without outputVariants under protocol version 2026-12-01"), REJECT_LEGACY_SWITCH],
+            [plan_rule(14, "rejection of a Tool without outputVariants under protocol version 2026-12-01"), REJECT_TOOL_WITHOUT_VARIANTS],
             server=server_script(OUTPUTS_VERSION, [{"name": TOOL, "inputSchema": {"type": "object"}, "outputSchema": SCHEMAS["assistant"]}],
                                  {"result": {"content": [text(MODEL_MARKER)]}}),
             act={"tool": TOOL, "arguments": {}, "mode": "conversational"},
@@ -212,8 +222,8 @@ def client_vectors() -> list[dict[str, Any]]:
             plan=14),
         client_vector(
             "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui output, nobody the _meta",
-            [plan_rule(15, "confirmation that unrequested outputs and metadata do not reach the model or App View"), META_RULE,
-             rule("MCP Apps integration", "The host provides only the assistant output to the model. It forwards only the io.modelcontextprotocol/ui output to the View.", "PLAN")],
+            [plan_rule(15, "confirmation that unrequested outputs and metadata do not reach the model or App View"), NO_META,
+             APPS_ROUTING],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL, UI_STRUCTURED)], apps_result),
             act={"tool": TOOL, "arguments": {"query": "Globex"}, "mode": "apps"},
@@ -229,7 +239,7 @@ def client_vectors() -> list[dict[str, Any]]:
         client_vector(
             "host-plan-15-unrequested-output-not-routed", "An unrequested output (a mirror) reaches neither the model nor the View",
             [plan_rule(15, "confirmation that unrequested outputs and metadata do not reach the model or App View"),
-             rule("Tool call result", "MUST NOT return an output that the client did not request")],
+             ROUTES_BY_AUDIENCE],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL, UI_STRUCTURED)], {"result": {"resultType": "complete", "outputs": [
                 out_structured(PROGRAMMATIC_STRUCTURED, {"items": ["cust_1042"]}),
@@ -244,7 +254,7 @@ def client_vectors() -> list[dict[str, Any]]:
             plan=15),
         client_vector(
             "host-must-user-and-programmatic-stay-out-of-model", "user and programmatic outputs go to their sinks, never to the model",
-            [ROUTE_RULE],
+            [USER_NOT_IN_MODEL, PROGRAMMATIC_NOT_IN_MODEL],
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_structured(USER_STRUCTURED, [{"name": USER_MARKER}]),
                 out_structured(PROGRAMMATIC_STRUCTURED, {"items": [PROGRAM_MARKER]})]}}),
@@ -257,8 +267,7 @@ def client_vectors() -> list[dict[str, Any]]:
                     sink_lacks("program", USER_MARKER, "the program does not get the user output")]),
         client_vector(
             "host-must-ignore-block-annotations", "Block annotations never re-route an output",
-            [rule("Result audience", "Clients MUST NOT infer the output audience by inspecting block annotations. If a block annotation "
-                  "conflicts with its containing output, the output-level audience controls routing.")],
+            [IGNORE_ANNOTATIONS],
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_content(ASSISTANT_CONTENT, [text(MODEL_MARKER, annotations={"audience": ["user"]})]),
                 out_content(USER_CONTENT, [text(USER_MARKER, annotations={"audience": ["assistant"]})])]}}),
@@ -268,7 +277,7 @@ def client_vectors() -> list[dict[str, Any]]:
                     sink_has("user", USER_MARKER, "the user output reaches the user display")]),
         client_vector(
             "host-must-no-audience-fallback", "A host without a user display does not give a user output to the model",
-            [rule("Routing requirements", "They MUST NOT treat one audience as a fallback for another merely because the formats match.")],
+            [NO_AUDIENCE_FALLBACK],
             sinks=("model", "program"),
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_content(USER_CONTENT, [text(USER_MARKER)])]}}),
@@ -277,7 +286,7 @@ def client_vectors() -> list[dict[str, Any]]:
                     nowhere(USER_MARKER, "it reaches no other sink either")]),
         client_vector(
             "host-must-not-forward-result-meta", "Result _meta reaches no consumer",
-            [META_RULE],
+            [NO_META],
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_structured(PROGRAMMATIC_STRUCTURED, {"items": ["a"]}), out_content(ASSISTANT_CONTENT, [text("done")])],
                 "_meta": {"com.example/secret": META_MARKER}}}),
@@ -285,7 +294,7 @@ def client_vectors() -> list[dict[str, Any]]:
             checks=[outcome("ok", "the result is accepted"), nowhere(META_MARKER, "no sink receives anything of _meta")]),
         client_vector(
             "host-must-not-substitute-error-outputs", "An error output for one audience is not used for another",
-            [rule("Errors", "Clients MUST NOT substitute an error output from one audience for another.")],
+            [NO_ERROR_SUBSTITUTION],
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "isError": True, "outputs": [
                 out_content(ASSISTANT_CONTENT, [text(f"{UNREQUESTED_MARKER}: the query failed")])]}}),
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [PROGRAMMATIC_STRUCTURED]},
@@ -293,14 +302,13 @@ def client_vectors() -> list[dict[str, Any]]:
                     nowhere(UNREQUESTED_MARKER, "the unrequested error output reaches no sink")]),
         client_vector(
             "host-must-select-only-advertised", "The client does not request a variant the tool does not advertise",
-            [rule("Request-time selection", "The client MUST select only variants advertised by the tool.")],
+            [ONLY_ADVERTISED],
             server=server_script(OUTPUTS_VERSION, [tool_entry(ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED)], {"result": {"outputs": []}}),
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [USER_STRUCTURED]},
             checks=[NO_CALL_SENT, outcome("refused", "the client refuses to send the selection")]),
         client_vector(
             "host-must-not-request-unnegotiated-extension", "An Apps host does not request the ui variant when the server did not advertise the extension",
-            [rule("Request-time selection", "It MUST NOT request an extension audience unless both client and server advertised support "
-                  "for the defining extension and completed any audience-specific negotiation it requires.")],
+            [NO_UNNEGOTIATED_REQUEST],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_content(ASSISTANT_CONTENT, [text(MODEL_MARKER)])]}}, server_extensions=False),
@@ -308,15 +316,14 @@ def client_vectors() -> list[dict[str, Any]]:
             checks=[check("count", f"$.sent[*].params.requestedOutputs[?@.audience=='{UI}']", "no request names the ui audience", value=0)]),
         client_vector(
             "host-must-not-send-duplicate-selectors", "The client never sends the same selector twice",
-            [rule("Request-time selection", "The client MUST NOT include the same selector more than once in requestedOutputs.")],
+            [NO_DUPLICATE_SELECTOR],
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"outputs": []}}),
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [PROGRAMMATIC_STRUCTURED, PROGRAMMATIC_STRUCTURED]},
             checks=[check("every", "$.sent[?@.method=='tools/call']", "no tools/call carries a duplicate selector",
                           checks=[check("uniqueSelectors", "@.params.requestedOutputs[*]", "each selector once")])]),
         client_vector(
             "host-should-validate-against-requested-schema", "A structured output is checked against the requested variant's schema only",
-            [rule("Security implications", "Clients should validate structured outputs against the schema for the requested variant. A client must "
-                  "not validate an App output against the programmatic schema or accept one audience as a substitute for another.", "SHOULD")],
+            [VALIDATES_REQUESTED_SCHEMA],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL, UI_STRUCTURED)], {"result": {"resultType": "complete", "outputs": [
                 out_structured(PROGRAMMATIC_STRUCTURED, {"rows": [PROGRAM_MARKER]})]}}),

@@ -80,6 +80,11 @@ def _wildcard(node: Any, root: Any, current: Any) -> list[Any]:
     return _children(node)
 
 
+def _constant(value: Any) -> Callable[[Any, Any], Any]:
+    """An operand that is `value` whatever the node."""
+    return lambda node, root: value
+
+
 def _filter(predicate: Callable[[Any, Any], bool]) -> Selector:
     def select(node: Any, root: Any, current: Any) -> list[Any]:
         return [child for child in _children(node) if predicate(child, root)]
@@ -236,17 +241,15 @@ class _Parser:
         if self.peek("@") or self.peek("$"):
             return _QueryOperand(self.query())
         if self.peek("'") or self.peek('"'):
-            literal = self.string()
-            return lambda node, root: literal
+            return _constant(self.string())
         for word, constant in (("true", True), ("false", False), ("null", None)):
             if self.peek(word):
                 self.pos += len(word)
-                return lambda node, root, v=constant: v
+                return _constant(constant)
         match = _NUMBER.match(self.text, self.pos)
         if match:
             self.pos = match.end()
-            number = json.loads(match.group())
-            return lambda node, root: number
+            return _constant(json.loads(match.group()))
         raise self.fail("expected a query or a literal")
 
 

@@ -52,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="do not use the built-in defaults (list_files {}, list_kernels {}, execute_code print(1) / 1/0)")
     run_group = parser.add_argument_group("what to run and where to write")
     run_group.add_argument("--scorecard", type=Path, help="write the JSON scorecard here")
+    run_group.add_argument("-o", "--output-dir", type=Path, metavar="DIR",
+                           help="also write DIR/<scenario>-<time>/checks.json, the official suite's results layout "
+                                "(for `conformance traceability`)")
     run_group.add_argument("--only", action="append", default=[], metavar="ID",
                            help="run only these scenario ids or id prefixes (comma-separated, repeatable), e.g. plan-10,must-no-mirror")
     run_group.add_argument("--kind", choices=("all", "server", "client"), default="all",
@@ -62,3 +65,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_group.add_argument("--write-vectors", type=Path, metavar="DIR", help="write the golden vectors to DIR and exit")
     run_group.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each response [60]")
     run_group.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+
+
+def add_client_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `mcp-variants check-client`."""
+    parser.add_argument("--command", dest="client_command", default=os.environ.get(ENV + "CLIENT_CMD"),
+                        help="the client under test; run once per scenario with the fixture server's URL appended "
+                             f"(default: this project's reference client) [{ENV}CLIENT_CMD]")
+    parser.add_argument("--scenario", action="append", default=[], metavar="ID",
+                        help="run only these scenario ids or id prefixes (comma-separated, repeatable)")
+    parser.add_argument("--version", action="append", default=[], metavar="VERSION",
+                        help="run only the scenarios at these protocol versions, e.g. 2025-11-25 for a client that "
+                             "negotiates only that (comma-separated, repeatable)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds the client may take per scenario [30]")
+    parser.add_argument("--scorecard", type=Path, help="write the JSON scorecard here")
+    parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR",
+                        help="also write DIR/<scenario>-<time>/checks.json, the official suite's results layout")
+    parser.add_argument("--list", action="store_true", help="list the scenarios with the rules they judge and exit")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")

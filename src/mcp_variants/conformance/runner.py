@@ -23,7 +23,8 @@ from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
 from .host import client_vectors, run_client_vector
 from .scenarios import server_vectors
-from .wire import Exchange, Target, TargetError, ext_key
+from .wire import RoundTrip, Target, TargetError, ext_key
+from .wire_schema import SchemaReport
 
 REQUIRED_LEVELS = frozenset({"MUST", "PLAN"})
 MAX_PAGES = 50
@@ -115,11 +116,11 @@ class Discovery:
 
     def run(self) -> None:
         for name, extensions in (("plain", {}), ("ui", UI_EXTENSIONS)):
-            exchange = list_all(self.target, OUTPUTS_VERSION, extensions, self.timeout)
-            response = exchange.response
-            if exchange.problem:
-                self.listings[name] = exchange.problem
-                self.transport_problems.append(exchange.problem)
+            trip = list_all(self.target, OUTPUTS_VERSION, extensions, self.timeout)
+            response = trip.response
+            if trip.problem:
+                self.listings[name] = trip.problem
+                self.transport_problems.append(trip.problem)
             elif not isinstance(response, dict) or not isinstance((response.get("result") or {}).get("tools"), list):
                 self.listings[name] = f"no tools array in {json.dumps(response)[:400]}"
             else:
@@ -129,21 +130,22 @@ class Discovery:
 
 
 def list_all(target: Target, version: str, extensions: Mapping[str, Any] | None, timeout: float,
-             params: Mapping[str, Any] | None = None) -> Exchange:
-    """tools/list, following nextCursor; the first exchange with every page's tools merged."""
+             params: Mapping[str, Any] | None = None) -> RoundTrip:
+    """tools/list, following nextCursor; the first round trip, with every page's tools merged."""
     first = target.exchange(version, extensions, "tools/list", dict(params or {}), timeout)
-    exchange = first
+    trip = first
     pages = 1
     while True:
-        result = (exchange.response or {}).get("result") if isinstance(exchange.response, dict) else None
+        result = (trip.response or {}).get("result") if isinstance(trip.response, dict) else None
         cursor = result.get("nextCursor") if isinstance(result, dict) else None
-        if not cursor or exchange.problem or pages >= MAX_PAGES:
+        if not cursor or trip.problem or pages >= MAX_PAGES:
             break
-        exchange = target.exchange(version, extensions, "tools/list", {**dict(params or {}), "cursor": cursor}, timeout)
+        trip = target.exchange(version, extensions, "tools/list", {**dict(params or {}), "cursor": cursor}, timeout)
+        first.schema_violations += trip.schema_violations
         pages += 1
-        page = (exchange.response or {}).get("result") if isinstance(exchange.response, dict) else None
-        if exchange.problem or not isinstance(page, dict) or not isinstance(page.get("tools"), list):
-            first.problem = f"page {pages} of tools/list failed: {exchange.problem or json.dumps(exchange.response)[:300]}"
+        page = (trip.response or {}).get("result") if isinstance(trip.response, dict) else None
+        if trip.problem or not isinstance(page, dict) or not isinstance(page.get("tools"), list):
+            first.problem = f"page {pages} of tools/list failed: {trip.problem or json.dumps(trip.response)[:300]}"
             break
         first.response["result"]["tools"] = [*first.response["result"]["tools"], *page["tools"]]  # type: ignore[index]
     if pages > 1 and isinstance(first.response, dict):
@@ -198,7 +200,9 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """One run: itself. Several (--all-tools): fail if any fails, skip only if all skip."""
     if len(entries) == 1:
         return entries[0]
-    tool = lambda e: e["evidence"].get("binding", {}).get("tool")
+    def tool(entry: dict[str, Any]) -> Any:
+        return entry["evidence"].get("binding", {}).get("tool")
+
     for status in ("fail", "pass", "skip"):
         hits = [e for e in entries if e["status"] == status]
         if hits and (status != "skip" or len(hits) == len(entries)):
@@ -223,26 +227,28 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             raise CheckError(f"step {step['id']}: unbound {sorted(unbound)}")
         version = step["version"]
         if step.get("paginate") and step["method"] == "tools/list":
-            exchange = list_all(target, version, step.get("extensions"), config.timeout, step.get("params"))
+            trip = list_all(target, version, step.get("extensions"), config.timeout, step.get("params"))
         else:
-            exchange = target.exchange(version, step.get("extensions"), step["method"], step.get("params"), config.timeout)
-        record: dict[str, Any] = {"id": step["id"], "version": version, "request": trim(exchange.request),
-                                  "response": summarize_listing(exchange.response) if step["method"] == "tools/list" else trim(exchange.response),
-                                  "elapsedMs": round(exchange.elapsed_ms, 1)}
-        if exchange.http:
-            record["http"] = exchange.http
+            trip = target.exchange(version, step.get("extensions"), step["method"], step.get("params"), config.timeout)
+        record: dict[str, Any] = {"id": step["id"], "version": version, "request": trim(trip.request),
+                                  "response": summarize_listing(trip.response) if step["method"] == "tools/list" else trim(trip.response),
+                                  "elapsedMs": round(trip.elapsed_ms, 1)}
+        if trip.http:
+            record["http"] = trip.http
+        if trip.schema_violations:
+            record["schemaViolations"] = [v.to_json() for v in trip.schema_violations]
         evidence["steps"].append(record)
-        error_code = ((exchange.response or {}).get("error") or {}).get("code") if isinstance(exchange.response, dict) else None
-        unsupported = exchange.unsupported or (
+        error_code = ((trip.response or {}).get("error") or {}).get("code") if isinstance(trip.response, dict) else None
+        unsupported = trip.unsupported or (
             f"the server answered {UNSUPPORTED_VERSION} (unsupported protocol version) at {version}"
             if error_code == UNSUPPORTED_VERSION and version != OUTPUTS_VERSION else None)
         if unsupported:
             entry.update(status="skip", reason=f"the server does not serve {version}: {unsupported}")
             return
-        if exchange.problem:
-            entry.update(status="fail", reason=f"step {step['id']}: {exchange.problem}")
+        if trip.problem:
+            entry.update(status="fail", reason=f"step {step['id']}: {trip.problem}")
             return
-        document = {"request": exchange.request, "response": exchange.response, "steps": done}
+        document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
         record["preconditions"] = [v.to_json() for v in preconditions]
         unmet = [v for v in preconditions if not v.ok]
@@ -252,7 +258,7 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
         verdicts = [evaluate(c, document) for c in step.get("checks", [])]
         record["checks"] = [v.to_json() for v in verdicts]
         failures += [f"step {step['id']}: {_describe(v)}" for v in verdicts if not v.ok]
-        done[step["id"]] = {"request": exchange.request, "response": exchange.response}
+        done[step["id"]] = {"request": trip.request, "response": trip.response}
     if failures:
         entry.update(status="fail", reason=failures[0] + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
 
@@ -302,14 +308,27 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             progress(vector, full)
     totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
     required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
+    wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
-        "ok": not required_failures,
+        "ok": not required_failures and (wire is None or wire["ok"]),
         "requiredFailures": required_failures,
+        **({"wireSchema": wire} if wire else {}),
         "scenarios": results,
     })
     return scorecard
+
+
+def wire_schema_summary(report: SchemaReport, implementation: str, limit: int = 20) -> dict[str, Any]:
+    """The scorecard's `wireSchema`: the messages of the implementation under test that break the
+    2026-12-01 schema (they fail the run), and the suite's own (a bug of the suite, reported apart)."""
+    theirs = report.of(implementation)
+    ours = [v for v in report.violations if v.origin != implementation]
+    return {"version": OUTPUTS_VERSION, "schema": f"mcp_variants/conformance/vectors/schema/{OUTPUTS_VERSION}.json",
+            "messagesValidated": report.validated, "ok": not theirs,
+            "violations": [v.to_json() for v in theirs[:limit]], "violationCount": len(theirs),
+            "harnessViolations": [v.to_json() for v in ours[:limit]]}
 
 
 def format_line(result: Mapping[str, Any]) -> str:
@@ -322,6 +341,10 @@ def format_line(result: Mapping[str, Any]) -> str:
 
 def summary_line(scorecard: Mapping[str, Any]) -> str:
     t = scorecard["totals"]
-    verdict = "OK" if scorecard["ok"] else f"{t['requiredFailures']} required scenario(s) failed"
+    wire = scorecard.get("wireSchema")
+    problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
+    if wire and not wire["ok"]:
+        problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
+    checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
     return (f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip "
-            f"in {scorecard['durationMs'] / 1000:.1f} s. {verdict}")
+            f"in {scorecard['durationMs'] / 1000:.1f} s{checked}. {'; '.join(problems) or 'OK'}")

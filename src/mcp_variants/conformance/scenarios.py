@@ -25,51 +25,49 @@ from .constants import (
     USER_STRUCTURED,
     sel,
 )
+from .rules import (
+    AUDIENCE_VALUES,
+    CLIENT_REJECTS_CONTEXT,
+    COMBINATIONS,
+    COMBINATIONS_TABLE,
+    CONFORM,
+    ERROR_NOT_EMPTY,
+    ERROR_OUTPUTS,
+    ERROR_SCHEMA,
+    EVERY_TOOL_AC,
+    EXACTLY_ONE,
+    EXTENSION_ONLY_NEGOTIATED,
+    FALLBACK,
+    LEGACY_CALL,
+    LEGACY_CONFORM,
+    LEGACY_CONTENT,
+    LEGACY_LIST,
+    LEGACY_SCHEMA_SHOULD,
+    LEGACY_SCHEMA_SOURCE,
+    MATCH_SELECTOR,
+    NO_DUPLICATE_PAIR,
+    NO_MIRROR,
+    NO_OUTPUTSCHEMA_NEW,
+    NO_SUBSTITUTE,
+    NO_UNNEGOTIATED_LISTING,
+    NO_UNREQUESTED,
+    NOT_A_SIGNAL,
+    NOT_ARBITRARY,
+    OLD_CLIENT,
+    OUTPUTS_ARRAY,
+    REJECT,
+    SCHEMA_EQUALITY,
+    SDK_NO_MIRROR,
+    SHAPES_BY_VERSION,
+    STRUCTURED_SCHEMA,
+    USABLE,
+    VALIDATE_EACH,
+    plan_rule,
+)
 
-PLAN = "Reference implementation and testing plan"
 R = "$.response.result"
 OUTPUTS = f"{R}.outputs"
 
-
-def rule(section: str, quote: str, level: str = "MUST") -> dict[str, str]:
-    """A sentence of SEP-3279, quoted, and the section it is in."""
-    return {"section": section, "quote": quote, "level": level}
-
-
-def plan_rule(item: int, text: str) -> dict[str, str]:
-    return rule(PLAN, f"{item}. {text}", "PLAN")
-
-
-# ---- the rules, quoted once ---------------------------------------------------------------------------------
-
-EXACTLY_ONE = rule("Tool call result", "MUST return exactly one output for every requested selector")
-NO_UNREQUESTED = rule("Tool call result", "MUST NOT return an output that the client did not request")
-MATCH_SELECTOR = rule("Tool call result", "MUST use the audience and format from the matching selector")
-VALIDATE_EACH = rule("Tool call result", "MUST validate each structured output against the schema for that variant")
-CONFORM = rule("Result format", "If the variant declaration has a schema, the value MUST conform to that schema unless the tool result has isError: true.")
-NO_MIRROR = rule("Tool call result", "MUST NOT mirror a structured output into a content output unless the client requested both")
-SDK_NO_MIRROR = rule("SDK migration", "For new-protocol requests, SDKs MUST NOT generate an unrequested text mirror.")
-FALLBACK = rule("Request-time selection", "If requestedOutputs is absent, the server MUST return assistant/content.")
-REJECT = rule("Request-time selection", "If the client requests an undeclared or unnegotiated variant, the server MUST reject the request as invalid parameters.")
-NO_SUBSTITUTE = rule("Request-time selection", "It MUST NOT silently substitute another variant.")
-AUDIENCE_VALUES = rule("Result audience", "The core audience field MUST be one of these values or the identifier of an MCP extension that the client and server negotiated for the current request.")
-NOT_ARBITRARY = rule("Schema types", "A non-core audience MUST be defined by an MCP extension, and its identifier MUST follow the extension's namespacing rules.")
-COMBINATIONS = rule("Result format", "Other combinations require an MCP extension.", "MUST")
-EVERY_TOOL_AC = rule("Tool declaration", "Every tool MUST declare an assistant/content variant.")
-NO_DUPLICATE_PAIR = rule("Tool declaration", "A tool MUST NOT declare the same audience and format pair more than once.")
-USABLE = rule("Tool declaration", "The assistant/content variant MUST provide a usable model representation of the successful tool result. It MUST NOT be only a placeholder that directs the model to an output it cannot receive.")
-NO_UNNEGOTIATED_LISTING = rule("Tool declaration", "A server MUST NOT include an extension audience in outputVariants unless both the client and server advertised support for the defining extension and satisfied any audience-specific negotiation rules defined by that extension.")
-SHAPES_BY_VERSION = rule("Backward compatibility", "The requested protocol version, not the presence or absence of a field, determines the Tool and result shapes: [table] 2026-12-01 or later | outputVariants | optional requestedOutputs | outputs; 2026-07-28 or earlier | legacy optional outputSchema | no requestedOutputs | content, optional structuredContent")
-OUTPUTS_ARRAY = rule("Tool call result", "For tools that declare outputVariants, CallToolResult contains an outputs array")
-LEGACY_LIST = rule("Servers handling older requests", "A server handling tools/list under protocol version 2026-07-28 or earlier MUST return the legacy Tool shape and MUST omit outputVariants.")
-LEGACY_CALL = rule("Servers handling older requests", "A server handling tools/call under protocol version 2026-07-28 or earlier MUST return the legacy content and optional structuredContent fields.")
-LEGACY_CONFORM = rule("Servers handling older requests", "If the corresponding legacy Tool declaration included outputSchema, any successful structuredContent value MUST conform to that schema.")
-OLD_CLIENT = rule("Servers handling older requests", "It MUST NOT assume an old client understands outputs.")
-LEGACY_SCHEMA_SOURCE = rule("Servers handling older requests", "[The server] MUST NOT automatically project a user, programmatic, or extension schema into outputSchema unless a negotiated extension defines a compatible legacy projection.")
-LEGACY_SCHEMA_SHOULD = rule("Servers handling older requests", "For a new tool, the server SHOULD use the schema from assistant/structured when that variant is declared", "SHOULD")
-NO_OUTPUTSCHEMA_NEW = rule("Backward compatibility", "[table] 2026-12-01 or later | Tool declaration: outputVariants; 2026-07-28 or earlier | legacy optional outputSchema. [Tool declaration:] The former top-level outputSchema maps only to the legacy structuredContent field.", "SHOULD")
-ERROR_OUTPUTS = rule("Errors", "When isError is true, the server SHOULD return outputs matching the requested selectors when it can produce a useful audience-specific error representation.", "SHOULD")
-ERROR_NOT_EMPTY = rule("Errors", "If the server cannot produce any requested error representation, it SHOULD return a protocol-level error rather than a successful result with an empty outputs array.", "SHOULD")
 NOT_ERROR = [{"op": "notEquals", "path": f"{R}.isError", "value": True,
               "says": "the tool call succeeded (isError is not true); configure a call that succeeds with --call TOOL=JSON"}]
 
@@ -266,7 +264,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
     out.append(scenario(
         "plan-10b-unnegotiated-extension", "Rejection of an extension selector the request did not negotiate",
         [plan_rule(10, "rejection of undeclared and unnegotiated selectors"), REJECT, NO_SUBSTITUTE,
-         rule("Extension audiences", "An extension audience may appear in outputVariants or requestedOutputs only when both client and server advertised the defining extension and completed any audience-specific negotiation it requires.")],
+         EXTENSION_ONLY_NEGOTIATED],
         [call_step([UI_STRUCTURED], checks=refused(), expect_success=False)],
         binding=bind(declares=[ASSISTANT_CONTENT, UI_STRUCTURED], ui=True), plan=10,
         note="The tool declares the ui variant when the extension is negotiated; this request does not negotiate it."))
@@ -283,7 +281,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
     out.append(scenario(
         "plan-11-independent-schemas", "Independent validation of programmatic and App schemas",
         [plan_rule(11, "independent validation of programmatic and App schemas"), VALIDATE_EACH, CONFORM,
-         rule("Tool declaration", "A tool may use the same schema for several audiences, but schema equality MUST NOT be inferred from their shared format.")],
+         SCHEMA_EQUALITY],
         [list_step(ui=True, checks=[
             check("exists", "$.response.result.tools[?@.name=='{{tool}}'].outputVariants[?@.audience=='programmatic' && @.format=='structured']",
                   "the tool lists programmatic/structured"),
@@ -332,7 +330,7 @@ def must_scenarios() -> list[dict[str, Any]]:
     out = []
     out.append(scenario(
         "must-outputvariants-on-every-tool", "tools/list at 2026-12-01: every tool has outputVariants",
-        [SHAPES_BY_VERSION, rule("Backward compatibility", "A client that receives a Tool without outputVariants under protocol version 2026-12-01 MUST treat the response as invalid.")],
+        [SHAPES_BY_VERSION, CLIENT_REJECTS_CONTEXT],
         [list_step("list", checks=[check("exists", "$.response.result.tools", "tools/list answers with a `tools` array"),
                                    check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array",
                                          checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])]),
@@ -356,7 +354,7 @@ def must_scenarios() -> list[dict[str, Any]]:
                                                                    values=core_or_ui)])])]))
     out.append(scenario(
         "must-core-combinations-only", "Core audiences are declared only in the core combinations",
-        [COMBINATIONS, rule("Result format", "[table] programmatic | content: No | structured: Yes | Code mode and programmatic orchestration", "MUST")],
+        [COMBINATIONS, COMBINATIONS_TABLE],
         [list_step("list-ui", ui=True, checks=[
             check("every", "$.response.result.tools[*]", "no tool declares programmatic/content, and core formats are content or structured",
                   checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && @.format=='content']", "no programmatic/content", value=0),
@@ -424,7 +422,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, user/structured)."))
     out.append(scenario(
         "must-requestedoutputs-at-2026-07-28-never-yields-outputs", "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
-        [OLD_CLIENT, LEGACY_CALL, rule("Clients calling older servers", "An outputVariants field received under an earlier protocol version is not a negotiation signal and does not enable the new request or result shapes.", "MUST")],
+        [OLD_CLIENT, LEGACY_CALL, NOT_A_SIGNAL],
         [call_step([ASSISTANT_CONTENT], version="2026-07-28", expect_success=False, checks=[
             check("absent", OUTPUTS, "no `outputs` in a 2026-07-28 result"),
             combo("anyOf", "the server refuses the field (any JSON-RPC error) or answers the legacy `content`",
@@ -462,8 +460,26 @@ def must_scenarios() -> list[dict[str, Any]]:
         [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "no tool carries `outputSchema` beside `outputVariants`",
                                                      checks=[check("absent", "@.outputSchema", "no `outputSchema`")])])]))
     out.append(scenario(
+        "should-structured-variants-declare-schema", "Every structured variant declares the JSON Schema of its payload",
+        [STRUCTURED_SCHEMA],
+        [list_step("list-ui", ui=True, checks=[
+            check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']", "each structured variant carries a `schema` object",
+                  checks=[check("type", "@.schema", "a `schema` object", value="object")])])],
+        note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
+    out.append(scenario(
+        "should-legacy-content-from-assistant-content", "The legacy content at 2026-07-28 is the assistant/content output",
+        [LEGACY_CONTENT],
+        [call_step([ASSISTANT_CONTENT], step_id="modern", checks=[is_result(), outputs_array()]),
+         call_step(None, step_id="legacy", version="2026-07-28", checks=[
+             is_result(),
+             check("equalsOther", f"{R}.content", "the legacy `content` equals the assistant/content output of the same call at 2026-12-01",
+                   otherPath="$.steps.modern.response.result.outputs[?@.audience=='assistant' && @.format=='content'].content")])],
+        binding=bind(),
+        note="The same call twice, at 2026-12-01 and at 2026-07-28; it needs a tool whose text does not change between two calls. "
+             "Skipped when the server does not serve 2026-07-28."))
+    out.append(scenario(
         "should-error-outputs-per-selector", "A failing call answers each requested selector with an error output",
-        [ERROR_OUTPUTS, ERROR_NOT_EMPTY, rule("Errors", "Structured error outputs are not required to conform to the success schema.", "SHOULD")],
+        [ERROR_OUTPUTS, ERROR_NOT_EMPTY, ERROR_SCHEMA],
         [{**call_step("{{declaredCore}}", expect_success=False, checks=[
             check("minLength", OUTPUTS, "an isError result does not carry an empty outputs array", value=1),
             same_as_requested(), *output_shapes()]),

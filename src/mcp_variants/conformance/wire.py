@@ -1,6 +1,6 @@
 """Raw JSON-RPC to the server under test: stdio or streamable HTTP, no SDK in between.
 
-A target answers `exchange(version, extensions, method, params)`:
+A target answers `exchange(version, extensions, method, params)` with a `RoundTrip`:
 
 * stateless versions (2026-07-28 and later): the request carries the `_meta` envelope
   (`io.modelcontextprotocol/protocolVersion`, `.../clientCapabilities`); on HTTP also the
@@ -8,33 +8,41 @@ A target answers `exchange(version, extensions, method, params)`:
 * handshake versions (2024-11-05 … 2025-11-25): a connection is opened with `initialize`
   and `notifications/initialized` first, one per (version, extensions): over stdio a
   process each, over HTTP an `Mcp-Session-Id` each. A server that answers `initialize`
-  with another version does not support the one asked for: the exchange says so in
+  with another version does not support the one asked for: the round trip says so in
   `unsupported`, and the scenario is skipped rather than failed.
 
-Only the standard library is used, so `mcp-variants check` works from a plain install.
+Tests of the wire itself reach one layer down: `StdioTarget.process_for(version, extensions)`
+is the process serving that pair, whose `request`, `request_many` and `notify` send messages
+exactly as given; `HttpTarget.post` sends any body with any headers (a header may repeat);
+every RoundTrip keeps the response's raw bytes and, on HTTP, its status and headers.
+`read_sse` is the project's one reader of streamable HTTP's event streams.
+
+Besides the standard library only mcp_variants.processes is used (for the child processes),
+so `mcp-variants check` works from a plain install.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
-import os
 import shlex
-import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from email.message import Message
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, VERSION_KEY
+from ..processes import LOOPBACK, PipedProcess, ProcessStartError, ServerProcess
+from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, OUTPUTS_VERSION, VERSION_KEY
+from .wire_schema import SchemaReport, SchemaViolation
 
 CLIENT_INFO = {"name": "mcp-variants-conformance", "version": "1"}
-_STDERR_KEEP = 64 * 1024
+EXIT_GRACE_S = 2.0  # after the server exited, how long its last lines may take to be read
+Headers = Mapping[str, str] | Sequence[tuple[str, str]]
 
 
 class TargetError(RuntimeError):
@@ -42,16 +50,49 @@ class TargetError(RuntimeError):
 
 
 @dataclass
-class Exchange:
-    """One request and what came back."""
+class RoundTrip:
+    """One message sent and what came back."""
 
     request: dict[str, Any]
     response: dict[str, Any] | None = None
-    notifications: list[dict[str, Any]] = field(default_factory=list)
-    http: dict[str, Any] | None = None  # status, content type, request headers
+    notifications: list[dict[str, Any]] = field(default_factory=list)  # messages without an id that came before the response
+    messages: list[Any] = field(default_factory=list)  # all read for it, in order: the HTTP body's; stdio: from the write on
+    raw: bytes = b""  # the response as it came: its stdio line, or the HTTP body
+    status: int | None = None  # HTTP
+    headers: Message | None = None  # HTTP response headers (`get` ignores case)
+    http: dict[str, Any] | None = None  # evidence: status, content type, session id, request headers (credentials masked)
     problem: str | None = None  # transport failure (timeout, server exited, unparsable)
     unsupported: str | None = None  # the server does not serve this version
     elapsed_ms: float = 0.0
+    schema_violations: list[SchemaViolation] = field(default_factory=list)  # 2026-12-01 only; see Target.exchange
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The response; TargetError saying why when none came."""
+        if self.response is None:
+            raise TargetError(self.problem or self.unsupported or f"no response to {json.dumps(self.request)[:300]}")
+        return self.response
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The response's `result`; TargetError showing what came instead."""
+        return self._member("result", "a result")
+
+    @property
+    def error(self) -> dict[str, Any]:
+        """The response's JSON-RPC `error`; TargetError showing what came instead."""
+        return self._member("error", "a JSON-RPC error")
+
+    def _member(self, key: str, what: str) -> dict[str, Any]:
+        value = self.message.get(key)
+        if not isinstance(value, dict):
+            raise TargetError(f"expected {what}, got {json.dumps(self.message)[:2000]}")
+        return value
+
+    def progress(self, token: Any) -> list[dict[str, Any]]:
+        """The notifications/progress for `token` that came before the response."""
+        return [n for n in self.notifications
+                if n.get("method") == "notifications/progress" and (n.get("params") or {}).get("progressToken") == token]
 
 
 def ext_key(extensions: Mapping[str, Any] | None) -> str:
@@ -71,6 +112,14 @@ def initialize_params(version: str, extensions: Mapping[str, Any] | None) -> dic
     return {"protocolVersion": version, "capabilities": capabilities, "clientInfo": CLIENT_INFO}
 
 
+def _is_response(message: Any, request_id: Any) -> bool:
+    return isinstance(message, dict) and "method" not in message and "id" in message and message["id"] == request_id
+
+
+def _notifications(messages: Iterable[Any]) -> list[dict[str, Any]]:
+    return [m for m in messages if isinstance(m, dict) and "method" in m and "id" not in m]
+
+
 class Target:
     """A server under test. Subclasses carry bytes; this class holds the era logic."""
 
@@ -80,6 +129,7 @@ class Target:
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        self.schema = SchemaReport()  # every 2026-12-01 message of this target, validated
 
     def next_id(self) -> int:
         with self._lock:
@@ -87,13 +137,20 @@ class Target:
 
     def exchange(
         self, version: str, extensions: Mapping[str, Any] | None, method: str, params: Mapping[str, Any] | None,
-        timeout: float | None = None,
-    ) -> Exchange:
+        timeout: float | None = None, *, envelope: bool = True, headers: Headers | None = None,
+    ) -> RoundTrip:
+        """One request as a client of `version` (and `extensions`) sends it. `envelope=False` leaves a stateless
+        request's params as given; `headers` (HTTP) replace the routing headers of the same name."""
         timeout = timeout or self.timeout
         if version in HANDSHAKE_VERSIONS:
-            return self._handshake_exchange(version, extensions, method, dict(params or {}), timeout)
-        message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": enveloped(params, version, extensions)}
-        return self._send_stateless(message, version, timeout)
+            return self._handshake_exchange(version, extensions, method, dict(params or {}), timeout, headers)
+        body = enveloped(params, version, extensions) if envelope else dict(params or {})
+        message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": body}
+        trip = self._send_stateless(message, version, timeout, headers)
+        if version == OUTPUTS_VERSION:
+            # The validation hook: every 2026-12-01 message sent and received, against the wire schema.
+            trip.schema_violations = self.schema.check_exchange(trip.request, trip.response, trip.notifications)
+        return trip
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:
         """Open the handshake connections for these (version, extensions key) pairs early."""
@@ -111,44 +168,38 @@ class Target:
         self.close()
 
     # subclass hooks
-    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float) -> Exchange:
+    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float, headers: Headers | None) -> RoundTrip:
         raise NotImplementedError
 
     def _handshake_exchange(
-        self, version: str, extensions: Mapping[str, Any] | None, method: str, params: dict[str, Any], timeout: float
-    ) -> Exchange:
+        self, version: str, extensions: Mapping[str, Any] | None, method: str, params: dict[str, Any], timeout: float,
+        headers: Headers | None,
+    ) -> RoundTrip:
         raise NotImplementedError
 
 
 # ---- stdio ----------------------------------------------------------------------------------------------
 
 
-class _StdioProcess:
-    """One server process; a reader thread routes responses by id."""
+class StdioProcess:
+    """One server process on pipes; a reader thread keeps every line it writes, in order, and routes responses by id."""
 
     def __init__(self, command: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
         try:
-            self.proc = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=dict(env) if env is not None else None,
-            )
+            self.child = PipedProcess(command, cwd=cwd, env=env)
         except OSError as exc:
             raise TargetError(f"cannot start {shlex.join(command)}: {exc}") from exc
+        self.proc = self.child.process
         self._cond = threading.Condition()
-        self._responses: dict[Any, dict[str, Any]] = {}
-        self._notifications: list[tuple[int, dict[str, Any]]] = []
-        self._seq = itertools.count()
-        self.stderr = bytearray()
-        self.garbage: list[bytes] = []
-        self._write_lock = threading.Lock()
-        self.initialized: dict[str, Any] | None = None
-        self._threads = [threading.Thread(target=self._read, daemon=True), threading.Thread(target=self._errors, daemon=True)]
-        for thread in self._threads:
-            thread.start()
+        self._log: list[tuple[Any, bytes]] = []  # every decoded message and its line, in arrival order
+        self._responses: dict[Any, int] = {}  # id -> index in _log
+        self._eof = False
+        self.garbage: list[bytes] = []  # lines that are not JSON
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
+        for line in self.child.stdout:
             if not line.strip():
                 continue
             try:
@@ -158,22 +209,15 @@ class _StdioProcess:
                 continue
             if isinstance(message, dict) and "method" in message and "id" in message:
                 self._answer_server_request(message)
-                continue
             with self._cond:
-                if isinstance(message, dict) and "method" not in message and "id" in message:
-                    self._responses[message["id"]] = message
-                elif isinstance(message, dict):
-                    self._notifications.append((next(self._seq), message))
+                self._log.append((message, line))
+                request_id = message.get("id") if isinstance(message, dict) and "method" not in message else None
+                if isinstance(request_id, int | str):
+                    self._responses[request_id] = len(self._log) - 1
                 self._cond.notify_all()
         with self._cond:
+            self._eof = True
             self._cond.notify_all()
-
-    def _errors(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):  # type: ignore[union-attr,attr-defined]
-            self.stderr += chunk
-            if len(self.stderr) > _STDERR_KEEP:
-                del self.stderr[: len(self.stderr) - _STDERR_KEEP]
 
     def _answer_server_request(self, message: dict[str, Any]) -> None:
         """A server-to-client request (ping, roots/list...): ping gets {}, the rest -32601."""
@@ -181,70 +225,79 @@ class _StdioProcess:
             reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
         else:
             reply = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "not supported by the conformance client"}}
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self.write(reply)
-        except (OSError, ValueError):
-            pass
 
     def write(self, message: dict[str, Any]) -> None:
-        raw = json.dumps(message, separators=(",", ":")).encode() + b"\n"
-        assert self.proc.stdin is not None
-        with self._write_lock:
-            self.proc.stdin.write(raw)
-            self.proc.stdin.flush()
+        self.child.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
-    def request(self, message: dict[str, Any], timeout: float) -> Exchange:
-        exchange = Exchange(request=message)
-        started = time.monotonic()
+    def _mark(self) -> int:
         with self._cond:
-            mark = len(self._notifications)
+            return len(self._log)
+
+    def _collect(self, trip: RoundTrip, mark: int, deadline: float, timeout: float) -> None:
+        """Wait for the response to `trip.request` and fill `trip` from the log, or say what went wrong."""
+        request_id = trip.request["id"]
+        exited_at: float | None = None
+        with self._cond:
+            while request_id not in self._responses:
+                now = time.monotonic()
+                if now >= deadline:
+                    trip.problem = f"no response within {timeout:g} s; {self.tail()}"
+                    return
+                if exited_at is None and self.proc.poll() is not None:
+                    exited_at = now
+                if self._eof or (exited_at is not None and now - exited_at > EXIT_GRACE_S):
+                    self.proc.poll()
+                    trip.problem = f"the server exited with code {self.proc.returncode}; {self.tail()}"
+                    return
+                self._cond.wait(min(deadline - now, 0.25))
+            index = self._responses.pop(request_id)
+            trip.response, trip.raw = self._log[index]
+            trip.messages = [m for m, _ in self._log[mark:index + 1]]
+        trip.notifications = _notifications(trip.messages[:-1])
+
+    def request(self, message: dict[str, Any], timeout: float) -> RoundTrip:
+        """Write `message` exactly as given and wait for the response with its id."""
+        trip = RoundTrip(request=message)
+        started = time.monotonic()
+        mark = self._mark()
         try:
             self.write(message)
         except (OSError, ValueError) as exc:
-            exchange.problem = f"cannot write to the server: {exc}; {self.tail()}"
-            return exchange
-        deadline = started + timeout
-        with self._cond:
-            while message["id"] not in self._responses:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    exchange.problem = f"no response within {timeout:g} s; {self.tail()}"
-                    break
-                if self.proc.poll() is not None and message["id"] not in self._responses:
-                    exchange.problem = f"the server exited with code {self.proc.returncode}; {self.tail()}"
-                    break
-                self._cond.wait(min(left, 0.25))
-            exchange.response = self._responses.pop(message["id"], None)
-            exchange.notifications = [n for _, n in self._notifications[mark:]]
-        exchange.elapsed_ms = (time.monotonic() - started) * 1000
-        return exchange
+            trip.problem = f"cannot write to the server: {exc}; {self.tail()}"
+            return trip
+        self._collect(trip, mark, started + timeout, timeout)
+        trip.elapsed_ms = (time.monotonic() - started) * 1000
+        return trip
+
+    def request_many(self, messages: Sequence[dict[str, Any]], timeout: float) -> list[RoundTrip]:
+        """Write every message back to back (all in flight at once), then collect each response."""
+        trips = [RoundTrip(request=message) for message in messages]
+        started = time.monotonic()
+        mark = self._mark()
+        for trip in trips:
+            try:
+                self.write(trip.request)
+            except (OSError, ValueError) as exc:
+                trip.problem = f"cannot write to the server: {exc}; {self.tail()}"
+        for trip in trips:
+            if trip.problem is None:
+                self._collect(trip, mark, started + timeout, timeout)
+            trip.elapsed_ms = (time.monotonic() - started) * 1000
+        return trips
 
     def notify(self, message: dict[str, Any]) -> None:
         self.write(message)
 
     def tail(self) -> str:
-        text = bytes(self.stderr[-1500:]).decode(errors="replace").strip()
+        text = self.child.stderr.text()[-1500:].strip()
         return f"stderr: …{text}" if text else "stderr empty"
 
     def close(self, grace: float = 10.0) -> None:
-        """EOF first (a server shuts down on it), then SIGTERM, then SIGKILL, by PID."""
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                self.proc.send_signal(signal.SIGTERM)
-                try:
-                    self.proc.wait(timeout=grace)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait(timeout=5)
-        for thread in self._threads:
-            thread.join(timeout=2)
+        """EOF first (a server shuts down on it), then SIGTERM, then SIGKILL, by PID; its children reaped."""
+        self.child.stop(grace)
+        self._reader.join(timeout=2)
 
 
 class StdioTarget(Target):
@@ -260,20 +313,28 @@ class StdioTarget(Target):
             raise TargetError("--server-cmd is empty")
         self.cwd = cwd
         self.env = env
-        self._procs: dict[Any, _StdioProcess] = {}
+        self._procs: dict[Any, StdioProcess] = {}
         self._procs_lock = threading.Lock()
-        self.initialize_results: dict[tuple[str, str], Exchange] = {}
+        self.initialize_results: dict[tuple[str, str], RoundTrip] = {}
 
     def describe(self) -> dict[str, Any]:
         return {"transport": "stdio", "command": shlex.join(self.command)}
 
-    def _process(self, key: Any) -> _StdioProcess:
+    def _process(self, key: Any) -> StdioProcess:
         with self._procs_lock:
             if key not in self._procs:
-                self._procs[key] = _StdioProcess(self.command, self.cwd, self.env)
+                self._procs[key] = StdioProcess(self.command, self.cwd, self.env)
             return self._procs[key]
 
-    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float) -> Exchange:
+    def process_for(self, version: str, extensions: Mapping[str, Any] | None = None) -> StdioProcess:
+        """The process that serves `version` (and `extensions`): the stateless one, or that pair's handshake
+        process, initialized (see `handshake`)."""
+        if version not in HANDSHAKE_VERSIONS:
+            return self._process("stateless")
+        self.handshake(version, extensions, self.timeout)
+        return self._process(("handshake", version, ext_key(extensions)))
+
+    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float, headers: Headers | None) -> RoundTrip:
         return self._process("stateless").request(message, timeout)
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:
@@ -281,10 +342,8 @@ class StdioTarget(Target):
         self._process("stateless")  # raises TargetError when the command cannot start at all
 
         def open_quietly(version: str, extensions: str) -> None:
-            try:
-                self._open_handshake(version, json.loads(extensions), self.timeout)
-            except TargetError:
-                pass  # reported again by the first exchange that needs it
+            with contextlib.suppress(TargetError):  # reported again by the first exchange that needs it
+                self.handshake(version, json.loads(extensions), self.timeout)
 
         wanted = [k for k in keys if ("handshake", *k) not in self._procs]
         threads = [threading.Thread(target=open_quietly, args=key) for key in wanted]
@@ -293,7 +352,9 @@ class StdioTarget(Target):
         for thread in threads:
             thread.join()
 
-    def _open_handshake(self, version: str, extensions: Mapping[str, Any] | None, timeout: float) -> Exchange:
+    def handshake(self, version: str, extensions: Mapping[str, Any] | None, timeout: float | None = None) -> RoundTrip:
+        """The initialize round trip of the (version, extensions) process, made once; `unsupported` or
+        `problem` say when the connection could not be opened at that version."""
         key = (version, ext_key(extensions))
         with self._procs_lock:
             done = self.initialize_results.get(key)
@@ -301,27 +362,27 @@ class StdioTarget(Target):
             return done
         process = self._process(("handshake", *key))
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": "initialize", "params": initialize_params(version, extensions)}
-        exchange = process.request(message, timeout)
-        if exchange.response is not None and "result" in exchange.response:
-            answered = exchange.response["result"].get("protocolVersion")
+        trip = process.request(message, timeout or self.timeout)
+        if trip.response is not None and "result" in trip.response:
+            answered = trip.response["result"].get("protocolVersion")
             if answered != version:
-                exchange.unsupported = f"initialize at {version} was answered with protocolVersion {answered!r}"
+                trip.unsupported = f"initialize at {version} was answered with protocolVersion {answered!r}"
             else:
                 try:
                     process.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
                 except (OSError, ValueError) as exc:
-                    exchange.problem = f"cannot send notifications/initialized: {exc}"
-        elif exchange.response is not None:
-            exchange.unsupported = f"initialize at {version} was refused: {json.dumps(exchange.response.get('error'))[:300]}"
+                    trip.problem = f"cannot send notifications/initialized: {exc}"
+        elif trip.response is not None:
+            trip.unsupported = f"initialize at {version} was refused: {json.dumps(trip.response.get('error'))[:300]}"
         with self._procs_lock:
-            self.initialize_results[key] = exchange
-        return exchange
+            self.initialize_results[key] = trip
+        return trip
 
-    def _handshake_exchange(self, version, extensions, method, params, timeout):  # type: ignore[no-untyped-def]
-        init = self._open_handshake(version, extensions, timeout)
+    def _handshake_exchange(self, version, extensions, method, params, timeout, headers):  # type: ignore[no-untyped-def]
+        init = self.handshake(version, extensions, timeout)
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": params}
         if init.problem or init.unsupported:
-            return Exchange(request=message, problem=init.problem, unsupported=init.unsupported)
+            return RoundTrip(request=message, problem=init.problem, unsupported=init.unsupported)
         return self._process(("handshake", version, ext_key(extensions))).request(message, timeout)
 
     def close(self) -> None:
@@ -335,37 +396,58 @@ class StdioTarget(Target):
 
 # ---- streamable HTTP ------------------------------------------------------------------------------------
 
+_TO_THE_END = object()
 
-def read_sse(response: http.client.HTTPResponse, want_id: Any) -> tuple[list[dict[str, Any]], str | None]:
-    """Events of an SSE body, until the response with `want_id` (or the end of the stream)."""
-    messages: list[dict[str, Any]] = []
+
+def read_sse(lines: Iterable[bytes], until_id: Any = _TO_THE_END) -> tuple[list[Any], str | None, bytes]:
+    """The JSON-RPC messages of a `text/event-stream` body, each event's `data:` lines joined.
+
+    Reads `lines` until they end, or until the event holding the response with `until_id` has
+    ended (a stream may stay open after it). Returns (messages, problem, the bytes read):
+    `problem` names the first event that is not JSON.
+    """
+    messages: list[Any] = []
     data: list[str] = []
-    while True:
-        raw = response.readline()
-        if not raw:
-            break
+    read = bytearray()
+
+    def decoded(payload: str) -> str | None:
+        try:
+            messages.append(json.loads(payload))
+        except ValueError:
+            return f"an SSE event is not JSON: {payload[:200]!r}"
+        return None
+
+    for raw in lines:
+        read += raw
         line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
         if line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
             continue
         if line == "" and data:
-            payload = "\n".join(data)
-            data = []
+            payload, data = "\n".join(data), []
             if not payload.strip():
                 continue
-            try:
-                message = json.loads(payload)
-            except ValueError:
-                return messages, f"an SSE event is not JSON: {payload[:200]!r}"
-            messages.append(message)
-            if isinstance(message, dict) and "method" not in message and message.get("id") == want_id:
+            problem = decoded(payload)
+            if problem:
+                return messages, problem, bytes(read)
+            if until_id is not _TO_THE_END and _is_response(messages[-1], until_id):
                 break
-    if data:
-        try:
-            messages.append(json.loads("\n".join(data)))
-        except ValueError:
-            return messages, "the last SSE event is not JSON"
-    return messages, None
+    if data and "\n".join(data).strip():
+        problem = decoded("\n".join(data))
+        if problem:
+            return messages, "the last SSE event is not JSON", bytes(read)
+    return messages, None, bytes(read)
+
+
+def _merged_headers(*layers: Headers) -> list[tuple[str, str]]:
+    """Header pairs: each layer replaces the earlier layers' headers of the same name (any case); a layer
+    given as pairs may repeat a header."""
+    merged: list[tuple[str, str]] = []
+    for layer in layers:
+        pairs = list(layer.items()) if isinstance(layer, Mapping) else list(layer)
+        names = {name.lower() for name, _ in pairs}
+        merged = [(k, v) for k, v in merged if k.lower() not in names] + pairs
+    return merged
 
 
 class HttpTarget(Target):
@@ -381,7 +463,7 @@ class HttpTarget(Target):
         self.url = url
         self._parts = parts
         self.extra_headers = dict(headers or {})
-        self._sessions: dict[tuple[str, str], tuple[str | None, Exchange]] = {}
+        self._sessions: dict[tuple[str, str], tuple[str | None, RoundTrip]] = {}
         self._sessions_lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
@@ -397,89 +479,115 @@ class HttpTarget(Target):
         path = self._parts.path or "/"
         return path + (f"?{self._parts.query}" if self._parts.query else "")
 
-    def post(self, message: dict[str, Any], headers: Mapping[str, str], timeout: float) -> Exchange:
-        all_headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                       **self.extra_headers, **headers}
-        exchange = Exchange(request=message, http={"requestHeaders": _public_headers(all_headers)})
-        body = json.dumps(message, separators=(",", ":")).encode()
+    def post(self, body: Mapping[str, Any] | bytes, headers: Headers = (), timeout: float | None = None) -> RoundTrip:
+        """POST one body: a message (sent as compact JSON) or bytes exactly as given. `headers` replace the
+        defaults (Content-Type, Accept, the target's own) of the same name; as (name, value) pairs one may
+        repeat, and a Host header replaces the one http.client would send."""
+        timeout = timeout or self.timeout
+        if isinstance(body, bytes):
+            content = body
+            try:
+                decoded = json.loads(body)
+            except ValueError:
+                decoded = None
+            message: dict[str, Any] = decoded if isinstance(decoded, dict) else {}
+        else:
+            message = dict(body)
+            content = json.dumps(message, separators=(",", ":")).encode()
+        pairs = _merged_headers({"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+                                self.extra_headers, headers)
+        trip = RoundTrip(request=message, http={"requestHeaders": _public_headers(pairs)})
+        names = {name.lower() for name, _ in pairs}
         started = time.monotonic()
         connection = self._connection(timeout)
         try:
-            connection.request("POST", self._path(), body=body, headers=all_headers)
+            connection.putrequest("POST", self._path(), skip_host="host" in names, skip_accept_encoding="accept-encoding" in names)
+            for name, value in pairs:
+                connection.putheader(name, value)
+            if "content-length" not in names:
+                connection.putheader("Content-Length", str(len(content)))
+            connection.endheaders(content)
             response = connection.getresponse()
             content_type = response.getheader("Content-Type", "") or ""
-            assert exchange.http is not None
-            exchange.http.update({"status": response.status, "contentType": content_type.split(";")[0],
-                                  "sessionId": response.getheader("Mcp-Session-Id")})
-            want = message.get("id")
+            trip.status, trip.headers = response.status, response.headers
+            assert trip.http is not None
+            trip.http.update({"status": response.status, "contentType": content_type.split(";")[0],
+                              "sessionId": response.getheader("Mcp-Session-Id")})
             if content_type.startswith("text/event-stream"):
-                messages, problem = read_sse(response, want)
+                trip.messages, problem, trip.raw = read_sse(iter(response.readline, b""), message.get("id", _TO_THE_END))
             else:
-                raw = response.read()
-                messages, problem = [], None
-                if raw.strip():
+                trip.raw = response.read()
+                problem = None
+                if trip.raw.strip():
                     try:
-                        decoded = json.loads(raw)
-                        messages = decoded if isinstance(decoded, list) else [decoded]
+                        decoded = json.loads(trip.raw)
+                        trip.messages = decoded if isinstance(decoded, list) else [decoded]
                     except ValueError:
-                        problem = f"HTTP {response.status} body is not JSON: {raw[:300]!r}"
+                        problem = f"HTTP {response.status} body is not JSON: {trip.raw[:300]!r}"
         except (OSError, http.client.HTTPException) as exc:
-            exchange.problem = f"HTTP request failed: {type(exc).__name__}: {exc}"
-            return exchange
+            trip.problem = f"HTTP request failed: {type(exc).__name__}: {exc}"
+            return trip
         finally:
             connection.close()
-        exchange.elapsed_ms = (time.monotonic() - started) * 1000
+        trip.elapsed_ms = (time.monotonic() - started) * 1000
+        trip.notifications = _notifications(trip.messages)
         if "id" not in message:
-            return exchange
-        responses = [m for m in messages if isinstance(m, dict) and "method" not in m and m.get("id") == message["id"]]
-        exchange.notifications = [m for m in messages if isinstance(m, dict) and "method" in m]
+            return trip
+        responses = [m for m in trip.messages if _is_response(m, message["id"])]
         if responses:
-            exchange.response = responses[0]
+            trip.response = responses[0]
         else:
-            exchange.problem = problem or f"HTTP {exchange.http.get('status') if exchange.http else '?'}: no JSON-RPC response with id {message['id']}"
-        return exchange
+            trip.problem = problem or f"HTTP {trip.status}: no JSON-RPC response with id {message['id']}"
+        return trip
 
-    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float) -> Exchange:
+    def routing_headers(self, message: Mapping[str, Any], version: str) -> dict[str, str]:
+        """A stateless request's headers: MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name."""
         headers = {"MCP-Protocol-Version": version, "Mcp-Method": message["method"]}
-        name = message.get("params", {}).get("name")
+        name = (message.get("params") or {}).get("name")
         if message["method"] == "tools/call" and isinstance(name, str):
             headers["Mcp-Name"] = name
-        return self.post(message, headers, timeout)
+        return headers
 
-    def _open_session(self, version: str, extensions: Mapping[str, Any] | None, timeout: float) -> tuple[str | None, Exchange]:
+    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float, headers: Headers | None) -> RoundTrip:
+        return self.post(message, _merged_headers(self.routing_headers(message, version), headers or ()), timeout)
+
+    def session(self, version: str, extensions: Mapping[str, Any] | None, timeout: float | None = None) -> tuple[str | None, RoundTrip]:
+        """The session of (version, extensions), opened once: its Mcp-Session-Id (None when the server gave
+        none) and the initialize round trip (`unsupported` or `problem` when it could not be opened)."""
+        timeout = timeout or self.timeout
         key = (version, ext_key(extensions))
         with self._sessions_lock:
             if key in self._sessions:
                 return self._sessions[key]
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": "initialize", "params": initialize_params(version, extensions)}
-        exchange = self.post(message, {}, timeout)
-        session = exchange.http.get("sessionId") if exchange.http else None
-        if exchange.response is not None and "result" in exchange.response:
-            answered = exchange.response["result"].get("protocolVersion")
+        trip = self.post(message, {}, timeout)
+        session = trip.http.get("sessionId") if trip.http else None
+        if trip.response is not None and "result" in trip.response:
+            answered = trip.response["result"].get("protocolVersion")
             if answered != version:
-                exchange.unsupported = f"initialize at {version} was answered with protocolVersion {answered!r}"
+                trip.unsupported = f"initialize at {version} was answered with protocolVersion {answered!r}"
             else:
                 headers = {"MCP-Protocol-Version": version, **({"Mcp-Session-Id": session} if session else {})}
                 ack = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, headers, timeout)
                 if ack.problem:
-                    exchange.problem = f"notifications/initialized: {ack.problem}"
-        elif exchange.response is not None:
-            exchange.unsupported = f"initialize at {version} was refused: {json.dumps(exchange.response.get('error'))[:300]}"
+                    trip.problem = f"notifications/initialized: {ack.problem}"
+        elif trip.response is not None:
+            trip.unsupported = f"initialize at {version} was refused: {json.dumps(trip.response.get('error'))[:300]}"
         with self._sessions_lock:
-            self._sessions[key] = (session, exchange)
-        return session, exchange
+            self._sessions[key] = (session, trip)
+        return session, trip
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:
         for version, extensions in keys:
-            self._open_session(version, json.loads(extensions), self.timeout)
+            self.session(version, json.loads(extensions), self.timeout)
 
-    def _handshake_exchange(self, version, extensions, method, params, timeout):  # type: ignore[no-untyped-def]
-        session, init = self._open_session(version, extensions, timeout)
+    def _handshake_exchange(self, version, extensions, method, params, timeout, headers):  # type: ignore[no-untyped-def]
+        session, init = self.session(version, extensions, timeout)
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": params}
         if init.problem or init.unsupported:
-            return Exchange(request=message, problem=init.problem, unsupported=init.unsupported)
-        headers = {"MCP-Protocol-Version": version, **({"Mcp-Session-Id": session} if session else {})}
-        return self.post(message, headers, timeout)
+            return RoundTrip(request=message, problem=init.problem, unsupported=init.unsupported)
+        routing = {"MCP-Protocol-Version": version, **({"Mcp-Session-Id": session} if session else {})}
+        return self.post(message, _merged_headers(routing, headers or ()), timeout)
 
     def close(self) -> None:
         for (version, _), (session, _) in list(self._sessions.items()):
@@ -497,66 +605,29 @@ class HttpTarget(Target):
         self._sessions.clear()
 
 
-def _public_headers(headers: Mapping[str, str]) -> dict[str, str]:
+def _public_headers(headers: Sequence[tuple[str, str]]) -> dict[str, str]:
     """Request headers for the evidence, with credentials masked."""
-    return {k: ("<redacted>" if k.lower() in ("authorization", "cookie", "x-api-key") else v) for k, v in headers.items()}
+    return {k: ("<redacted>" if k.lower() in ("authorization", "cookie", "x-api-key") else v) for k, v in headers}
 
 
 # ---- launching an HTTP server -------------------------------------------------------------------------------
 
 
 class LaunchedServer:
-    """`--server-cmd` together with `--server-url`: start the command, wait for the port."""
+    """`--server-cmd` together with `--server-url`: start the command, wait until the URL's port accepts."""
 
     def __init__(self, command: str | Sequence[str], url: str, *, cwd: str | None = None,
                  env: Mapping[str, str] | None = None, start_timeout: float = 30.0) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
-        self.log = bytearray()
-        try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                         cwd=cwd, env=dict(env) if env is not None else None)
-        except OSError as exc:
-            raise TargetError(f"cannot start {shlex.join(argv)}: {exc}") from exc
-        self._reader = threading.Thread(target=self._drain, daemon=True)
-        self._reader.start()
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        deadline = time.monotonic() + start_timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise TargetError(f"the server exited with code {self.proc.returncode}: {bytes(self.log[-2000:]).decode(errors='replace')}")
-            try:
-                socket.create_connection((parts.hostname or "127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    self.close()
-                    raise TargetError(f"nothing listened on {url} within {start_timeout:g} s") from None
-                time.sleep(0.05)
-
-    def _drain(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):  # type: ignore[union-attr,attr-defined]
-            self.log += chunk
-            if len(self.log) > _STDERR_KEEP:
-                del self.log[: len(self.log) - _STDERR_KEEP]
+        self.server = ServerProcess(argv, port, host=parts.hostname or LOOPBACK, cwd=cwd, env=env)
+        try:
+            self.server.start(start_timeout)
+        except OSError as exc:
+            raise TargetError(f"cannot start {shlex.join(argv)}: {exc}") from exc
+        except ProcessStartError as exc:
+            raise TargetError(f"the server at {url} did not start: {exc}") from exc
 
     def close(self, grace: float = 10.0) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        self._reader.join(timeout=2)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def default_env() -> dict[str, str]:
-    return dict(os.environ)
+        self.server.stop(grace)

@@ -62,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     from ..conformance.options import add_arguments as add_check_arguments
 
     add_check_arguments(check)
+    check_client = commands.add_parser(
+        "check-client", help="run the SEP-3279 client scenarios against any client command (black-box, over HTTP)",
+        description="Run the SEP-3279 client scenarios against a client: a fixture server per scenario, the client run "
+                    "with its URL; exit 1 when a MUST fails. See docs/conformance.md.")
+    from ..conformance.options import add_client_arguments
+
+    add_client_arguments(check_client)
     return parser
 
 
@@ -79,6 +86,10 @@ def main(argv: list[str] | None = None) -> None:
         from ..conformance.cli import main as check
 
         sys.exit(check(args))
+    elif args.command == "check-client":
+        from ..conformance.client_check import main as check_client
+
+        sys.exit(check_client(args))
 
 
 def serve(args: argparse.Namespace) -> None:

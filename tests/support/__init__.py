@@ -1,0 +1,11 @@
+"""What every test folder needs to run real processes; the launchers themselves are the product's
+(`mcp_variants.processes`), so the tests start servers exactly as the client, the conformance
+suite and the benchmarks do.
+
+- `servers`: our server's command line (`serve_command`) and `HttpServer`, `mcp-variants serve --http`
+  on a free loopback port with a raw wire client of it (`conformance.wire.HttpTarget`).
+- `jupyter`: the `jupyter` fixture (a stock jupyter-server, `JupyterServerProcess`) and its kernels.
+- `processes`: what a test checks about processes: `Reaper`, `gone`, `kernels_of`, `processes_in`.
+
+`pyproject.toml` puts tests/ on sys.path (`pythonpath`), so any test imports `support.…`.
+"""

@@ -1,0 +1,84 @@
+"""What tests check about processes, by PID (psutil checks start times: a reused PID is never hit)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import psutil
+
+from mcp_variants.processes import reap
+
+
+class Reaper:
+    """Every process a test saw; `kill_all()` at the end stops whatever a failed test left running."""
+
+    def __init__(self) -> None:
+        self.processes: list[psutil.Process] = []
+
+    def watch(self, pid: int) -> psutil.Process:
+        process = psutil.Process(pid)
+        self.processes.append(process)
+        return process
+
+    def kill_all(self) -> None:
+        reap(self.processes, timeout=0)
+
+
+def gone(process: psutil.Process, timeout: float = 15.0) -> bool:
+    """The process ended (or is a zombie nobody reaped yet) within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def kernels_of(pid: int) -> list[psutil.Process]:
+    """The ipykernel processes among the children of `pid` (the kernels a server started)."""
+    try:
+        children = psutil.Process(pid).children()
+    except psutil.Error:
+        return []
+    return [child for child in children if _is_kernel(child)]
+
+
+def alive_kernels(kernels: list[psutil.Process]) -> list[psutil.Process]:
+    """The ones of `kernels` still running (not zombies)."""
+    return [kernel for kernel in kernels if _is_kernel(kernel)]
+
+
+def _is_kernel(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE and any("ipykernel" in part for part in process.cmdline())
+    except psutil.Error:
+        return False
+
+
+def processes_in(root: Path) -> list[psutil.Process]:
+    """Processes whose working folder is `root` (the kernels a server rooted there started)."""
+    target = str(root.resolve())
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if process.cwd() == target and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process)
+        except psutil.Error:
+            continue
+    return found
+
+
+def wait_gone_from(root: Path, timeout: float) -> list[int]:
+    """Wait up to `timeout` s for the processes working in `root` to end; stop (by PID) and return any left."""
+    deadline = time.monotonic() + timeout
+    left = processes_in(root)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = processes_in(root)
+    pids = [process.pid for process in left]
+    reap(left, timeout=0)
+    return pids
