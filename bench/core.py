@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_variants.catalog import load_declarations, load_shape, variants_dir
-from mcp_variants.jupyter.kernels import Execution
+from mcp_variants.jupyter.runtime import Execution
 from mcp_variants.protocol.projection import Outcome, build_result
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import (
@@ -40,7 +40,7 @@ from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
 from mcp_variants.server import bridge
 from mcp_variants.tools import TOOLS
-from mcp_variants.tools.executions import ExecutionView, assistant_structured, programmatic_structured
+from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
 from .stats import summarize
 
@@ -157,7 +157,7 @@ class Core:
             era = era_for(version)
             extensions = frozenset(client_extensions.keys() & SERVER_EXTENSIONS)
             selectors = select(params, declaration, era, extensions)
-            return build_result(declaration, selectors, era, outcome, projectors, validators)
+            return build_result(declaration, selectors, era, outcome, projectors, validators).result
 
         return call
 

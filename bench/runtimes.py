@@ -17,7 +17,7 @@ every contestant once, in a shuffled order); every contestant has its own proces
                   connection (a stateless request keeps no client state), then execute_code
   also       server embedded 2025-11-25 handshake: the era control for the launch_sandbox contestant;
              server --jupyter-url <sandbox> requesting programmatic/structured: its timings.durationMs
-             is the remote runtime's own message loop (in its worker thread), to split the overhead
+             is the remote runtime's own message loop (the run loop), to split the overhead
 
 Both jupyter-servers come from the product's launcher (mcp_variants.processes.JupyterServerProcess:
 the command line, isolation and token file of a sandbox), with the sandboxes' configuration
@@ -51,7 +51,7 @@ import httpx
 import psutil
 
 from mcp_variants.jupyter import sandboxes
-from mcp_variants.jupyter.remote import _disconnect
+from mcp_variants.jupyter.remote.websocket import disconnect
 from mcp_variants.processes import JupyterServerProcess
 
 from .roundtrip import (
@@ -147,7 +147,7 @@ class RawRemoteKernel:
 
     def stop(self) -> None:
         if self.client is not None:
-            _disconnect(self.client)
+            disconnect(self.client)
         if self.kernel_id is not None:
             with contextlib.suppress(httpx.HTTPError):  # the server's own shutdown stops it anyway
                 httpx.delete(f"{self.server.url}api/kernels/{self.kernel_id}", headers=self.server.auth_headers, timeout=30)
@@ -321,7 +321,7 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
         "decomposition": {
             "remote_kernel_loop_ms": kernel_ms,
             "note": f"timings.durationMs of {SRV_SANDBOX_PROG}: the remote runtime's own message loop "
-                    "(execute to shell reply, in its worker thread), measured inside the server",
+                    "(execute to shell reply), measured inside the server",
             "raw_sandbox_median_ms": summaries[RAW_SANDBOX]["median"],
             "server_outside_kernel_loop_ms_median": round(summaries[SRV_SANDBOX_PROG]["median"] - kernel_ms["median"], 3),
         },

@@ -28,7 +28,8 @@ def variants_dir() -> Path:
 def load_shape(directory: Path, name: str) -> dict[str, Any]:
     shape = json.loads((directory / SHAPES_PREFIX / name).read_text())
     shape.pop("$comment", None)
-    return _inline(shape, directory)
+    inlined: dict[str, Any] = _inline(shape, directory)
+    return inlined
 
 
 def load_declarations(directory: Path | None = None) -> dict[str, ToolDeclaration]:

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from mcp_variants.catalog import load_declarations
-from mcp_variants.jupyter.kernels import Execution
+from mcp_variants.jupyter.runtime import Execution
 from mcp_variants.protocol.projection import ToolProjectors
 from mcp_variants.protocol.types import Selector, ToolDeclaration
 from mcp_variants.tools import TOOLS
-from mcp_variants.tools.executions import ExecutionView
-from mcp_variants.tools.listings import Listing
-from mcp_variants.tools.messages import Message
+from mcp_variants.tools.shared.executions import ExecutionView
+from mcp_variants.tools.shared.messages import Message
+from mcp_variants.tools.shared.tables import Table
 
 REPO = Path(__file__).resolve().parents[2]
 VARIANTS = REPO / "variants"
@@ -275,7 +275,7 @@ timestamps = st.datetimes(timezones=st.just(UTC)).map(
 
 
 @st.composite
-def file_listings(draw: st.DrawFn) -> Listing:
+def file_listings(draw: st.DrawFn) -> Table:
     """A list_files page, built the way tools/list_files.py builds it."""
     entries = draw(st.lists(st.builds(
         lambda path, kind, size, modified: {
@@ -293,7 +293,7 @@ def file_listings(draw: st.DrawFn) -> Listing:
     if next_cursor:
         programmatic["nextCursor"] = next_cursor
     folder = draw(st.sampled_from(["", "data", "a/b"]))
-    return Listing(
+    return Table(
         kind="files.list",
         title=f"Files in {folder or 'the root folder'}",
         columns=(("path", "Path"), ("type", "Type"), ("size", "Size"), ("modified", "Modified")),
@@ -307,7 +307,7 @@ def file_listings(draw: st.DrawFn) -> Listing:
 
 
 @st.composite
-def kernel_listings(draw: st.DrawFn) -> Listing:
+def kernel_listings(draw: st.DrawFn) -> Table:
     """A list_kernels result, built the way tools/list_kernels.py builds it."""
     records = draw(st.lists(st.builds(
         lambda kid, name, state, started, last, count: {
@@ -317,7 +317,7 @@ def kernel_listings(draw: st.DrawFn) -> Listing:
         st.sampled_from(["idle", "busy", "starting", "dead"]), timestamps, timestamps,
         st.integers(min_value=0, max_value=10**6),
     ), max_size=8))
-    return Listing(
+    return Table(
         kind="kernels.list",
         title="Kernels",
         columns=(("id", "ID"), ("name", "Name"), ("state", "State"), ("started", "Started"), ("lastActivity", "Last activity")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_variants.protocol.declarations import parse_declaration
-from mcp_variants.protocol.listing import tool_entry
+from mcp_variants.protocol.tools_list import tool_entry
 from mcp_variants.protocol.types import ASSISTANT_STRUCTURED, UI_STRUCTURED
 from mcp_variants.protocol.versions import SUPPORTED_VERSIONS, Era, era_for
 

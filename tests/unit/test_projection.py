@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import pytest
 
 from mcp_variants.protocol.declarations import parse_declaration
-from mcp_variants.protocol.errors import INTERNAL_ERROR, ProtocolError
+from mcp_variants.protocol.errors import INTERNAL_ERROR, ProtocolError, ToolError
 from mcp_variants.protocol.projection import (
     Outcome,
-    ToolFailure,
     ToolProjectors,
     build_result,
     default_error_projection,
@@ -28,7 +26,7 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import Era
-from mcp_variants.tools.listings import LISTING_PROJECTORS, Listing
+from mcp_variants.tools.shared.tables import TABLE_PROJECTORS, Table
 
 from .support import ERROR_SCHEMA, ERROR_VALIDATOR, UI, raw_tool, schema_errors, sel, variant_validator
 
@@ -87,7 +85,7 @@ ALL = (ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, USER_CONTENT, USER_STRUCTURED, P
     tuple(reversed(ALL)),
 ], ids=["fallback", "programmatic", "two", "all", "all-reversed"])
 def test_exactly_one_output_per_selector(selectors: tuple[Selector, ...], synth_validators: OutputValidators) -> None:
-    result = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(value=7), synth_projectors(), synth_validators)
+    result, _ = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(value=7), synth_projectors(), synth_validators)
     assert set(result) == {"outputs"}
     assert [keys(o) for o in result["outputs"]] == [(s.audience, s.format) for s in selectors]
     for output, selector in zip(result["outputs"], selectors, strict=True):
@@ -126,26 +124,26 @@ def test_unrequested_projectors_never_run(synth_validators: OutputValidators) ->
 def test_result_meta_is_carried(synth_validators: OutputValidators) -> None:
     meta = {"io.modelcontextprotocol/cache": {"ttlMs": 5, "cacheScope": "private"}}
     for era in Era:
-        result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=1, meta=meta), synth_projectors(), synth_validators)
+        result, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=1, meta=meta), synth_projectors(), synth_validators)
         assert result["_meta"] == meta
         assert result["_meta"] is not meta  # a copy
-        failed = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolFailure("x", "y"), meta=meta),
+        failed, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolError("x", "y"), meta=meta),
                               synth_projectors(), synth_validators)
         assert failed["_meta"] == meta and failed["isError"] is True
-    assert "_meta" not in build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(value=1), synth_projectors(), synth_validators)
+    assert "_meta" not in build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(value=1), synth_projectors(), synth_validators).result
 
 
 # ---- legacy eras -------------------------------------------------------------------------------------------
 
 
 def test_content_only_era_gives_content_only(synth_validators: OutputValidators) -> None:
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.CONTENT_ONLY, Outcome(value=3), synth_projectors(), synth_validators)
+    result, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.CONTENT_ONLY, Outcome(value=3), synth_projectors(), synth_validators)
     assert result == {"content": [{"type": "text", "text": "n is 3"}]}
 
 
 @pytest.mark.parametrize("era", [Era.LEGACY_OBJECT, Era.LEGACY_ANY])
 def test_legacy_pair_from_assistant_variants(era: Era, synth_validators: OutputValidators) -> None:
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=3), synth_projectors(), synth_validators)
+    result, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=3), synth_projectors(), synth_validators)
     assert result == {"content": [{"type": "text", "text": "n is 3"}], "structuredContent": {"n": 3}}
 
 
@@ -165,7 +163,7 @@ def test_object_root_rule_for_legacy_structured_content(era: Era, has_structured
     validators = OutputValidators([ARRAY_ROOT], ERROR_SCHEMA)
     projectors = ToolProjectors(success={ASSISTANT_CONTENT: lambda v: [{"type": "text", "text": str(v)}],
                                          ASSISTANT_STRUCTURED: lambda v: v})
-    result = build_result(ARRAY_ROOT, (ASSISTANT_CONTENT,), era, Outcome(value=[1, 2]), projectors, validators)
+    result, _ = build_result(ARRAY_ROOT, (ASSISTANT_CONTENT,), era, Outcome(value=[1, 2]), projectors, validators)
     assert ("structuredContent" in result) is has_structured
     if has_structured:
         assert result["structuredContent"] == [1, 2]
@@ -180,14 +178,14 @@ def test_legacy_never_projects_other_audiences(era: Era) -> None:
         PROGRAMMATIC_STRUCTURED: lambda v: pytest.fail("programmatic projected at a legacy era"),
         USER_STRUCTURED: lambda v: pytest.fail("user projected at a legacy era"),
     })
-    result = build_result(NO_ASSISTANT_STRUCTURED, (ASSISTANT_CONTENT,), era, Outcome(value=0), projectors, validators)
+    result, _ = build_result(NO_ASSISTANT_STRUCTURED, (ASSISTANT_CONTENT,), era, Outcome(value=0), projectors, validators)
     assert result == {"content": [{"type": "text", "text": "ok"}]}
     assert legacy_output_schema(NO_ASSISTANT_STRUCTURED, era) is None
 
 
 @pytest.mark.parametrize("era", LEGACY_ERAS)
 def test_legacy_failure_is_content_only(era: Era, synth_validators: OutputValidators) -> None:
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolFailure("timeout", "Took too long")),
+    result, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolError("timeout", "Took too long")),
                           synth_projectors(), synth_validators)
     assert result == {"content": [{"type": "text", "text": "Took too long"}], "isError": True}
 
@@ -196,9 +194,9 @@ def test_legacy_failure_is_content_only(era: Era, synth_validators: OutputValida
 
 
 def test_failure_gives_one_error_output_per_selector(synth_validators: OutputValidators) -> None:
-    failure = ToolFailure("not-found", "No such thing", details={"ename": "KeyError", "evalue": "'x'", "traceback": ["tb"]})
+    failure = ToolError("not-found", "No such thing", details={"ename": "KeyError", "evalue": "'x'", "traceback": ["tb"]})
     selectors = (PROGRAMMATIC_STRUCTURED, ASSISTANT_CONTENT, USER_STRUCTURED, UI_STRUCTURED, USER_CONTENT)
-    result = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(failure=failure), synth_projectors(), synth_validators)
+    result, _ = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(failure=failure), synth_projectors(), synth_validators)
     assert result["isError"] is True
     assert set(result) == {"outputs", "isError"}
     assert [keys(o) for o in result["outputs"]] == [(s.audience, s.format) for s in selectors]
@@ -215,7 +213,7 @@ def test_failure_gives_one_error_output_per_selector(synth_validators: OutputVal
 
 
 def test_default_error_projection_shapes() -> None:
-    failure = ToolFailure("timeout", "slow", details={"ename": "E"})
+    failure = ToolError("timeout", "slow", details={"ename": "E"})
     assert default_error_projection(USER_CONTENT, failure) == [{"type": "text", "text": "slow"}]
     assert default_error_projection(UI_STRUCTURED, failure) == {"error": {"type": "timeout", "message": "slow", "ename": "E"}}
 
@@ -225,8 +223,8 @@ def test_tool_error_projectors_are_used(synth_validators: OutputValidators) -> N
         success=synth_projectors().success,
         errors={PROGRAMMATIC_STRUCTURED: lambda f: {"error": {"type": f.kind, "message": "custom"}, "partial": f.partial}},
     )
-    result = build_result(SYNTH, (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED), Era.OUTPUTS,
-                          Outcome(failure=ToolFailure("execution-error", "boom", partial=[1])), projectors, synth_validators)
+    result, _ = build_result(SYNTH, (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED), Era.OUTPUTS,
+                          Outcome(failure=ToolError("execution-error", "boom", partial=[1])), projectors, synth_validators)
     assert result["outputs"][0]["structuredContent"] == {"error": {"type": "execution-error", "message": "custom"}, "partial": [1]}
     assert result["outputs"][1]["structuredContent"] == {"error": {"type": "execution-error", "message": "boom"}}
 
@@ -235,51 +233,44 @@ def test_tool_error_projectors_are_used(synth_validators: OutputValidators) -> N
     {"n": "seven"},  # assistant/structured
     None,
 ])
-def test_schema_breaking_projector_yields_is_error_and_logs(bad: Any, synth_validators: OutputValidators,
-                                                             caplog: pytest.LogCaptureFixture) -> None:
+def test_schema_breaking_projector_yields_is_error_and_reports_the_breach(bad: Any, synth_validators: OutputValidators) -> None:
     projectors = synth_projectors({ASSISTANT_STRUCTURED: lambda n: bad})
     selectors = (ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED)
-    with caplog.at_level(logging.ERROR, logger="mcp_variants.protocol.projection"):
-        result = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(value=7), projectors, synth_validators)
+    result, breach = build_result(SYNTH, selectors, Era.OUTPUTS, Outcome(value=7), projectors, synth_validators)
     assert result["isError"] is True
     assert [keys(o) for o in result["outputs"]] == [(s.audience, s.format) for s in selectors]
     for output in result["outputs"]:
         if output["format"] == "structured":
             assert schema_errors(ERROR_VALIDATOR, output["structuredContent"]) == []
             assert output["structuredContent"]["error"]["type"] == "internal"
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert errors, "the schema breach was not logged"
-    assert "synth" in errors[0].getMessage() and "assistant/structured" in errors[0].getMessage()
+    assert breach is not None, "the schema breach was not reported"
+    assert "synth" in str(breach) and "assistant/structured" in str(breach)
 
 
 @pytest.mark.parametrize("era", [Era.LEGACY_OBJECT, Era.LEGACY_ANY])
-def test_schema_breaking_legacy_structured_content_is_an_error(era: Era, synth_validators: OutputValidators,
-                                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_schema_breaking_legacy_structured_content_is_an_error(era: Era, synth_validators: OutputValidators) -> None:
     projectors = synth_projectors({ASSISTANT_STRUCTURED: lambda n: {"n": 1.5}})
-    with caplog.at_level(logging.ERROR, logger="mcp_variants.protocol.projection"):
-        result = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=7), projectors, synth_validators)
+    result, breach = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(value=7), projectors, synth_validators)
     assert result["isError"] is True
     assert "structuredContent" not in result and "outputs" not in result
-    assert any(r.levelno >= logging.ERROR for r in caplog.records)
+    assert breach is not None
 
 
-def test_unrequested_schema_breaking_projector_does_not_matter(synth_validators: OutputValidators,
-                                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_unrequested_schema_breaking_projector_does_not_matter(synth_validators: OutputValidators) -> None:
     projectors = synth_projectors({PROGRAMMATIC_STRUCTURED: lambda n: "not an object"})
-    with caplog.at_level(logging.ERROR):
-        result = build_result(SYNTH, (ASSISTANT_STRUCTURED,), Era.OUTPUTS, Outcome(value=7), projectors, synth_validators)
-        content_only = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.CONTENT_ONLY, Outcome(value=7),
+    result, breach = build_result(SYNTH, (ASSISTANT_STRUCTURED,), Era.OUTPUTS, Outcome(value=7), projectors, synth_validators)
+    content_only, content_breach = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.CONTENT_ONLY, Outcome(value=7),
                                     synth_projectors({ASSISTANT_STRUCTURED: lambda n: "bad"}), synth_validators)
     assert result == {"outputs": [{"audience": "assistant", "format": "structured", "structuredContent": {"n": 7}}]}
     assert content_only == {"content": [{"type": "text", "text": "n is 7"}]}
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert breach is None and content_breach is None
 
 
 def test_error_representation_breaking_error_schema_is_32603(synth_validators: OutputValidators) -> None:
     projectors = ToolProjectors(success=synth_projectors().success, errors={USER_STRUCTURED: lambda f: {"oops": True}})
     with pytest.raises(ProtocolError) as caught:
         build_result(SYNTH, (ASSISTANT_CONTENT, USER_STRUCTURED), Era.OUTPUTS,
-                     Outcome(failure=ToolFailure("x", "y")), projectors, synth_validators)
+                     Outcome(failure=ToolError("x", "y")), projectors, synth_validators)
     assert caught.value.code == INTERNAL_ERROR == -32603
     assert caught.value.data.get("tool") == "synth"
 
@@ -288,7 +279,7 @@ def test_bad_error_details_are_32603_not_an_invalid_error_output(synth_validator
     """Details that break the error shape (ename must be a string) cannot reach the client."""
     with pytest.raises(ProtocolError) as caught:
         build_result(SYNTH, (ASSISTANT_STRUCTURED,), Era.OUTPUTS,
-                     Outcome(failure=ToolFailure("x", "y", details={"ename": 5})), synth_projectors(), synth_validators)
+                     Outcome(failure=ToolError("x", "y", details={"ename": 5})), synth_projectors(), synth_validators)
     assert caught.value.code == -32603
 
 
@@ -305,7 +296,7 @@ def test_success_breach_then_broken_error_representation_is_32603(synth_validato
 def test_content_outputs_are_not_schema_validated_on_error(synth_validators: OutputValidators) -> None:
     projectors = ToolProjectors(success=synth_projectors().success,
                                 errors={ASSISTANT_CONTENT: lambda f: [{"type": "text", "text": "custom " + f.message}]})
-    result = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(failure=ToolFailure("x", "y")), projectors,
+    result, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(failure=ToolError("x", "y")), projectors,
                           synth_validators)
     assert result == {"outputs": [{"audience": "assistant", "format": "content", "content": [{"type": "text", "text": "custom y"}]}],
                       "isError": True}
@@ -314,15 +305,15 @@ def test_content_outputs_are_not_schema_validated_on_error(synth_validators: Out
 # ---- real projectors, fixed values ------------------------------------------------------------------------------
 
 
-def _empty_listing() -> Listing:
-    return Listing(kind="kernels.list", title="Kernels", columns=(("id", "ID"),), rows=[], programmatic={"kernels": []},
+def _empty_listing() -> Table:
+    return Table(kind="kernels.list", title="Kernels", columns=(("id", "ID"),), rows=[], programmatic={"kernels": []},
                    text_limit=100, empty_message="No kernels are running.")
 
 
 def test_real_listing_empty(declarations, validators) -> None:
     declaration = declarations["list_kernels"]
     selectors = tuple(v.selector for v in declaration.offered(frozenset({UI})))
-    result = build_result(declaration, selectors, Era.OUTPUTS, Outcome(value=_empty_listing()), LISTING_PROJECTORS, validators)
+    result, _ = build_result(declaration, selectors, Era.OUTPUTS, Outcome(value=_empty_listing()), TABLE_PROJECTORS, validators)
     assert "isError" not in result
     by = {keys(o): o for o in result["outputs"]}
     assert by[("assistant", "content")]["content"] == [{"type": "text", "text": "No kernels are running."}]
@@ -336,8 +327,8 @@ def test_real_listing_empty(declarations, validators) -> None:
 
 def test_real_listing_failure_uses_error_shape(declarations, validators) -> None:
     declaration = declarations["list_files"]
-    result = build_result(declaration, (PROGRAMMATIC_STRUCTURED, USER_STRUCTURED), Era.OUTPUTS,
-                          Outcome(failure=ToolFailure("not-found", "No folder 'x'")), LISTING_PROJECTORS, validators)
+    result, _ = build_result(declaration, (PROGRAMMATIC_STRUCTURED, USER_STRUCTURED), Era.OUTPUTS,
+                          Outcome(failure=ToolError("not-found", "No folder 'x'")), TABLE_PROJECTORS, validators)
     assert result["isError"] is True
     for output in result["outputs"]:
         assert output["structuredContent"] == {"error": {"type": "not-found", "message": "No folder 'x'"}}

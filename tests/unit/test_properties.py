@@ -7,7 +7,6 @@ the pure-Python jsonschema Draft202012Validator (the server uses jsonschema-rs).
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from typing import Any
 
@@ -15,12 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.protocol.errors import ProtocolError
-from mcp_variants.protocol.projection import Outcome, ToolFailure, ToolProjectors, build_result
+from mcp_variants.protocol.errors import ProtocolError, ToolError
+from mcp_variants.protocol.projection import Outcome, ToolProjectors, build_result
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Selector
 from mcp_variants.protocol.versions import Era
-from mcp_variants.tools.executions import ExecutionView, execution_outcome
+from mcp_variants.tools.shared.executions import ExecutionView, execution_outcome
 
 from .support import (
     DECLARATIONS,
@@ -93,14 +92,12 @@ def check_outputs(tool: str, selectors: tuple[Selector, ...], result: dict[str, 
 
 @PROPERTY
 @given(call=calls(), data=st.data())
-def test_success_outputs_are_exactly_the_requested_and_valid(call, data, real_validators, caplog) -> None:
+def test_success_outputs_are_exactly_the_requested_and_valid(call, data, real_validators) -> None:
     tool, _, selectors = call
     value = data.draw(VALUES[tool], label="value")
-    caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="mcp_variants.protocol.projection"):
-        result = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(value=value), REAL_PROJECTORS[tool], real_validators)
+    result, breach = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(value=value), REAL_PROJECTORS[tool], real_validators)
     # A realistic internal value must project to a success: an isError here is a projector bug.
-    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    assert breach is None, str(breach)
     check_outputs(tool, selectors, result, is_error=False)
 
 
@@ -111,7 +108,7 @@ def test_legacy_eras_give_the_legacy_pair(tool, era, extensions, data, real_vali
     selectors = select({"name": tool}, declaration, era, extensions)
     assert selectors == (ASSISTANT_CONTENT,)
     value = data.draw(VALUES[tool], label="value")
-    result = build_result(declaration, selectors, era, Outcome(value=value), REAL_PROJECTORS[tool], real_validators)
+    result, _ = build_result(declaration, selectors, era, Outcome(value=value), REAL_PROJECTORS[tool], real_validators)
     assert "outputs" not in result and "isError" not in result
     assert_content_blocks(result["content"])
     if era is Era.CONTENT_ONLY:
@@ -135,7 +132,7 @@ json_values = st.recursive(
 
 @PROPERTY
 @given(call=calls(), data=st.data())
-def test_random_structured_data_is_valid_or_an_error(call, data, real_validators, caplog) -> None:
+def test_random_structured_data_is_valid_or_an_error(call, data, real_validators) -> None:
     tool, _, selectors = call
     value = data.draw(VALUES[tool], label="value")
     real = REAL_PROJECTORS[tool]
@@ -155,18 +152,16 @@ def test_random_structured_data_is_valid_or_an_error(call, data, real_validators
     expected_ok = all(
         s.format == "content" or not schema_errors(VALIDATORS[(tool, s)], success[s](value)) for s in selectors
     )
-    caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="mcp_variants.protocol.projection"):
-        result = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(value=value), projectors, real_validators)
+    result, breach = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(value=value), projectors, real_validators)
     check_outputs(tool, selectors, result, is_error=not expected_ok)
-    assert bool(caplog.records) is (not expected_ok)
+    assert (breach is not None) is (not expected_ok)
 
 
 # ---- failures ---------------------------------------------------------------------------------------------------------
 
 
 @st.composite
-def failures(draw: st.DrawFn, tool: str) -> ToolFailure:
+def failures(draw: st.DrawFn, tool: str) -> ToolError:
     views = cell_execution_views if tool != "execute_code" else execution_views
     if tool in EXECUTION_TOOLS and draw(st.booleans()):
         # How execute_code really fails: a run that did not end well, with its partial output.
@@ -177,7 +172,7 @@ def failures(draw: st.DrawFn, tool: str) -> ToolFailure:
         assert failure is not None and failure.partial is view
         return failure
     partial = draw(st.one_of(st.none(), views)) if tool in EXECUTION_TOOLS else None
-    return ToolFailure(draw(failure_kinds), draw(texts), details=draw(failure_details), partial=partial)
+    return ToolError(draw(failure_kinds), draw(texts), details=draw(failure_details), partial=partial)
 
 
 @PROPERTY
@@ -187,7 +182,7 @@ def test_failures_give_exactly_the_requested_error_outputs(call, data, meta, rea
     tool, _, selectors = call
     failure = data.draw(failures(tool), label="failure")
     try:
-        result = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(failure=failure, meta=meta),
+        result, _ = build_result(DECLARATIONS[tool], selectors, Era.OUTPUTS, Outcome(failure=failure, meta=meta),
                               REAL_PROJECTORS[tool], real_validators)
     except ProtocolError as error:  # pragma: no cover - only a failure message
         pytest.fail(f"a well-formed failure could not be represented: {error.message} {error.data}")
@@ -205,7 +200,7 @@ def test_failures_give_exactly_the_requested_error_outputs(call, data, meta, rea
 @given(tool=st.sampled_from(TOOLS), era=st.sampled_from(LEGACY_ERAS), data=st.data())
 def test_legacy_failures_are_content_only(tool, era, data, real_validators) -> None:
     failure = data.draw(failures(tool), label="failure")
-    result = build_result(DECLARATIONS[tool], (ASSISTANT_CONTENT,), era, Outcome(failure=failure), REAL_PROJECTORS[tool],
+    result, _ = build_result(DECLARATIONS[tool], (ASSISTANT_CONTENT,), era, Outcome(failure=failure), REAL_PROJECTORS[tool],
                           real_validators)
     assert set(result) == {"content", "isError"} and result["isError"] is True
     assert_content_blocks(result["content"])

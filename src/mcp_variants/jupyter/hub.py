@@ -8,14 +8,18 @@ notebook by accident. A stateless request has no client state: it names its note
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 
-from .backend import Backend
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
+from .runtime import Backend
+
+if TYPE_CHECKING:
+    from .sandboxes import Sandbox
 
 EMBEDDED = "embedded"
 
@@ -29,6 +33,30 @@ class ClientState:
     persistent: bool = True  # False for a stateless request: nothing it sets outlives the call
 
 
+class KeyedLocks:
+    """One lock per key, held only while someone holds or waits for it: keys come and go."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, tuple[anyio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (anyio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 @dataclass
 class Hub:
     backends: dict[str, Backend]
@@ -36,7 +64,8 @@ class Hub:
     clients: dict[str, ClientState] = field(default_factory=dict)
     # (backend key, notebook path) → kernel id: one kernel per notebook in use.
     notebook_kernels: dict[tuple[str, str], str] = field(default_factory=dict)
-    sandboxes: dict[str, Any] = field(default_factory=dict)
+    sandboxes: dict[str, Sandbox] = field(default_factory=dict)
+    notebook_locks: KeyedLocks = field(default_factory=KeyedLocks)  # by (backend key, notebook path)
     closed: bool = False  # aclose ran: the signal path and the exit path may both call it
 
     def client(self, key: str | None) -> ClientState:
@@ -49,7 +78,8 @@ class Hub:
     def backend(self, client: ClientState) -> Backend:
         backend = self.backends.get(client.backend_key)
         if backend is None:
-            raise ToolError("not-found", f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
+            raise ToolError(ErrorKind.NOT_FOUND,
+                            f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
         return backend
 
     async def aclose(self) -> None:

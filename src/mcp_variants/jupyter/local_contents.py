@@ -6,13 +6,13 @@ import fnmatch
 import json
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from .notebook_format import check, parse
 from .paths import is_inside, resolve_inside
 
@@ -38,7 +38,7 @@ class LocalContents:
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         start = resolve_inside(self.root, path)
         if not start.is_dir():
-            raise ToolError("not-found", f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
         return await anyio.to_thread.run_sync(self._walk, start, depth, pattern)
 
     def _walk(self, start: Path, depth: int, pattern: str | None) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ class LocalContents:
                         "name": readable(entry.name),
                         "type": entry_type(entry.name, is_dir),
                         "size": None if is_dir else stat.st_size,
-                        "modified": datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+                        "modified": datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds"),
                     })
                 if is_dir and level < depth:
                     walk(path, level + 1)
@@ -79,13 +79,14 @@ class LocalContents:
     async def read_notebook(self, path: str) -> dict[str, Any]:
         real = resolve_inside(self.root, path)
         if not real.is_file():
-            raise ToolError("not-found", f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+            raise ToolError(ErrorKind.NOT_FOUND,
+                            f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
         return parse(await anyio.Path(real).read_text(), path)
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
         real = resolve_inside(self.root, path)
         if not real.parent.is_dir():
-            raise ToolError("not-found", f"No folder for {path!r} under the root.")
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
         check(notebook)
         text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
         await anyio.to_thread.run_sync(atomic_write, real, text)

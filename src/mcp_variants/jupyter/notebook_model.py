@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 
 CELL_TYPES = ("code", "markdown", "raw")
 
@@ -49,16 +49,16 @@ def locate(notebook: dict[str, Any], cell_index: int | None = None, cell_id: str
     """The index of the cell named by index or id (exactly one of them)."""
     cells = notebook["cells"]
     if (cell_index is None) == (cell_id is None):
-        raise ToolError("invalid-arguments", "Name the cell by cell_index or by cell_id (one of them).")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Name the cell by cell_index or by cell_id (one of them).")
     if cell_id is not None:
         for index, cell in enumerate(cells):
             if cell.get("id") == cell_id:
                 return index
-        raise ToolError("not-found", f"No cell with id {cell_id!r}; read_notebook lists the cell ids.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"No cell with id {cell_id!r}; read_notebook lists the cell ids.")
     assert cell_index is not None
     if not 0 <= cell_index < len(cells):
         raise ToolError(
-            "not-found",
+            ErrorKind.NOT_FOUND,
             f"cell_index {cell_index} is out of range: the notebook has {len(cells)} cells (0 to {len(cells) - 1}).",
         )
     return cell_index
@@ -66,7 +66,7 @@ def locate(notebook: dict[str, Any], cell_index: int | None = None, cell_id: str
 
 def make_cell(cell_type: str, source: str) -> dict[str, Any]:
     if cell_type not in CELL_TYPES:
-        raise ToolError("invalid-arguments", f"cell_type must be one of {', '.join(CELL_TYPES)}.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"cell_type must be one of {', '.join(CELL_TYPES)}.")
     cell: dict[str, Any] = {"id": new_cell_id(), "cell_type": cell_type, "metadata": {}, "source": source}
     if cell_type == "code":
         cell["outputs"] = []
@@ -80,7 +80,7 @@ def insert_cell(notebook: dict[str, Any], index: int, cell: dict[str, Any]) -> i
     if index == -1:
         index = len(cells)
     if not 0 <= index <= len(cells):
-        raise ToolError("not-found", f"cell_index {index} is out of range: insert at 0 to {len(cells)}, or -1 to append.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"cell_index {index} is out of range: insert at 0 to {len(cells)}, or -1 to append.")
     cells.insert(index, cell)
     return index
 
@@ -88,7 +88,7 @@ def insert_cell(notebook: dict[str, Any], index: int, cell: dict[str, Any]) -> i
 def move_cell(notebook: dict[str, Any], source: int, target: int) -> None:
     cells = notebook["cells"]
     if not 0 <= target < len(cells):
-        raise ToolError("not-found", f"target index {target} is out of range (0 to {len(cells) - 1}).")
+        raise ToolError(ErrorKind.NOT_FOUND, f"target index {target} is out of range (0 to {len(cells) - 1}).")
     cells.insert(target, cells.pop(source))
 
 
@@ -98,12 +98,12 @@ def edit_source(cell: dict[str, Any], old: str, new: str) -> None:
     count = text.count(old) if old else 0
     if count != 1:
         problem = "does not occur" if count == 0 else f"occurs {count} times"
-        raise ToolError("invalid-arguments", f"old_string {problem} in the cell; give a string that occurs exactly once.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"old_string {problem} in the cell; give a string that occurs exactly once.")
     cell["source"] = text.replace(old, new, 1)
 
 
 def set_outputs(cell: dict[str, Any], outputs: list[dict[str, Any]], execution_count: int | None) -> None:
     if cell.get("cell_type") != "code":
-        raise ToolError("invalid-arguments", "Only code cells have outputs.")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Only code cells have outputs.")
     cell["outputs"] = outputs
     cell["execution_count"] = execution_count

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .runtime import RunStatus
+
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
@@ -57,10 +59,6 @@ class OutputCollector:
             else:
                 self.outputs.clear()
 
-    @property
-    def truncated(self) -> bool:
-        return self.dropped_bytes > 0
-
     def _take(self, text: str) -> str:
         room = max(self.hard_cap - self.stored_bytes, 0)
         size = len(text.encode())
@@ -88,13 +86,13 @@ class OutputCollector:
 class RunTracker:
     """What one execution's messages mean, whichever runtime carries them.
 
-    Both runtimes feed it the iopub messages they read and, at the end, the shell reply;
+    The run loop feeds it the iopub messages it reads and, at the end, the shell reply;
     it keeps the outputs, the status and the execution count.
     """
 
     msg_id: str
     collector: OutputCollector
-    status: str = "ok"  # "ok" or "error"; the runtimes set "timeout" and "died" themselves
+    status: RunStatus = RunStatus.OK  # OK or ERROR; the run loop decides TIMEOUT and DIED itself
     execution_count: int | None = None
     done: bool = False  # the kernel went idle after this run
 
@@ -109,14 +107,14 @@ class RunTracker:
         else:
             self.collector.add(msg_type, content)
             if msg_type == "error":
-                self.status = "error"
+                self.status = RunStatus.ERROR
 
     def settle(self, reply: dict[str, Any] | None) -> None:
         """The shell reply carries the authoritative status: an error without an error output
         (some kernels send none) is still an error."""
         if reply is None or reply["content"].get("status") != "error":
             return
-        self.status = "error"
+        self.status = RunStatus.ERROR
         if not any(o["output_type"] == "error" for o in self.collector.outputs):
             c = reply["content"]
             self.collector.add("error", {"ename": c.get("ename", "Error"), "evalue": c.get("evalue", ""),

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 
 
 class PathOutsideRoot(ToolError):
     def __init__(self, message: str) -> None:
-        super().__init__("path-outside-root", message)
+        super().__init__(ErrorKind.PATH_OUTSIDE_ROOT, message)
 
 
 def clean_relative(relative: str) -> PurePosixPath:

@@ -29,10 +29,10 @@ import anyio
 import anyio.to_thread
 import psutil
 
-from .backend import Backend
-from .errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
-from .remote import JupyterServer, RemoteContents, RemoteKernels
+from .remote import server_backend
+from .remote.server_client import JupyterServerClient
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ def _spawn(folder: Path, root: Path, port: int, log: IO[bytes]) -> subprocess.Po
                             start_new_session=True)
 
 
-async def _wait_ready(server: JupyterServer, process: subprocess.Popen[bytes]) -> bool:
+async def _wait_ready(server: JupyterServerClient, process: subprocess.Popen[bytes]) -> bool:
     """True once /api/status answers; False when the process exited first (a port taken, say)."""
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -192,12 +192,12 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
     token_file.write_text(token)  # no newline: the server reads the file as it is
     log = open(folder / "server.log", "wb")  # noqa: SIM115, ASYNC230 - lives as long as the sandbox
     process: subprocess.Popen[bytes] | None = None
-    server: JupyterServer | None = None
+    server: JupyterServerClient | None = None
     try:
         for _ in range(3):  # a free port can be taken between our probe and the server's bind
             port = _free_port()
             url = f"http://127.0.0.1:{port}/"
-            server = JupyterServer(url, token)
+            server = JupyterServerClient(url, token)
             process = _spawn(folder, root, port, log)
             if await _wait_ready(server, process):
                 break
@@ -207,7 +207,7 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
                 process.kill()
             process.wait()
         if server is None or process is None:
-            raise ToolError("internal", f"The sandbox server did not start. Its log ends with:\n{_log_tail(folder, token)}")
+            raise ToolError(ErrorKind.INTERNAL, f"The sandbox server did not start. Its log ends with:\n{_log_tail(folder, token)}")
     except BaseException:
         with anyio.CancelScope(shield=True):
             if server is not None:
@@ -220,9 +220,7 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
         raise
     sandbox = Sandbox(sandbox_id, url, folder, root, process, datetime.now(UTC).isoformat(timespec="seconds"), log)
     hub.sandboxes[sandbox_id] = sandbox
-    hub.backends[sandbox.key] = Backend(
-        sandbox.key, f"sandbox {sandbox_id}", RemoteKernels(server, hard_cap_bytes=hard_cap_bytes), RemoteContents(server)
-    )
+    hub.backends[sandbox.key] = server_backend(sandbox.key, server, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes)
     return sandbox
 
 
@@ -230,7 +228,8 @@ def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     sandbox = hub.sandboxes.get(sandbox_id)
     if sandbox is None:
         known = ", ".join(sorted(hub.sandboxes)) or "none are running"
-        raise ToolError("not-found", f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
+        raise ToolError(ErrorKind.NOT_FOUND,
+                        f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
     return sandbox
 
 

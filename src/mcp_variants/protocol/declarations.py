@@ -12,15 +12,7 @@ from typing import Any
 import jsonschema_rs
 
 from .errors import DeclarationError
-from .types import (
-    ASSISTANT_CONTENT,
-    CORE_COMBINATIONS,
-    EXTENSION_AUDIENCE_FORMATS,
-    FORMATS,
-    Selector,
-    ToolDeclaration,
-    Variant,
-)
+from .types import ASSISTANT_CONTENT, Selector, ToolDeclaration, UnknownCombination, Variant, unknown_combination
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -53,16 +45,15 @@ def parse_declaration(raw: Mapping[str, Any]) -> ToolDeclaration:
 def _parse_variant(tool: str, item: Any) -> Variant:
     if not isinstance(item, dict):
         raise DeclarationError(tool, "a variant is an object", repr(item))
-    audience, fmt = item.get("audience"), item.get("format")
-    if not isinstance(audience, str) or not isinstance(fmt, str) or fmt not in FORMATS:
+    selector = Selector.from_wire(item)
+    if selector is None:
         raise DeclarationError(
-            tool, "a variant has an audience and a format", f"audience={audience!r} format={fmt!r}"
+            tool, "a variant has an audience and a format", f"audience={item.get('audience')!r} format={item.get('format')!r}"
         )
-    selector = Selector(audience, str(fmt))
     schema = item.get("schema")
-    if fmt == "content" and schema is not None:
+    if selector.format == "content" and schema is not None:
         raise DeclarationError(tool, "content variants carry no schema", str(selector))
-    if fmt == "structured":
+    if selector.format == "structured":
         if not isinstance(schema, dict):
             raise DeclarationError(tool, "every structured variant declares a schema", str(selector))
         _check_schema(tool, str(selector), schema)
@@ -76,17 +67,11 @@ def _check_variants(tool: str, variants: tuple[Variant, ...]) -> None:
         if selector in seen:
             raise DeclarationError(tool, "no audience/format pair is declared twice", str(selector))
         seen.add(selector)
-        if selector.is_core:
-            if (selector.audience, selector.format) not in CORE_COMBINATIONS:
-                raise DeclarationError(
-                    tool, "only core combinations or known extension audiences", f"{selector} is not core"
-                )
-        elif selector.format not in EXTENSION_AUDIENCE_FORMATS.get(selector.audience, frozenset()):
-            raise DeclarationError(
-                tool,
-                "only core combinations or known extension audiences",
-                f"{selector} is not an audience/format of a known extension",
-            )
+        unknown = unknown_combination(selector)
+        if unknown is not None:
+            known = "core" if unknown is UnknownCombination.NOT_CORE else "an audience/format of a known extension"
+            detail = f"{selector} is not {known}"
+            raise DeclarationError(tool, "only core combinations or known extension audiences", detail)
     if ASSISTANT_CONTENT not in seen:
         raise DeclarationError(tool, "every tool declares assistant/content", "assistant/content is missing")
 

@@ -1,8 +1,10 @@
-"""Protocol-level failures of the core, as JSON-RPC error fields."""
+"""Failures: a request the core refuses (a JSON-RPC error), a tool that ran and failed (a result
+with isError), a declaration that breaks a rule (no start)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Final
 
 INVALID_PARAMS: Final[int] = -32602
@@ -16,6 +18,39 @@ class ProtocolError(Exception):
     code: int
     message: str
     data: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ErrorKind(StrEnum):
+    """Why a tool failed: `error.type` of its structured error outputs (variants/shapes/error.json).
+
+    The values are on the wire; a client may branch on them, so they are never renamed.
+    """
+
+    INVALID_ARGUMENTS = "invalid-arguments"
+    NOT_FOUND = "not-found"
+    NO_NOTEBOOK = "no-notebook"  # a notebook tool was called without a notebook, and the client has no default
+    PATH_OUTSIDE_ROOT = "path-outside-root"
+    INVALID_NOTEBOOK = "invalid-notebook"
+    EXECUTION_ERROR = "execution-error"
+    TIMEOUT = "timeout"
+    KERNEL_DIED = "kernel-died"
+    UNREACHABLE = "unreachable"  # a Jupyter server that does not answer
+    UNAUTHORIZED = "unauthorized"  # a Jupyter server that refuses the token
+    INTERNAL = "internal"  # a bug of ours
+
+
+@dataclass(eq=False)
+class ToolError(Exception):
+    """A tool that ran and failed: raised by a tool or a runtime, or returned in an Outcome; answered
+    with isError and this kind and message, never as a protocol error and never as a traceback of ours."""
+
+    kind: ErrorKind
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)  # more keys of the error object: ename, evalue, traceback
+    partial: Any = None  # what the tool produced before failing, for its own error projectors
 
     def __str__(self) -> str:
         return self.message

@@ -7,29 +7,16 @@ nothing unrequested can leak.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .errors import INTERNAL_ERROR, ProtocolError
+from .errors import INTERNAL_ERROR, ErrorKind, ProtocolError, ToolError
 from .types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Output, Selector, ToolDeclaration
 from .validation import OutputValidators
 from .versions import Era
 
-logger = logging.getLogger(__name__)
-
 Projector = Callable[[Any], Any]
-
-
-@dataclass(frozen=True)
-class ToolFailure:
-    """A tool that ran and failed: reported as isError, never as a protocol error."""
-
-    kind: str  # e.g. "invalid-arguments", "execution-error", "timeout", "kernel-died", "not-found"
-    message: str
-    details: dict[str, Any] = field(default_factory=dict)
-    partial: Any = None  # what the tool produced before failing, for its own error projectors
 
 
 @dataclass(frozen=True)
@@ -37,7 +24,7 @@ class Outcome:
     """What one tool execution produced: a value or a failure, and result `_meta`."""
 
     value: Any = None
-    failure: ToolFailure | None = None
+    failure: ToolError | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
 
@@ -46,14 +33,14 @@ class ToolProjectors:
     """A tool's projectors: one per declared selector, and optional error ones."""
 
     success: Mapping[Selector, Projector]
-    errors: Mapping[Selector, Callable[[ToolFailure], Any]] = field(default_factory=dict)
+    errors: Mapping[Selector, Callable[[ToolError], Any]] = field(default_factory=dict)
 
 
-def default_error_projection(selector: Selector, failure: ToolFailure) -> Any:
+def default_error_projection(selector: Selector, failure: ToolError) -> Any:
     """The one declared error shape (variants/shapes/error.json) or a text block."""
     if selector.format == "content":
         return [{"type": "text", "text": failure.message}]
-    return {"error": {"type": failure.kind, "message": failure.message, **failure.details}}
+    return {"error": {"type": str(failure.kind), "message": failure.message, **failure.details}}
 
 
 def build_result(
@@ -63,26 +50,36 @@ def build_result(
     outcome: Outcome,
     projectors: ToolProjectors,
     validators: OutputValidators,
-) -> dict[str, Any]:
-    """The wire CallToolResult for this era: `outputs`, or `content` (+ `structuredContent`)."""
+) -> BuiltResult:
+    """The wire CallToolResult for this era (`outputs`, or `content` and `structuredContent`), and the
+    schema breach it stands in for when a success output broke its schema: a bug for the caller to log."""
+    breach: SchemaBreach | None = None
     if outcome.failure is None:
         try:
             result = _success(declaration, selectors, era, outcome.value, projectors, validators)
-        except _SchemaBreach as breach:
-            logger.error("tool %s produced an output that breaks its schema: %s", declaration.name, breach)
-            failure = ToolFailure("internal", f"The server produced an invalid {breach.selector} output; this is a server bug.")
+        except SchemaBreach as found:
+            breach = found
+            failure = ToolError(ErrorKind.INTERNAL, f"The server produced an invalid {breach.selector} output; this is a server bug.")
             result = _failure(declaration, selectors, era, failure, projectors, validators)
     else:
         result = _failure(declaration, selectors, era, outcome.failure, projectors, validators)
     if outcome.meta:
         result["_meta"] = dict(outcome.meta)
-    return result
+    return BuiltResult(result, breach)
 
 
-class _SchemaBreach(Exception):
-    def __init__(self, selector: Selector, problems: list[str]) -> None:
-        super().__init__(f"{selector}: {'; '.join(problems[:5])}")
+class SchemaBreach(Exception):
+    """A projected structured output that breaks its variant's schema (at most five problems named)."""
+
+    def __init__(self, tool: str, selector: Selector, problems: list[str]) -> None:
+        super().__init__(f"tool {tool}: its {selector} output breaks the schema: {'; '.join(problems[:5])}")
+        self.tool = tool
         self.selector = selector
+
+
+class BuiltResult(NamedTuple):
+    result: dict[str, Any]
+    breach: SchemaBreach | None = None
 
 
 def _checked(
@@ -91,7 +88,7 @@ def _checked(
     if selector.format == "structured":
         problems = validators.problems(declaration.name, selector, value, is_error=is_error)
         if problems:
-            raise _SchemaBreach(selector, problems)
+            raise SchemaBreach(declaration.name, selector, problems)
     return value
 
 
@@ -118,7 +115,7 @@ def _failure(
     declaration: ToolDeclaration,
     selectors: tuple[Selector, ...],
     era: Era,
-    failure: ToolFailure,
+    failure: ToolError,
     projectors: ToolProjectors,
     validators: OutputValidators,
 ) -> dict[str, Any]:
@@ -130,10 +127,11 @@ def _failure(
     if era is Era.OUTPUTS:
         try:
             outputs = [Output(s, one(s)).to_wire() for s in selectors]
-        except _SchemaBreach as breach:
+        except SchemaBreach as breach:
             # No requested representation of the error can be produced: a protocol error,
             # never an empty or partial `outputs` array.
-            raise ProtocolError(INTERNAL_ERROR, f"{declaration.name} failed and its error could not be represented", {"tool": declaration.name}) from breach
+            raise ProtocolError(INTERNAL_ERROR, f"{declaration.name} failed and its error could not be represented",
+                                {"tool": declaration.name}) from breach
         return {"outputs": outputs, "isError": True}
     # Legacy eras: content only on errors; structuredContent is the success contract.
     return {"content": one(ASSISTANT_CONTENT), "isError": True}

@@ -10,14 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .errors import INVALID_PARAMS, ProtocolError
-from .types import (
-    ASSISTANT_CONTENT,
-    CORE_COMBINATIONS,
-    EXTENSION_AUDIENCE_FORMATS,
-    FORMATS,
-    Selector,
-    ToolDeclaration,
-)
+from .types import ASSISTANT_CONTENT, Selector, ToolDeclaration, UnknownCombination, unknown_combination
 from .versions import Era
 
 # Stable machine-readable reasons, documented in docs/choices.md.
@@ -67,16 +60,17 @@ def select(
 
     selectors: list[Selector] = []
     for item in requested:
-        selector = _parse_selector(item)
+        selector = Selector.from_wire(item)
         if selector is None:
             raise refuse(REASON_MALFORMED, "a selector is an object with string audience and format", item)
-        if selector.is_core:
-            if (selector.audience, selector.format) not in CORE_COMBINATIONS:
-                raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
-        elif selector.audience not in negotiated_extensions or selector.audience not in EXTENSION_AUDIENCE_FORMATS:
+        unknown = unknown_combination(selector)
+        if unknown is UnknownCombination.NOT_CORE:
+            raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
+        if not selector.is_core and (selector.audience not in negotiated_extensions or unknown is UnknownCombination.UNKNOWN_EXTENSION):
             raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate", item)
-        elif selector.format not in EXTENSION_AUDIENCE_FORMATS[selector.audience]:
-            raise refuse(REASON_FORMAT_NOT_PERMITTED, f"the {selector.audience} extension does not permit the {selector.format} format", item)
+        if unknown is UnknownCombination.FORMAT_NOT_PERMITTED:
+            raise refuse(REASON_FORMAT_NOT_PERMITTED,
+                         f"the {selector.audience} extension does not permit the {selector.format} format", item)
         if selector in selectors:
             raise refuse(REASON_DUPLICATE, f"{selector} is requested more than once", item)
         if declaration.variant(selector) is None:
@@ -84,11 +78,3 @@ def select(
         selectors.append(selector)
     return tuple(selectors)
 
-
-def _parse_selector(item: Any) -> Selector | None:
-    if not isinstance(item, dict):
-        return None
-    audience, fmt = item.get("audience"), item.get("format")
-    if not isinstance(audience, str) or not audience or not isinstance(fmt, str) or fmt not in FORMATS:
-        return None
-    return Selector(audience, fmt)

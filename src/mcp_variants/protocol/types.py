@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Final, Literal
 
 Format = Literal["content", "structured"]
@@ -44,6 +45,34 @@ class Selector:
     @property
     def is_core(self) -> bool:
         return self.audience in CORE_AUDIENCES
+
+    @classmethod
+    def from_wire(cls, item: Any) -> Selector | None:
+        """A selector from `{"audience": ..., "format": ...}` (extra keys ignored); None when it is not one."""
+        if not isinstance(item, dict):
+            return None
+        audience, fmt = item.get("audience"), item.get("format")
+        if not isinstance(audience, str) or not audience or not isinstance(fmt, str) or fmt not in FORMATS:
+            return None
+        return cls(audience, fmt)
+
+
+class UnknownCombination(Enum):
+    """Why a selector is not an audience/format combination this server knows (SEP-3279 "Result format")."""
+
+    NOT_CORE = "not a core combination"  # a core audience with a format the closed core set does not pair it with
+    UNKNOWN_EXTENSION = "no known extension defines the audience"
+    FORMAT_NOT_PERMITTED = "the audience's extension does not permit the format"
+
+
+def unknown_combination(selector: Selector) -> UnknownCombination | None:
+    """None for a core combination or a known extension's audience in a format it permits."""
+    if selector.is_core:
+        return None if (selector.audience, selector.format) in CORE_COMBINATIONS else UnknownCombination.NOT_CORE
+    formats = EXTENSION_AUDIENCE_FORMATS.get(selector.audience)
+    if formats is None:
+        return UnknownCombination.UNKNOWN_EXTENSION
+    return None if selector.format in formats else UnknownCombination.FORMAT_NOT_PERMITTED
 
 
 ASSISTANT_CONTENT: Final[Selector] = Selector("assistant", "content")

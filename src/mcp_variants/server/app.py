@@ -26,22 +26,20 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import check_view_links, register_resources
 from ..catalog import load_declarations, load_shape, variants_dir
-from ..jupyter.backend import Backend
-from ..jupyter.errors import ToolError
+from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, Hub
-from ..jupyter.kernels import EmbeddedRuntime
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
-from ..protocol.declarations import DeclarationError
-from ..protocol.errors import INVALID_PARAMS, ProtocolError
-from ..protocol.listing import tool_entry
-from ..protocol.projection import Outcome, ToolFailure, build_result
+from ..jupyter.runtime import Backend
+from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
+from ..protocol.projection import Outcome, build_result
 from ..protocol.selection import select
+from ..protocol.tools_list import tool_entry
 from ..protocol.types import UI_EXTENSION, ToolDeclaration
 from ..protocol.validation import OutputValidators
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era_for
 from ..tools import TOOLS
-from ..tools.base import Limits, ToolContext, ToolSpec
+from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
 
 logger = logging.getLogger(__name__)
@@ -67,7 +65,6 @@ class ServerState:
     validators: OutputValidators
     input_validators: dict[str, Any]
     hub: Hub
-    root: Path
     limits: Limits
 
 
@@ -86,7 +83,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
-    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))})
+    embedded = Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))
+    hub = Hub({EMBEDDED: embedded})
     if jupyter_url:
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
         hub.default_backend = REMOTE
@@ -96,7 +94,6 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
-        root=root,
         limits=limits,
     )
 
@@ -161,7 +158,9 @@ def build_server(state: ServerState) -> Server[Any]:
         try:
             selectors = select(raw, declaration, era, negotiated_extensions(ctx))
             outcome = await _run(ctx, state, declaration, params.arguments or {})
-            result = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
+            result, breach = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
+            if breach is not None:  # answered as an internal error; the core does no logging
+                logger.error("%s", breach)
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
         return _finish(ctx, "tools/call", era, result)
@@ -169,7 +168,8 @@ def build_server(state: ServerState) -> Server[Any]:
     async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
         return {
             "supportedVersions": list(SUPPORTED_VERSIONS),
-            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(by_alias=True, mode="json", exclude_none=True),
+            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
+                by_alias=True, mode="json", exclude_none=True),
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
@@ -206,17 +206,19 @@ def _register_empty_features(server: Server[Any]) -> None:
 async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:
     problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
     if problems:
-        return Outcome(failure=ToolFailure("invalid-arguments", f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
+        return Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS,
+                                         f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
 
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
     client = state.hub.client(client_key(ctx))
-    tool_ctx = ToolContext(root=state.root, limits=state.limits, hub=state.hub, client=client, progress=progress)
+    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
     except ToolError as exc:
-        return Outcome(failure=ToolFailure(exc.kind, exc.message))
+        return Outcome(failure=exc)
     except Exception:
         logger.exception("tool %s raised", declaration.name)
-        return Outcome(failure=ToolFailure("internal", f"{declaration.name} failed inside the server; the server log has the details."))
+        return Outcome(failure=ToolError(ErrorKind.INTERNAL,
+                                         f"{declaration.name} failed inside the server; the server log has the details."))

@@ -116,8 +116,8 @@ def unwrap_result(result: dict[str, Any]) -> dict[str, Any]:
 def rewrite_error(error: dict[str, Any]) -> None:
     """-32022 names every version this server serves, 2026-12-01 included, in place."""
     if error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
-        data = error.get("data") if isinstance(error.get("data"), dict) else {}
-        error["data"] = {**data, "supported": list(SUPPORTED_VERSIONS)}
+        data = error.get("data")
+        error["data"] = {**(data if isinstance(data, dict) else {}), "supported": list(SUPPORTED_VERSIONS)}
 
 
 def rewrite_response(message: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +185,8 @@ class BridgeMiddleware:
             if not delivered:
                 delivered = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+            message: Message = await receive()
+            return message
 
         await self.app(scope, replay, _OutboundRewriter(send))
 

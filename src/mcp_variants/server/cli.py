@@ -14,9 +14,8 @@ from typing import Any
 import anyio
 
 from .. import __version__
-from ..jupyter.errors import ToolError
-from ..protocol.declarations import DeclarationError
-from ..tools.base import Limits
+from ..protocol.errors import DeclarationError, ToolError
+from ..tools.shared.spec import Limits
 
 ENV_PREFIX = "MCP_VARIANTS_"
 
@@ -33,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve MCP (stdio by default)", description="Serve MCP over stdio, or streamable HTTP with --http.")
+    serve = commands.add_parser("serve", help="serve MCP (stdio by default)",
+                                description="Serve MCP over stdio, or streamable HTTP with --http.")
     serve.add_argument("--http", action="store_true", default=_env("HTTP", "") in ("1", "true", "yes"),
                        help="serve streamable HTTP at /mcp instead of stdio [MCP_VARIANTS_HTTP=1]")
     serve.add_argument("--host", default=_env("HOST", "127.0.0.1"),
@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         serve(args)
     elif args.command == "demo":
@@ -134,8 +135,10 @@ async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Na
 async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for _ in signals:
-            # Shut down first: the SDK reads stdin in a worker thread that cancellation
-            # cannot interrupt, so over stdio the runner returns only at stdin's EOF.
+            # Kernels and sandboxes first, then cancel the runner: it returns at once (stdio reads
+            # its pipes on the event loop; the SDK's threaded transport, the fallback for a stdin
+            # that is not a pipe, reads a file that ends). The timer is a backstop: a thread some
+            # library leaves running must not keep a stopped server alive.
             with anyio.CancelScope(shield=True):
                 await state.hub.aclose()
             exit_anyway = threading.Timer(2.0, os._exit, (0,))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import ToolSpec
+from .shared.spec import ToolSpec
 
 
 def _discover() -> dict[str, ToolSpec]:
     tools: dict[str, ToolSpec] = {}
     for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:  # shared/: the tools' helpers
+            continue
         spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
         if isinstance(spec, ToolSpec):
             tools[spec.name] = spec

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import cell_label, cell_meta, editing, locate_cell, notebook_path, plural
+from .shared.cells import cell_label, locate_cell
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.meta import cell_meta
+from .shared.notebooks import editing, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import plural
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -18,11 +21,15 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         cell = notebook["cells"][index]
         label = cell_label(notebook, index)
         if cell.get("cell_type") != "code":
-            raise ToolError("invalid-arguments", f"{label.capitalize()} has no outputs: only code cells do. read_notebook shows the code cells.")
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS,
+                            f"{label.capitalize()} has no outputs: only code cells do. read_notebook shows the code cells.")
         cleared = len(cell.get("outputs", []))
         cell["outputs"] = []
         cell["execution_count"] = None
-    text = f"Cleared {plural(cleared, 'output')} of {label} in {path}." if cleared else f"{label.capitalize()} in {path} had no outputs; its execution count is cleared."
+    if cleared:
+        text = f"Cleared {plural(cleared, 'output')} of {label} in {path}."
+    else:
+        text = f"{label.capitalize()} in {path} had no outputs; its execution count is cleared."
     record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "clearedOutputs": cleared}
     return Outcome(value=Message("cell.clear_output", text, record), meta=cell_meta(cell["id"]))
 

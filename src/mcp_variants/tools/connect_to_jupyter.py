@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.backend import Backend
-from ..jupyter.remote import REMOTE, JupyterServer, RemoteContents, RemoteKernels, remote_key, split_url
+from ..jupyter.remote import REMOTE, remote_key, server_backend
+from ..jupyter.remote.kernels import RemoteKernels
+from ..jupyter.remote.server_client import JupyterServerClient, split_url
+from ..jupyter.runtime import Backend
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .sandbox_tools import STATELESS_NOTE
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.runtimes import STATELESS_NOTE
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     url, url_token = split_url(args["url"])
     token = args.get("token") or url_token
-    server = JupyterServer(url, token)
+    server = JupyterServerClient(url, token)
     try:
         status = await server.status()  # answers, and accepts the token
     finally:
@@ -31,9 +33,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         return Outcome(value=Message("jupyter.connect", status_text + STATELESS_NOTE, record))
     backend = hub.backends.get(key)
     if backend is None:
-        server = JupyterServer(url, token)
-        kernels = RemoteKernels(server, hard_cap_bytes=ctx.limits.hard_cap_bytes)
-        hub.backends[key] = Backend(key, f"the Jupyter server at {url}", kernels, RemoteContents(server))
+        hub.backends[key] = server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
+                                           hard_cap_bytes=ctx.limits.hard_cap_bytes)
     elif not _server(backend).same_token(token):
         _server(backend).set_token(token)  # same server, a token that works now
     ctx.client.backend_key = key
@@ -41,7 +42,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("jupyter.connect", text, record))
 
 
-def _server(backend: Backend) -> JupyterServer:
+def _server(backend: Backend) -> JupyterServerClient:
     kernels = backend.kernels
     assert isinstance(kernels, RemoteKernels)
     return kernels.server

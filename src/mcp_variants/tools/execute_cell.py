@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .cell_execution import run_cell, timeout_of
-from .executions import EXECUTION_PROJECTORS
-from .notebooks import load_stable, locate_cell, notebook_path
+from .shared.arguments import timeout_of
+from .shared.cell_execution import run_cell
+from .shared.cells import locate_cell
+from .shared.executions import EXECUTION_PROJECTORS
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
     notebook, _ = await load_stable(ctx, path)
     cell = notebook["cells"][locate_cell(notebook, args)]
-    return await run_cell(ctx, path, cell["id"], "cell.execute", timeout_of(ctx, args))
+    return await run_cell(ctx, path, cell, "cell.execute", timeout_of(ctx, args))
 
 
 TOOL = ToolSpec("execute_cell", run, EXECUTION_PROJECTORS)

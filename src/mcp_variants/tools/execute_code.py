@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .executions import EXECUTION_PROJECTORS, execution_outcome
+from .shared.arguments import timeout_of
+from .shared.executions import EXECUTION_PROJECTORS, execution_outcome
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
-    timeout = float(args.get("timeout") or ctx.limits.default_timeout)
+    timeout = timeout_of(ctx, args)
     execution = await ctx.backend.kernels.execute(
         args["code"], timeout=timeout, progress=ctx.progress, progress_interval=ctx.limits.progress_interval
     )

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing, rows_within
+from .shared.arguments import cursor_offset
+from .shared.meta import cache_meta
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table, rows_within
 
-CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
+CACHE_TTL_MS = 30_000
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     folder = args.get("path", "") or ""
-    cursor = args.get("cursor")
-    if cursor is not None and not (isinstance(cursor, str) and cursor.isdigit()):
-        raise ToolError("invalid-arguments", "cursor must be a nextCursor value returned by list_files.")
-    offset = int(cursor or 0)
+    offset = cursor_offset(args, "list_files") or 0
     limit = int(args.get("limit", 100))
     entries = await ctx.backend.contents.list_entries(folder, int(args.get("depth", 1)), args.get("pattern"))
     columns = (("path", "Path"), ("type", "Type"), ("size", "Size"), ("modified", "Modified"))
@@ -28,7 +26,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if next_cursor:
         programmatic["nextCursor"] = next_cursor
     where = folder or "the root folder"
-    listing = Listing(
+    listing = Table(
         kind="files.list",
         title=f"Files in {where}",
         columns=columns,
@@ -39,7 +37,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         next_cursor=next_cursor,
         facets={"type": sorted({e["type"] for e in page})},
     )
-    return Outcome(value=listing, meta=CACHE_HINT)
+    return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 
 
-TOOL = ToolSpec("list_files", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_files", run, TABLE_PROJECTORS)

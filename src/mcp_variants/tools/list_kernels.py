@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing
+from .shared.meta import cache_meta
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table
 
-CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 10_000, "cacheScope": "private"}}
+CACHE_TTL_MS = 10_000
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -18,7 +19,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
          "lastActivity": k.last_activity, "executionCount": k.execution_count}
         for k in kernels
     ]
-    listing = Listing(
+    listing = Table(
         kind="kernels.list",
         title="Kernels",
         columns=(("id", "ID"), ("name", "Name"), ("state", "State"), ("started", "Started"), ("lastActivity", "Last activity")),
@@ -26,9 +27,9 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         programmatic={"kernels": records},
         text_limit=ctx.limits.assistant_text_bytes,
         empty_message="No kernels are running. execute_code starts one.",
-        facets={"state": sorted({r["state"] for r in records})},
+        facets={"state": sorted({k.state for k in kernels})},
     )
-    return Outcome(value=listing, meta=CACHE_HINT)
+    return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 
 
-TOOL = ToolSpec("list_kernels", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_kernels", run, TABLE_PROJECTORS)

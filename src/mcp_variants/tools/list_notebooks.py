@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .listings import LISTING_PROJECTORS, Listing
+from .shared.meta import cache_meta
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import TABLE_PROJECTORS, Table
 
-CACHE_HINT = {"io.modelcontextprotocol/cache": {"ttlMs": 30_000, "cacheScope": "private"}}
+CACHE_TTL_MS = 30_000
 NOT_RUNNING = "not running"
 
 
@@ -19,7 +20,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if ctx.client.notebook:
         paths.add(ctx.client.notebook)
     states = {k.kernel_id: k.state for k in await backend.kernels.list_kernels()} if paths else {}
-    records = []
+    records: list[dict[str, Any]] = []
     for path in sorted(paths):
         kernel_id = kernels.get(path)
         records.append({
@@ -28,7 +29,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
             "kernelState": states.get(kernel_id, NOT_RUNNING) if kernel_id else NOT_RUNNING,
             "isDefault": path == ctx.client.notebook,
         })
-    listing = Listing(
+    listing = Table(
         kind="notebooks.list",
         title="Open notebooks",
         columns=(("path", "Path"), ("kernelId", "Kernel"), ("kernelState", "State"), ("default", "Default")),
@@ -37,9 +38,10 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         programmatic={"notebooks": records, "default": ctx.client.notebook},
         text_limit=ctx.limits.assistant_text_bytes,
         empty_message="No notebooks are open. use_notebook opens one.",
-        facets={"kernelState": sorted({r["kernelState"] for r in records}), "default": sorted({"yes" if r["isDefault"] else "no" for r in records})},
+        facets={"kernelState": sorted({r["kernelState"] for r in records}),
+                "default": sorted({"yes" if r["isDefault"] else "no" for r in records})},
     )
-    return Outcome(value=listing, meta=CACHE_HINT)
+    return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 
 
-TOOL = ToolSpec("list_notebooks", run, LISTING_PROJECTORS)
+TOOL = ToolSpec("list_notebooks", run, TABLE_PROJECTORS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .sandbox_tools import describe
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.runtimes import describe
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -6,9 +6,11 @@ from typing import Any
 
 from ..jupyter.notebook_model import move_cell
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import cell_meta, editing, locate_cell, notebook_path
+from .shared.cells import locate_cell
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.meta import cell_meta
+from .shared.notebooks import editing, notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

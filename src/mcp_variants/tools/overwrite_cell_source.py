@@ -6,9 +6,12 @@ from typing import Any
 
 from ..jupyter.notebook_model import source_text
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import cell_label, cell_meta, editing, locate_cell, notebook_path, plural
+from .shared.cells import cell_label, locate_cell
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.meta import cell_meta
+from .shared.notebooks import editing, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import plural
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -5,18 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.kernels import Execution
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
-from . import executions
-from .base import ToolContext, ToolSpec
-from .executions import ExecutionView
-from .notebooks import cell_meta, cell_record, load_stable, locate_cell, notebook_path
-from .text import cap_text
+from .shared.cells import cell_record, locate_cell
+from .shared.executions import output_blocks, outputs_structured
+from .shared.meta import cell_meta
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import cap_text
 
 SOURCE_HINT = "request programmatic/structured for the whole source"
-NO_OUTPUT = "Ran without output."  # what the execution projectors say about an empty run
-NO_OUTPUTS = "No outputs."
 
 
 @dataclass(frozen=True)
@@ -24,11 +22,16 @@ class CellView:
     path: str
     record: dict[str, Any]  # shapes/notebook-cell.json, outputs always present (empty when not asked for)
     include_outputs: bool
-    outputs: ExecutionView  # the stored outputs, seen as a run, for the execution projectors
+    text_limit: int
 
     @property
-    def text_limit(self) -> int:
-        return self.outputs.text_limit
+    def shown_outputs(self) -> list[dict[str, Any]]:
+        return self.record["outputs"] if self.include_outputs else []
+
+    @property
+    def shows_outputs(self) -> bool:
+        """Asked for, and a code cell: only those have outputs to show (or to say there are none)."""
+        return self.include_outputs and self.record["type"] == "code"
 
 
 def _heading(view: CellView) -> str:
@@ -40,24 +43,19 @@ def _heading(view: CellView) -> str:
     return heading + ")"
 
 
-def _output_blocks(view: CellView, *, for_model: bool) -> list[dict[str, Any]]:
-    if not view.include_outputs or view.record["type"] != "code":
-        return []
-    blocks = executions._blocks(view.outputs, for_model=for_model)
-    if blocks == [{"type": "text", "text": NO_OUTPUT}]:
-        return [{"type": "text", "text": NO_OUTPUTS if for_model else "(no output)"}]
-    return blocks
-
-
 def assistant_content(view: CellView) -> list[dict[str, Any]]:
-    source = cap_text(view.record["source"], view.text_limit, hint=SOURCE_HINT)
-    text = f"{_heading(view)}:\n{source}" if source else f"{_heading(view)}: empty source."
-    outputs = _output_blocks(view, for_model=True)
-    if outputs and outputs[0]["type"] == "text" and outputs[0]["text"] != NO_OUTPUTS:
+    source = cap_text(view.record["source"], view.text_limit, hint=SOURCE_HINT).text
+    heading = {"type": "text", "text": f"{_heading(view)}:\n{source}" if source else f"{_heading(view)}: empty source."}
+    if not view.shows_outputs:
+        return [heading]
+    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=True)
+    if not outputs:
+        return [heading, {"type": "text", "text": "Outputs:"}, {"type": "text", "text": "No outputs."}]
+    if outputs[0]["type"] == "text":
         outputs[0] = {"type": "text", "text": "Outputs:\n" + outputs[0]["text"]}
-    elif outputs:
+    else:
         outputs.insert(0, {"type": "text", "text": "Outputs:"})
-    return [{"type": "text", "text": text}, *outputs]
+    return [heading, *outputs]
 
 
 def user_content(view: CellView) -> list[dict[str, Any]]:
@@ -67,15 +65,18 @@ def user_content(view: CellView) -> list[dict[str, Any]]:
         prompt = f"In [{count if count is not None else ' '}]:"
     else:
         prompt = f"[{record['type']}]"
-    source = cap_text(record["source"], view.text_limit, hint="the whole source is available to programs")
-    return [{"type": "text", "text": f"{prompt}\n{source}"}, *_output_blocks(view, for_model=False)]
+    source = cap_text(record["source"], view.text_limit, hint="the whole source is available to programs").text
+    cell = {"type": "text", "text": f"{prompt}\n{source}"}
+    if not view.shows_outputs:
+        return [cell]
+    return [cell, *(output_blocks(view.shown_outputs, view.text_limit, for_model=False) or [{"type": "text", "text": "(no output)"}])]
 
 
 def assistant_structured(view: CellView) -> dict[str, Any]:
-    result = executions.assistant_structured(view.outputs)
+    result = outputs_structured("cell.read", view.shown_outputs, view.text_limit)
     record = view.record
     result["cell"] = {"index": record["index"], "id": record["id"], "type": record["type"], "executionCount": record["executionCount"]}
-    result["source"] = cap_text(record["source"], view.text_limit, hint=SOURCE_HINT)
+    result["source"] = cap_text(record["source"], view.text_limit, hint=SOURCE_HINT).text
     return result
 
 
@@ -102,13 +103,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     index = locate_cell(notebook, args)
     include_outputs = bool(args.get("include_outputs", True))
     record = cell_record(notebook, index, outputs=True)
-    shown = record["outputs"] if include_outputs else []
-    run_view = ExecutionView(
-        Execution(kernel_id="", status="ok", execution_count=record["executionCount"], outputs=shown, duration_ms=0.0),
-        "cell.read",
-        ctx.limits.assistant_text_bytes,
-    )
-    view = CellView(path, record, include_outputs, run_view)
+    view = CellView(path, record, include_outputs, ctx.limits.assistant_text_bytes)
     return Outcome(value=view, meta=cell_meta(record["id"]))
 
 

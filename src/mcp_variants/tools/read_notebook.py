@@ -6,22 +6,24 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
-from . import listings
-from .base import ToolContext, ToolSpec
-from .listings import Listing
-from .notebooks import cell_record, load_stable, notebook_path, plural
-from .text import cap_text
+from .shared import tables
+from .shared.arguments import cursor_offset
+from .shared.cells import cell_record
+from .shared.notebooks import load_stable, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.tables import Table
+from .shared.text import cap_text, plural
 
 PREVIEW_CHARS = 80
 DEFAULT_LIMIT = 50
 WHOLE_CELL_HINT = "read_cell with this cell's id shows it whole"
 
 
-class CellTable(Listing):
-    """A Listing whose tab-separated text escapes the tabs and newlines inside sources."""
+class CellTable(Table):
+    """A Table whose tab-separated text escapes the tabs and newlines inside sources."""
 
     def tsv(self) -> str:
         def cell(value: Any) -> str:
@@ -59,14 +61,10 @@ def preview(source: str) -> str:
 
 
 def _paging_start(args: dict[str, Any]) -> int:
-    cursor = args.get("cursor")
-    if cursor is not None:
-        if "start" in args:
-            raise ToolError("invalid-arguments", "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
-        if not (isinstance(cursor, str) and cursor.isdigit()):
-            raise ToolError("invalid-arguments", "cursor must be a nextCursor value returned by read_notebook.")
-        return int(cursor)
-    return int(args.get("start", 0))
+    if args.get("cursor") is not None and "start" in args:
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
+    offset = cursor_offset(args, "read_notebook")
+    return int(args.get("start", 0)) if offset is None else offset
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -78,7 +76,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     total = len(notebook["cells"])
     if start and start >= total:
         cells_there = f"{total} cells (0 to {total - 1})" if total else "no cells"
-        raise ToolError("not-found", f"start {start} is past the last cell: {path} has {cells_there}. Start at 0.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"start {start} is past the last cell: {path} has {cells_there}. Start at 0.")
 
     text_limit = ctx.limits.assistant_text_bytes
     page_budget = text_limit // 2  # assistant/structured carries each row twice: in `result` and in `items`
@@ -93,7 +91,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         source = record["source"]
         row = {
             "index": index, "id": record["id"], "type": record["type"], "executionCount": record["executionCount"],
-            "source": cap_text(source, page_budget // 2, hint=WHOLE_CELL_HINT) if detailed else preview(source),
+            "source": cap_text(source, page_budget // 2, hint=WHOLE_CELL_HINT).text if detailed else preview(source),
         }
         if detailed:
             row["outputs"] = len(record["outputs"])
@@ -108,7 +106,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         index += 1
     next_cursor = str(index) if index < total else None
 
-    columns: tuple[tuple[str, str], ...] = (("index", "Index"), ("id", "ID"), ("type", "Type"), ("executionCount", "Exec"), ("source", "Source"))
+    columns: tuple[tuple[str, str], ...] = (
+        ("index", "Index"), ("id", "ID"), ("type", "Type"), ("executionCount", "Exec"), ("source", "Source"))
     if detailed:
         columns += (("outputs", "Outputs"),)
     programmatic: dict[str, Any] = {
@@ -153,11 +152,11 @@ def _detailed_text(page: NotebookPage) -> str:
 
 def assistant_content(page: NotebookPage) -> list[dict[str, Any]]:
     if not page.detailed or not page.table.rows:
-        blocks = listings.assistant_content(page.table)
+        blocks = tables.assistant_content(page.table)
         if page.table.rows:
             blocks[-1]["text"] += "\nread_notebook with detail='detailed' shows whole sources; read_cell shows one cell with its outputs."
         return blocks
-    return [{"type": "text", "text": cap_text(_detailed_text(page), page.text_limit, hint="page with a smaller limit")}]
+    return [{"type": "text", "text": cap_text(_detailed_text(page), page.text_limit, hint="page with a smaller limit").text}]
 
 
 def ui_structured(page: NotebookPage) -> dict[str, Any]:
@@ -170,9 +169,9 @@ def ui_structured(page: NotebookPage) -> dict[str, Any]:
 PROJECTORS = ToolProjectors(
     success={
         ASSISTANT_CONTENT: assistant_content,
-        ASSISTANT_STRUCTURED: lambda page: listings.assistant_structured(page.table),
+        ASSISTANT_STRUCTURED: lambda page: tables.assistant_structured(page.table),
         PROGRAMMATIC_STRUCTURED: lambda page: page.table.programmatic,
-        USER_STRUCTURED: lambda page: listings.user_structured(page.table),
+        USER_STRUCTURED: lambda page: tables.user_structured(page.table),
         UI_STRUCTURED: ui_structured,
     }
 )

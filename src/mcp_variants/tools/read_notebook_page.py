@@ -13,8 +13,9 @@ from typing import Any
 
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, UI_STRUCTURED
-from . import listings, read_notebook
-from .base import ToolContext, ToolSpec
+from . import read_notebook
+from .shared import tables
+from .shared.spec import ToolContext, ToolSpec
 
 DEFAULT_LIMIT = 20
 
@@ -26,7 +27,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
 PROJECTORS = ToolProjectors(
     success={
         ASSISTANT_CONTENT: read_notebook.assistant_content,
-        ASSISTANT_STRUCTURED: lambda page: listings.assistant_structured(page.table),
+        ASSISTANT_STRUCTURED: lambda page: tables.assistant_structured(page.table),
         UI_STRUCTURED: read_notebook.ui_structured,
     }
 )

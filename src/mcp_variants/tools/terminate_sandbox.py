@@ -6,8 +6,8 @@ from typing import Any
 
 from ..jupyter.sandboxes import terminate_sandbox
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

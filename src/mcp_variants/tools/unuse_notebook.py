@@ -4,31 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import notebook_path
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.notebooks import notebook_path
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook") and not ctx.client.notebook:
-        hint = "this request is stateless and has no default notebook" if not ctx.client.persistent else "this client has no default notebook"
-        raise ToolError("no-notebook", f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
+        hint = "this client has no default notebook" if ctx.client.persistent else "this request is stateless and has no default notebook"
+        raise ToolError(ErrorKind.NO_NOTEBOOK,
+                        f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
     path = notebook_path(ctx, args)
     backend = ctx.backend
     key = (backend.key, path)
     was_default = ctx.client.notebook == path
     kernel_id = ctx.hub.notebook_kernels.get(key)
     if kernel_id is None and not was_default:
-        raise ToolError("not-found", f"{path} is not open; list_notebooks shows the notebooks that are.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"{path} is not open; list_notebooks shows the notebooks that are.")
     others = [
         client for client in ctx.hub.clients.values()
         if client is not ctx.client and client.notebook == path and client.backend_key == backend.key
     ]
     stopped = False
     if kernel_id is not None and not others:
-        if kernel_id in {k.kernel_id for k in await backend.kernels.list_kernels()}:
+        if await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
         del ctx.hub.notebook_kernels[key]
         stopped = True

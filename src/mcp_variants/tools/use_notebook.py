@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
 from ..jupyter.notebook_model import new_notebook
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .notebooks import kernel_for, load_stable, notebook_lock, notebook_path, plural
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.notebooks import kernel_for, load_stable, notebook_lock, notebook_path
+from .shared.spec import ToolContext, ToolSpec
+from .shared.text import plural
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook"):
-        raise ToolError("invalid-arguments", "Name the notebook to use: notebook='path/to.ipynb' (relative to the root).")
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Name the notebook to use: notebook='path/to.ipynb' (relative to the root).")
     path = notebook_path(ctx, args)
     contents = ctx.backend.contents
     created = False
     if not await contents.exists(path):
         if not args.get("create"):
             raise ToolError(
-                "not-found",
+                ErrorKind.NOT_FOUND,
                 f"No notebook {path!r} under the root. Pass create: true to create it, "
                 "or call list_files with pattern '*.ipynb' to see the notebooks there are.",
             )

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.errors import ToolError
 from ..jupyter.sandboxes import find_sandbox
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
-from .base import ToolContext, ToolSpec
-from .messages import MESSAGE_PROJECTORS, Message
-from .sandbox_tools import STATELESS_NOTE
+from .shared.messages import MESSAGE_PROJECTORS, Message
+from .shared.runtimes import STATELESS_NOTE
+from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     sandbox = find_sandbox(ctx.hub, args["sandbox_id"])
     if sandbox.state != "running":
-        raise ToolError("not-found", f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")
+        raise ToolError(ErrorKind.NOT_FOUND, f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")
     if ctx.client.persistent:
         ctx.client.backend_key = sandbox.key
         text = (f"This client now runs code, notebooks and files in sandbox {sandbox.id} (root folder {sandbox.root}). "

@@ -5,11 +5,11 @@ from _launch import launch
 
 
 def patch() -> None:
-    from mcp_variants.protocol import listing
+    from mcp_variants.protocol import tools_list
     from mcp_variants.protocol.types import PROGRAMMATIC_STRUCTURED
     from mcp_variants.protocol.versions import Era
 
-    original = listing.legacy_output_schema
+    original = tools_list.legacy_output_schema
 
     def legacy_output_schema(declaration, era):  # type: ignore[no-untyped-def]
         variant = declaration.variant(PROGRAMMATIC_STRUCTURED)
@@ -17,7 +17,7 @@ def patch() -> None:
             return variant.schema
         return original(declaration, era)
 
-    listing.legacy_output_schema = legacy_output_schema
+    tools_list.legacy_output_schema = legacy_output_schema
 
 
 launch(patch)

@@ -13,12 +13,12 @@ def patch() -> None:
     original = app.build_result
 
     def build_result(declaration, selectors, era, outcome, projectors, validators):  # type: ignore[no-untyped-def]
-        result = original(declaration, selectors, era, outcome, projectors, validators)
+        result, breach = original(declaration, selectors, era, outcome, projectors, validators)
         outputs = result.get("outputs")
         if era is Era.OUTPUTS and outputs and not result.get("isError") and all(o["format"] == "structured" for o in outputs):
             mirror = json.dumps(outputs[0]["structuredContent"])
             outputs.append({"audience": "assistant", "format": "content", "content": [{"type": "text", "text": mirror}]})
-        return result
+        return result, breach
 
     app.build_result = build_result
 

@@ -11,12 +11,12 @@ def patch() -> None:
     original = app.build_result
 
     def build_result(declaration, selectors, era, outcome, projectors, validators):  # type: ignore[no-untyped-def]
-        result = original(declaration, selectors, era, outcome, projectors, validators)
+        result, breach = original(declaration, selectors, era, outcome, projectors, validators)
         if era is Era.OUTPUTS and not result.get("isError"):
             for output in result.get("outputs", []):
                 if output["audience"] == "programmatic":
                     output["structuredContent"] = "not what the programmatic schema describes"
-        return result
+        return result, breach
 
     app.build_result = build_result
 

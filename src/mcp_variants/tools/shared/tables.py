@@ -1,12 +1,12 @@
-"""Projectors for listings: the Results contract's rows shape and its siblings."""
+"""Projectors for tables (list_files, list_kernels, list_notebooks, read_notebook): the Results contract's rows shape and its siblings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.projection import ToolProjectors
-from ..protocol.types import (
+from ...protocol.projection import ToolProjectors
+from ...protocol.types import (
     ASSISTANT_CONTENT,
     ASSISTANT_STRUCTURED,
     PROGRAMMATIC_STRUCTURED,
@@ -17,7 +17,7 @@ from .text import cap_text
 
 
 @dataclass(frozen=True)
-class Listing:
+class Table:
     """A table: display columns and rows, plus the typed records a program gets."""
 
     kind: str
@@ -57,16 +57,16 @@ def rows_within(rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]
     return len(rows)
 
 
-def assistant_content(listing: Listing) -> list[dict[str, Any]]:
+def assistant_content(listing: Table) -> list[dict[str, Any]]:
     if not listing.rows:
         return [{"type": "text", "text": listing.empty_message}]
     text = f"{listing.title} ({len(listing.rows)}):\n{listing.tsv()}"
     if listing.next_cursor:
         text += f"\nMore rows follow: call again with cursor={listing.next_cursor!r}."
-    return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT)}]
+    return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT).text}]
 
 
-def assistant_structured(listing: Listing) -> dict[str, Any]:
+def assistant_structured(listing: Table) -> dict[str, Any]:
     result: dict[str, Any] = {
         "kind": listing.kind,
         "result": listing.tsv() if listing.rows else listing.empty_message,
@@ -79,7 +79,7 @@ def assistant_structured(listing: Listing) -> dict[str, Any]:
     return result
 
 
-def user_structured(listing: Listing) -> dict[str, Any]:
+def user_structured(listing: Table) -> dict[str, Any]:
     return {
         "title": listing.title,
         "columns": [{"key": key, "label": label} for key, label in listing.columns],
@@ -87,7 +87,7 @@ def user_structured(listing: Listing) -> dict[str, Any]:
     }
 
 
-def ui_structured(listing: Listing) -> dict[str, Any]:
+def ui_structured(listing: Table) -> dict[str, Any]:
     view: dict[str, Any] = {
         "view": "table",
         "columns": [key for key, _ in listing.columns],
@@ -99,7 +99,7 @@ def ui_structured(listing: Listing) -> dict[str, Any]:
     return view
 
 
-LISTING_PROJECTORS = ToolProjectors(
+TABLE_PROJECTORS = ToolProjectors(
     success={
         ASSISTANT_CONTENT: assistant_content,
         ASSISTANT_STRUCTURED: assistant_structured,

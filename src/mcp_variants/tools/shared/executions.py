@@ -1,4 +1,5 @@
-"""Projectors for executions (execute_code now; execute_cell and friends later)."""
+"""Projectors for executions (execute_code, execute_cell, insert_execute_code_cell), and the rendering
+of nbformat outputs they share with read_cell."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
-from ..jupyter.kernels import Execution
-from ..jupyter.outputs import strip_ansi
-from ..protocol.projection import ToolFailure, ToolProjectors
-from ..protocol.types import (
+from ...jupyter.outputs import strip_ansi
+from ...jupyter.runtime import Execution, RunStatus
+from ...protocol.errors import ErrorKind, ToolError
+from ...protocol.projection import ToolProjectors
+from ...protocol.types import (
     ASSISTANT_CONTENT,
     ASSISTANT_STRUCTURED,
     PROGRAMMATIC_STRUCTURED,
@@ -22,6 +24,7 @@ from .text import cap_text
 
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 FULL_OUTPUT_HINT = "request programmatic/structured for the full output"
+NO_OUTPUT = "Ran without output."
 RESTART_NOTE = "The kernel was restarted before this run: variables and imports from earlier runs are gone."
 
 
@@ -61,21 +64,20 @@ def _output_texts(output: dict[str, Any]) -> str | None:
     return strip_ansi(plain) if isinstance(plain, str) else None
 
 
-def _blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
-    """Content blocks in the cell's order: text merged, images as image blocks."""
-    execution = view.execution
+def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: bool,
+                  first_note: str = "", last_note: str = "") -> list[dict[str, Any]]:
+    """Content blocks for nbformat outputs, in their order: texts merged and capped, images as
+    image blocks, the notes before and after them; [] when there is nothing to show."""
     blocks: list[dict[str, Any]] = []
-    texts: list[str] = []
+    texts: list[str] = [first_note + "\n"] if first_note else []
 
     def flush() -> None:
         if texts:
             hint = FULL_OUTPUT_HINT if for_model else "the full output is available to programs"
-            blocks.append({"type": "text", "text": cap_text("".join(texts), view.text_limit, hint=hint)})
+            blocks.append({"type": "text", "text": cap_text("".join(texts), text_limit, hint=hint).text})
             texts.clear()
 
-    if execution.kernel_restarted:
-        texts.append(RESTART_NOTE + "\n")
-    for output in execution.outputs:
+    for output in outputs:
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             flush()
@@ -84,18 +86,27 @@ def _blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
         text = _output_texts(output)
         if text:
             texts.append(text if text.endswith("\n") else text + "\n")
-    if execution.truncated_bytes:
-        texts.append(f"[{execution.truncated_bytes} bytes of output were not kept: the run printed more than the server keeps]\n")
+    if last_note:
+        texts.append(last_note + "\n")
     flush()
-    if not blocks:
-        blocks.append({"type": "text", "text": "Ran without output."})
     return blocks
 
 
-def _contract_items(view: ExecutionView) -> tuple[list[Any], int]:
+def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int, *, dropped_bytes: int = 0) -> dict[str, Any]:
+    """The Results contract's outputs shape: texts capped, images referenced by type and size, never inlined."""
+    items, images, cut = _contract_items(outputs, text_limit)
+    result: dict[str, Any] = {"kind": kind, "result": items, "outputs": items, "count": len(items), "images": images}
+    if dropped_bytes or cut:
+        result["truncated"] = True
+    return result
+
+
+def _contract_items(outputs: list[dict[str, Any]], text_limit: int) -> tuple[list[Any], int, bool]:
+    """The items, how many are images, and whether any text was cut."""
     items: list[Any] = []
     images = 0
-    for output in view.execution.outputs:
+    cut = False
+    for output in outputs:
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             images += 1
@@ -103,16 +114,27 @@ def _contract_items(view: ExecutionView) -> tuple[list[Any], int]:
             continue
         text = _output_texts(output)
         if text is not None:
-            items.append(cap_text(text, view.text_limit, hint=FULL_OUTPUT_HINT))
-    return items, images
+            capped = cap_text(text, text_limit, hint=FULL_OUTPUT_HINT)
+            items.append(capped.text)
+            cut = cut or capped.cut
+    return items, images, cut
+
+
+def _run_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
+    """A run's outputs as content blocks, said to be after a kernel restart or short of dropped output."""
+    execution = view.execution
+    dropped = (f"[{execution.truncated_bytes} bytes of output were not kept: the run printed more than the server keeps]"
+               if execution.truncated_bytes else "")
+    return output_blocks(execution.outputs, view.text_limit, for_model=for_model,
+                         first_note=RESTART_NOTE if execution.kernel_restarted else "", last_note=dropped)
+
+
+def _success_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
+    return _run_blocks(view, for_model=for_model) or [{"type": "text", "text": NO_OUTPUT}]
 
 
 def assistant_structured(view: ExecutionView) -> dict[str, Any]:
-    items, images = _contract_items(view)
-    result: dict[str, Any] = {"kind": view.kind, "result": items, "outputs": items, "count": len(items), "images": images}
-    if view.execution.truncated_bytes or any(isinstance(i, str) and i.endswith(f"{FULL_OUTPUT_HINT}]") for i in items):
-        result["truncated"] = True
-    return result
+    return outputs_structured(view.kind, view.execution.outputs, view.text_limit, dropped_bytes=view.execution.truncated_bytes)
 
 
 def programmatic_structured(view: ExecutionView) -> dict[str, Any]:
@@ -139,26 +161,22 @@ def ui_structured(view: ExecutionView) -> dict[str, Any]:
     return data
 
 
-def _error_structured(failure: ToolFailure, outputs: Any) -> dict[str, Any]:
-    return {"error": {"type": failure.kind, "message": failure.message, **failure.details}, "outputs": outputs}
+def _error_structured(failure: ToolError, outputs: Any) -> dict[str, Any]:
+    return {"error": {"type": str(failure.kind), "message": failure.message, **failure.details}, "outputs": outputs}
 
 
-def _error_content(failure: ToolFailure, *, for_model: bool) -> list[dict[str, Any]]:
+def _error_content(failure: ToolError, *, for_model: bool) -> list[dict[str, Any]]:
     view: ExecutionView | None = failure.partial
     if view is None:
         return [{"type": "text", "text": failure.message}]
-    blocks = _blocks(view, for_model=for_model)
-    if blocks and blocks[-1]["type"] == "text" and blocks[-1]["text"] == "Ran without output.":
-        blocks.pop()
-    blocks.append({"type": "text", "text": failure.message})
-    return blocks
+    return [*_run_blocks(view, for_model=for_model), {"type": "text", "text": failure.message}]
 
 
 def _error_projector(selector: Selector) -> Any:
-    def project(failure: ToolFailure) -> Any:
+    def project(failure: ToolError) -> Any:
         view: ExecutionView | None = failure.partial
         if selector == ASSISTANT_STRUCTURED:
-            return _error_structured(failure, _contract_items(view)[0] if view else [])
+            return _error_structured(failure, _contract_items(view.execution.outputs, view.text_limit)[0] if view else [])
         if selector in (PROGRAMMATIC_STRUCTURED, UI_STRUCTURED):
             return _error_structured(failure, view.execution.outputs if view else [])
         return _error_content(failure, for_model=selector == ASSISTANT_CONTENT)
@@ -168,10 +186,10 @@ def _error_projector(selector: Selector) -> Any:
 
 EXECUTION_PROJECTORS = ToolProjectors(
     success={
-        ASSISTANT_CONTENT: lambda view: _blocks(view, for_model=True),
+        ASSISTANT_CONTENT: lambda view: _success_blocks(view, for_model=True),
         ASSISTANT_STRUCTURED: assistant_structured,
         PROGRAMMATIC_STRUCTURED: programmatic_structured,
-        USER_CONTENT: lambda view: _blocks(view, for_model=False),
+        USER_CONTENT: lambda view: _success_blocks(view, for_model=False),
         UI_STRUCTURED: ui_structured,
     },
     errors={
@@ -183,21 +201,21 @@ EXECUTION_PROJECTORS = ToolProjectors(
 
 def execution_outcome(
     execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None
-) -> tuple[ExecutionView, ToolFailure | None]:
+) -> tuple[ExecutionView, ToolError | None]:
     """The view of a run, and the failure it amounts to when it did not end well."""
     view = ExecutionView(execution, kind, text_limit, cell)
-    if execution.status == "ok":
+    if execution.status == RunStatus.OK:
         return view, None
-    if execution.status == "timeout":
-        return view, ToolFailure(
-            "timeout",
+    if execution.status == RunStatus.TIMEOUT:
+        return view, ToolError(
+            ErrorKind.TIMEOUT,
             f"Timed out after {timeout:g} s; the kernel was interrupted. Output printed so far is above. "
             "Pass a larger timeout for long runs.",
             partial=view,
         )
-    if execution.status == "died":
-        return view, ToolFailure(
-            "kernel-died",
+    if execution.status == RunStatus.DIED:
+        return view, ToolError(
+            ErrorKind.KERNEL_DIED,
             "The kernel died during this run. The next call starts a new kernel; variables from earlier runs are lost.",
             partial=view,
         )
@@ -207,4 +225,4 @@ def execution_outcome(
     if error is not None:
         details = {"ename": error["ename"], "evalue": error["evalue"], "traceback": [strip_ansi(t) for t in error["traceback"]]}
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
-    return view, ToolFailure("execution-error", message, details=details, partial=view)
+    return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)

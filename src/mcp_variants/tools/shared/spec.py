@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..jupyter.backend import Backend
-from ..jupyter.hub import ClientState, Hub
-from ..jupyter.kernels import ProgressCallback
-from ..protocol.projection import Outcome, ToolProjectors
+from ...jupyter.hub import ClientState, Hub
+from ...jupyter.runtime import Backend, ProgressCallback
+from ...protocol.projection import Outcome, ToolProjectors
 
 
 @dataclass(frozen=True)
@@ -25,7 +23,6 @@ class Limits:
 
 @dataclass
 class ToolContext:
-    root: Path
     limits: Limits
     hub: Hub
     client: ClientState

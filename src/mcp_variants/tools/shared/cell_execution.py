@@ -5,25 +5,26 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..jupyter.errors import ToolError
-from ..jupyter.notebook_model import locate, set_outputs, source_text
-from ..protocol.projection import Outcome
-from .base import ToolContext
+from ...jupyter.notebook_model import locate, set_outputs, source_text
+from ...protocol.errors import ErrorKind, ToolError
+from ...protocol.projection import Outcome
 from .executions import execution_outcome
-from .notebooks import cell_meta, editing, load_stable, notebook_kernel
+from .meta import cell_meta
+from .notebooks import editing, notebook_kernel
+from .spec import ToolContext
 
 
-async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout: float) -> Outcome:
-    """Run the cell with `cell_id`, then write its outputs back to the cell with that id.
+async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str, timeout: float) -> Outcome:
+    """Run `cell` (as the caller read it from the notebook at `path`, with its id), then write its
+    outputs back to the cell with that id.
 
     The notebook is read again after the run: a person may have edited it meanwhile, and
     the id (not the index) finds the cell wherever it moved.
     """
-    notebook, _ = await load_stable(ctx, path)
-    cell = notebook["cells"][locate(notebook, cell_id=cell_id)]
+    cell_id = cell["id"]
     if cell.get("cell_type") != "code":
         raise ToolError(
-            "invalid-arguments",
+            ErrorKind.INVALID_ARGUMENTS,
             f"Cell {cell_id} is a {cell.get('cell_type')} cell; only code cells run. read_cell shows it; "
             "overwrite_cell_source or insert_cell can make a code cell.",
         )
@@ -41,6 +42,3 @@ async def run_cell(ctx: ToolContext, path: str, cell_id: str, kind: str, timeout
     view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info)
     return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))
 
-
-def timeout_of(ctx: ToolContext, args: dict[str, Any]) -> float:
-    return float(args.get("timeout") or ctx.limits.default_timeout)

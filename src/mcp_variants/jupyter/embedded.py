@@ -1,0 +1,128 @@
+"""The embedded runtime: local kernels through jupyter_client, no Jupyter server.
+
+Kernels use the IPC transport (Unix sockets in a private folder): no TCP port
+is opened, and a round trip is a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import queue
+import tempfile
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from jupyter_client.manager import AsyncKernelManager
+
+from .kernel_pool import KernelPool
+from .run_loop import RunningKernel, utc_now
+from .runtime import KernelInfo
+
+
+class ZmqChannels:
+    """A local kernel's ZMQ channels (jupyter_client's async client), as the run loop reads them."""
+
+    def __init__(self, manager: AsyncKernelManager, client: Any) -> None:
+        self.manager = manager
+        self.client = client
+
+    def execute(self, code: str) -> str:
+        msg_id: str = self.client.execute(code, store_history=True, allow_stdin=False)
+        return msg_id
+
+    async def iopub(self, timeout: float) -> dict[str, Any] | None:
+        return await _next(self.client.get_iopub_msg, timeout)
+
+    async def shell(self, timeout: float) -> dict[str, Any] | None:
+        return await _next(self.client.get_shell_msg, timeout)
+
+    async def interrupt(self) -> None:
+        await self.manager.interrupt_kernel()
+
+    async def alive(self) -> bool:
+        alive: bool = await self.manager.is_alive()
+        return alive
+
+    def silence_before_check(self) -> float:
+        return 0.0  # the kernel is our child process: asking costs nothing
+
+    async def close(self, *, shut_down: bool) -> None:
+        self.client.stop_channels()
+        if shut_down:
+            await self.manager.shutdown_kernel(now=True)
+        else:  # it died: only its files and sockets are left
+            await self.manager.cleanup_resources()
+
+
+async def _next(get: Callable[..., Awaitable[dict[str, Any]]], timeout: float) -> dict[str, Any] | None:
+    try:
+        return await get(timeout=timeout)
+    except queue.Empty:  # what jupyter_client raises when nothing came in time; a ZMQ error is not that
+        return None
+
+
+class EmbeddedRuntime(KernelPool[ZmqChannels]):
+    """Starts, runs and stops local kernels whose working folder is `root`."""
+
+    def __init__(self, root: Path, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
+        super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
+        self.root = root
+        self._socket_dir = tempfile.TemporaryDirectory(prefix="mcp-variants-kernels-")
+
+    async def start_kernel(self) -> str:
+        kernel_id = str(uuid.uuid4())
+        manager = AsyncKernelManager(
+            kernel_name=self.kernel_name,
+            transport="ipc",
+            ip=str(Path(self._socket_dir.name) / kernel_id[:8]),
+        )
+        await manager.start_kernel(cwd=str(self.root))
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await ZmqChannels(manager, client).close(shut_down=True)
+            raise
+        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client)))
+
+    async def list_kernels(self) -> list[KernelInfo]:
+        return [
+            KernelInfo(
+                kernel_id=k.kernel_id,
+                name=self.kernel_name,
+                state=k.execution_state,
+                started=k.started.isoformat(timespec="seconds"),
+                last_activity=k.last_activity.isoformat(timespec="seconds"),
+                execution_count=k.execution_count,
+            )
+            for k in self._kernels.values()
+        ]
+
+    async def restart_kernel(self, kernel_id: str) -> None:
+        kernel = self._find(kernel_id)
+        async with kernel.lock:
+            await kernel.channels.manager.restart_kernel(now=True)
+            await kernel.channels.client.wait_for_ready(timeout=60)
+            kernel.execution_count = 0
+            kernel.last_activity = utc_now()
+
+    async def shutdown_kernel(self, kernel_id: str) -> None:
+        kernel = self._untrack(kernel_id, died=False)
+        if kernel is not None:
+            await kernel.channels.close(shut_down=True)
+
+    async def _forget(self, kernel: RunningKernel[ZmqChannels]) -> None:
+        self._untrack(kernel.kernel_id, died=True)
+        await kernel.channels.close(shut_down=False)
+
+    async def aclose(self) -> None:
+        """Shut down every kernel this runtime started."""
+        for kernel in list(self._kernels.values()):
+            with anyio.move_on_after(10, shield=True):
+                await kernel.channels.close(shut_down=True)
+        self._kernels.clear()
+        self._socket_dir.cleanup()

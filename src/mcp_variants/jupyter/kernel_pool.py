@@ -1,0 +1,105 @@
+"""What the embedded and remote runtimes share: the kernels they started, the default kernel,
+and `execute` through the one run loop. A runtime adds its transport: how a kernel starts,
+restarts and stops, and the message source of its channels."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Container
+from typing import Generic
+
+import anyio
+
+from ..protocol.errors import ErrorKind, ToolError
+from .run_loop import RunningKernel, S, run_code
+from .runtime import Execution, ProgressCallback, RunStatus
+
+
+class DefaultKernel:
+    """The kernel a call without a kernel id runs in: started on first use; replaced when it died,
+    and the next run is told that state was lost."""
+
+    def __init__(self) -> None:
+        self.kernel_id: str | None = None
+        self._lost = False
+        self._lock = anyio.Lock()
+
+    async def get(self, start: Callable[[], Awaitable[str]], running: Container[str]) -> tuple[str, bool]:
+        """Its id, and True when it replaced one that died."""
+        async with self._lock:
+            if self.kernel_id is not None and self.kernel_id in running:
+                return self.kernel_id, False
+            self.kernel_id = await start()
+            replaced, self._lost = self._lost, False
+            return self.kernel_id, replaced
+
+    def shut_down(self, kernel_id: str) -> None:
+        """`kernel_id` was shut down on purpose: the next default starts fresh, with nothing to report."""
+        if kernel_id == self.kernel_id:
+            self.kernel_id = None
+
+    def died(self, kernel_id: str) -> None:
+        if kernel_id == self.kernel_id:
+            self.kernel_id, self._lost = None, True
+
+
+class KernelPool(ABC, Generic[S]):
+    """The kernels one runtime started, each with the message source its transport gives it."""
+
+    def __init__(self, *, kernel_name: str, hard_cap_bytes: int) -> None:
+        self.kernel_name = kernel_name
+        self.hard_cap_bytes = hard_cap_bytes
+        self._kernels: dict[str, RunningKernel[S]] = {}
+        self._default = DefaultKernel()
+
+    @abstractmethod
+    async def start_kernel(self) -> str: ...
+
+    @abstractmethod
+    async def _forget(self, kernel: RunningKernel[S]) -> None:
+        """The kernel died during a run: stop tracking it (`_untrack`) and release what is left of it."""
+
+    async def _before_run(self, kernel: RunningKernel[S]) -> None:
+        """Called before each run, with the kernel's lock held (the remote runtime reopens a dropped websocket)."""
+
+    async def default_kernel(self) -> tuple[str, bool]:
+        """The default kernel's id, started on first use; True when it replaced a dead one."""
+        return await self._default.get(self.start_kernel, self._kernels)
+
+    async def is_running(self, kernel_id: str) -> bool:
+        return kernel_id in self._kernels
+
+    async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
+                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+        restarted = False
+        if kernel_id is None:
+            kernel_id, restarted = await self.default_kernel()
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
+        async with kernel.lock:
+            await self._before_run(kernel)
+            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
+                                       progress=progress, progress_interval=progress_interval)
+            if execution.status is RunStatus.DIED:
+                await self._forget(kernel)
+        execution.kernel_restarted = restarted
+        return execution
+
+    def _track(self, kernel: RunningKernel[S]) -> str:
+        self._kernels[kernel.kernel_id] = kernel
+        return kernel.kernel_id
+
+    def _untrack(self, kernel_id: str, *, died: bool) -> RunningKernel[S] | None:
+        """Stop tracking a kernel; the default kernel learns whether it died or was shut down on purpose."""
+        if died:
+            self._default.died(kernel_id)
+        else:
+            self._default.shut_down(kernel_id)
+        return self._kernels.pop(kernel_id, None)
+
+    def _find(self, kernel_id: str) -> RunningKernel[S]:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id}; list_kernels shows the running ones.")
+        return kernel

@@ -1,0 +1,34 @@
+"""The remote runtime: the kernels and files of a Jupyter server, reached by URL and token.
+
+`server_client` speaks its REST API; `kernels` runs code on its kernels, whose messages come
+over each kernel's websocket (`websocket`); `contents` keeps files and notebooks there.
+Importing it does not import jupyter_client: the websocket client is imported on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ..runtime import Backend
+from .contents import RemoteContents
+from .kernels import RemoteKernels
+from .server_client import JupyterServerClient, split_url
+
+REMOTE = "remote"  # the backend key of --jupyter-url
+
+
+def remote_key(url: str) -> str:
+    """The backend key of a server connect_to_jupyter reached: one backend per distinct URL."""
+    return f"{REMOTE}:{hashlib.sha256(url.encode()).hexdigest()[:12]}"
+
+
+def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int) -> Backend:
+    """A Backend on one Jupyter server: its kernels and its contents share the one client."""
+    return Backend(key, label, RemoteKernels(server, hard_cap_bytes=hard_cap_bytes), RemoteContents(server))
+
+
+def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int) -> Backend:
+    """A Backend on the Jupyter server at `url`; a `?token=` in the URL is used when no token is given."""
+    base, url_token = split_url(url)
+    return server_backend(key, JupyterServerClient(base, token or url_token), label=f"the Jupyter server at {base}",
+                          hard_cap_bytes=hard_cap_bytes)

@@ -1,0 +1,96 @@
+"""Files and notebooks on a Jupyter server, through /api/contents."""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+from urllib.parse import quote
+
+import anyio
+import httpx
+
+from ...protocol.errors import ErrorKind, ToolError
+from ..local_contents import SKIPPED, entry_type
+from ..notebook_format import check, without_transient
+from ..paths import clean_relative
+from .server_client import JupyterServerClient, reason, utc_timestamp
+
+
+class RemoteContents:
+    """The server keeps paths under its root; we refuse `..` first."""
+
+    def __init__(self, server: JupyterServerClient) -> None:
+        self.server = server
+        self._limit = anyio.CapacityLimiter(8)  # folders listed at once when walking deeper than 1
+
+    @staticmethod
+    def _api(path: str) -> str:
+        clean = clean_relative(path).as_posix()
+        return "api/contents/" + quote("" if clean == "." else clean)
+
+    async def _model(self, path: str, **params: str) -> httpx.Response:
+        async with self._limit:
+            return await self.server.request("GET", self._api(path), params=params)
+
+    async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        response = await self._model(path, content="1")
+        if response.status_code != 200 or response.json().get("type") != "directory":
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+        return await self._walk(response.json(), 1, depth, pattern)
+
+    async def _walk(self, folder: dict[str, Any], level: int, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        children = sorted(
+            (c for c in folder.get("content") or [] if not c["name"].startswith(".") and c["name"] not in SKIPPED),
+            key=lambda c: c["name"],
+        )
+        below: dict[str, list[dict[str, Any]]] = {}
+
+        async def descend(child: dict[str, Any]) -> None:
+            response = await self._model(child["path"], content="1")
+            below[child["path"]] = await self._walk(response.json(), level + 1, depth, pattern) if response.status_code == 200 else []
+
+        if level < depth:
+            async with anyio.create_task_group() as tg:
+                for child in children:
+                    if child["type"] == "directory":
+                        tg.start_soon(descend, child)
+        found: list[dict[str, Any]] = []
+        for child in children:
+            is_dir = child["type"] == "directory"
+            if pattern is None or fnmatch.fnmatch(child["name"], pattern):
+                found.append({
+                    "path": child["path"],
+                    "name": child["name"],
+                    "type": entry_type(child["name"], is_dir),
+                    "size": None if is_dir else child.get("size"),
+                    "modified": utc_timestamp(child.get("last_modified")),
+                })
+            found.extend(below.get(child["path"], []))
+        return found
+
+    async def exists(self, path: str) -> bool:
+        response = await self._model(path, content="0")
+        return response.status_code == 200 and response.json().get("type") != "directory"
+
+    async def read_notebook(self, path: str) -> dict[str, Any]:
+        response = await self._model(path, type="notebook", content="1")
+        if response.status_code == 404:
+            raise ToolError(ErrorKind.NOT_FOUND,
+                            f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+        if response.status_code != 200:
+            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
+        # The server marks cells "trusted" on read; that is not part of the file.
+        return without_transient(response.json()["content"])
+
+    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+        api = self._api(path)
+        check(notebook)
+        # One PUT of the whole notebook: the server writes it atomically (temporary file, rename).
+        response = await self.server.request("PUT", api, json={"type": "notebook", "format": "json", "content": notebook})
+        if response.status_code in (200, 201):
+            return
+        parent = clean_relative(path).parent.as_posix()
+        folder = await self._model(parent, content="0")
+        if response.status_code == 404 or folder.status_code != 200 or folder.json().get("type") != "directory":
+            raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
+        raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} did not save {path!r}: {reason(response)}")

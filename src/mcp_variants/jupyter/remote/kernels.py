@@ -1,0 +1,112 @@
+"""Kernels on a Jupyter server: lifecycle over its REST API, messages over each kernel's websocket."""
+
+from __future__ import annotations
+
+import logging
+
+import anyio
+
+from ...protocol.errors import ErrorKind, ToolError
+from ..kernel_pool import KernelPool
+from ..run_loop import RunningKernel, utc_now
+from ..runtime import KernelInfo
+from .server_client import JupyterServerClient, utc_timestamp
+from .websocket import WebSocketChannels, open_channels
+
+logger = logging.getLogger(__name__)
+
+
+class RemoteKernels(KernelPool[WebSocketChannels]):
+    """Kernels on a Jupyter server; the ones this process started are shut down by aclose."""
+
+    def __init__(self, server: JupyterServerClient, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
+        super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
+        self.server = server
+
+    async def start_kernel(self) -> str:
+        # path "" starts the kernel in the server's root folder.
+        response = await self.server.request("POST", "api/kernels", json={"name": self.kernel_name, "path": ""})
+        if response.status_code not in (200, 201):
+            raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} could not start a {self.kernel_name} kernel "
+                                        f"({response.status_code}).")
+        kernel_id = response.json()["id"]
+        try:
+            channels = await open_channels(self.server, kernel_id)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await self._delete(kernel_id)
+            raise
+        return self._track(RunningKernel(kernel_id, channels))
+
+    async def is_running(self, kernel_id: str) -> bool:
+        """Ours, and still on the server (a person, or the server's culler, may have shut it down)."""
+        if kernel_id not in self._kernels:
+            return False
+        response = await self.server.request("GET", f"api/kernels/{kernel_id}")
+        return response.status_code == 200
+
+    async def list_kernels(self) -> list[KernelInfo]:
+        """Every kernel on the server (a person's JupyterLab kernels too); ours carry our counts."""
+        response = await self.server.request("GET", "api/kernels")
+        infos = []
+        for model in response.json() if response.status_code == 200 else []:
+            ours = self._kernels.get(model["id"])
+            infos.append(KernelInfo(
+                kernel_id=model["id"],
+                name=model.get("name", ""),
+                state=model.get("execution_state", "unknown"),
+                started=ours.started.isoformat(timespec="seconds") if ours else "",
+                last_activity=utc_timestamp(model.get("last_activity")),
+                execution_count=ours.execution_count if ours else 0,
+            ))
+        return infos
+
+    async def _before_run(self, kernel: RunningKernel[WebSocketChannels]) -> None:
+        if not kernel.channels.connected:  # the websocket dropped since the last run
+            old, kernel.channels = kernel.channels, await open_channels(self.server, kernel.kernel_id)
+            await old.close()
+
+    async def restart_kernel(self, kernel_id: str) -> None:
+        kernel = self._find(kernel_id)
+        async with kernel.lock:
+            response = await self.server.request("POST", f"api/kernels/{kernel_id}/restart")
+            if response.status_code == 404:
+                await self._forget(kernel)
+                raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
+            # A fresh websocket: the old one's queues hold messages from before the restart.
+            old, kernel.channels = kernel.channels, await open_channels(self.server, kernel_id)
+            await old.close()
+            kernel.execution_count = 0
+            kernel.last_activity = utc_now()
+
+    async def shutdown_kernel(self, kernel_id: str) -> None:
+        kernel = self._untrack(kernel_id, died=False)
+        if kernel is not None:
+            await kernel.channels.close()
+            await self._delete(kernel_id)
+
+    async def _delete(self, kernel_id: str) -> None:
+        try:
+            await self.server.request("DELETE", f"api/kernels/{kernel_id}")
+        except ToolError:  # the server is gone: so is the kernel
+            logger.debug("could not delete kernel %s", kernel_id)
+
+    async def _forget(self, kernel: RunningKernel[WebSocketChannels]) -> None:
+        """A kernel died: drop it, and shut down whatever the server restarted in its place."""
+        self._untrack(kernel.kernel_id, died=True)
+        with anyio.CancelScope(shield=True):
+            await self._delete(kernel.kernel_id)
+            await kernel.channels.close()
+
+    async def aclose(self) -> None:
+        """Shut down every kernel this runtime started (concurrently), then the HTTP client."""
+        async def close(kernel: RunningKernel[WebSocketChannels]) -> None:
+            with anyio.move_on_after(10, shield=True):
+                await kernel.channels.close()
+                await self._delete(kernel.kernel_id)
+
+        async with anyio.create_task_group() as tg:
+            for kernel in list(self._kernels.values()):
+                tg.start_soon(close, kernel)
+        self._kernels.clear()
+        await self.server.aclose()

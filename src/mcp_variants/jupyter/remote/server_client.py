@@ -1,0 +1,106 @@
+"""The REST client of one Jupyter server: base URL, token, one HTTP connection pool.
+
+The token travels only in the Authorization header (never in a URL, which ends up in logs)
+and is never part of a message, a label or a repr.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+import httpx
+
+from ...protocol.errors import ErrorKind, ToolError
+
+
+def split_url(url: str) -> tuple[str, str | None]:
+    """The server's base URL (ending in /, no query) and a `?token=` found in it (users paste those)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "url must be an http(s) URL of a Jupyter server, such as http://127.0.0.1:8888/.")
+    if parts.username or parts.password:  # it would be shown wherever the URL is
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Put no user or password in url; pass the server's token as token.")
+    query = parse_qsl(parts.query)
+    token = next((v for k, v in query if k == "token"), None)
+    path = parts.path.rstrip("/")
+    if path.rsplit("/", 1)[-1] in ("lab", "tree"):  # JupyterLab prints .../lab?token=...: the API is beside it
+        path = path.rsplit("/", 1)[0]
+    path += "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", "")), token  # the API needs no query
+
+
+class JupyterServerClient:
+    """A client of one Jupyter server, shared by the kernels and the contents of its runtime."""
+
+    def __init__(self, url: str, token: str | None, *, timeout: float = 30.0) -> None:
+        self.url = url
+        self.http = httpx.AsyncClient(base_url=url, timeout=timeout)
+        self.set_token(token)
+
+    def set_token(self, token: str | None) -> None:
+        self._token = token or None
+        self.http.headers.pop("Authorization", None)
+        if self._token:
+            self.http.headers["Authorization"] = f"token {self._token}"
+
+    def same_token(self, token: str | None) -> bool:
+        return (token or None) == self._token
+
+    def ws_headers(self) -> dict[str, str]:
+        return {"Authorization": f"token {self._token}"} if self._token else {}
+
+    def ws_url(self, kernel_id: str) -> str:
+        parts = urlsplit(self.url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        return urlunsplit((scheme, parts.netloc, f"{parts.path}api/kernels/{kernel_id}/channels", "", ""))
+
+    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One REST call; a server that does not answer or refuses the token is a ToolError."""
+        try:
+            response = await self.http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise ToolError(
+                ErrorKind.UNREACHABLE,
+                f"The Jupyter server at {self.url} does not answer ({type(exc).__name__}); check that it runs, "
+                "or connect_to_jupyter to another one.",
+            ) from None
+        if response.status_code in (401, 403):
+            raise ToolError(ErrorKind.UNAUTHORIZED,
+                            f"The Jupyter server at {self.url} refused the token; connect_to_jupyter with the right one.")
+        return response
+
+    async def status(self) -> dict[str, Any]:
+        """/api/status (needs the token) plus the server version from /api."""
+        response = await self.request("GET", "api/status")
+        try:
+            status = dict(response.json()) if response.status_code == 200 else None
+            version = await self.request("GET", "api")
+            status = status if status is None else {**status, "version": str(version.json().get("version", ""))}
+        except ValueError:  # an answer, but not JSON
+            status = None
+        if status is None:
+            raise ToolError(ErrorKind.UNREACHABLE, f"{self.url} answered {response.status_code} to /api/status: is it a Jupyter server?")
+        return status
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+def utc_timestamp(text: str | None) -> str:
+    """A server timestamp as the embedded runtime writes them: ISO 8601, seconds, +00:00."""
+    if not text:
+        return ""
+    try:
+        return datetime.fromisoformat(text).astimezone(UTC).isoformat(timespec="seconds")
+    except ValueError:
+        return text
+
+
+def reason(response: httpx.Response) -> str:
+    """What a server's error answer says."""
+    try:
+        return str(response.json().get("message") or response.reason_phrase)
+    except ValueError:
+        return response.reason_phrase

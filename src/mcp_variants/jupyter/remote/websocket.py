@@ -1,0 +1,143 @@
+"""A Jupyter server kernel's channels over its websocket, as the run loop reads them.
+
+jupyter-kernel-client's KernelWebSocketClient is synchronous: a reader thread puts each message
+in a queue per channel. The queues here also wake the event loop when they are filled, so the
+one (async) run loop awaits messages without a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import socket
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+
+from ...protocol.errors import ErrorKind, ToolError
+from .server_client import JupyterServerClient
+
+if TYPE_CHECKING:
+    from jupyter_kernel_client.wsclient import KernelWebSocketClient
+
+SILENCE_CHECK_S = 3.0  # ask the server whether a kernel still exists after this long without a message
+
+
+class _WakingQueue(queue.Queue[dict[str, Any]]):
+    """A channel's queue: the websocket's reader thread puts, the event loop awaits."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._loop = loop
+        self._filled = asyncio.Event()
+
+    def _put(self, item: dict[str, Any]) -> None:  # in the reader thread, under the queue's lock
+        super()._put(item)
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            self._loop.call_soon_threadsafe(self._filled.set)
+
+    async def next(self, timeout: float) -> dict[str, Any] | None:
+        try:  # most messages come in bursts: already here, no timer needed
+            return self.get_nowait()
+        except queue.Empty:
+            pass
+        with anyio.move_on_after(timeout):
+            while True:
+                self._filled.clear()  # before looking: a put after the look sets it again
+                try:
+                    return self.get_nowait()
+                except queue.Empty:
+                    await self._filled.wait()
+        return None
+
+
+class WebSocketChannels:
+    """One kernel's websocket on a Jupyter server; opened with `open_channels`."""
+
+    def __init__(self, server: JupyterServerClient, kernel_id: str, client: KernelWebSocketClient,
+                 iopub: _WakingQueue, shell: _WakingQueue) -> None:
+        self.server = server
+        self.kernel_id = kernel_id
+        self.client = client
+        self._iopub = iopub
+        self._shell = shell
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.client.connection_ready.is_set())
+
+    def execute(self, code: str) -> str:
+        msg_id: str = self.client.execute(code, store_history=True, allow_stdin=False)
+        return msg_id
+
+    async def iopub(self, timeout: float) -> dict[str, Any] | None:
+        return await self._iopub.next(timeout)
+
+    async def shell(self, timeout: float) -> dict[str, Any] | None:
+        return await self._shell.next(timeout)
+
+    async def interrupt(self) -> None:
+        await self.server.request("POST", f"api/kernels/{self.kernel_id}/interrupt")
+
+    async def alive(self) -> bool:
+        """Asked over REST: the websocket alone cannot tell a dead kernel from a dropped connection."""
+        response = await self.server.request("GET", f"api/kernels/{self.kernel_id}")
+        if response.status_code == 404:
+            return False
+        if response.status_code == 200 and response.json().get("execution_state") in ("dead", "restarting"):
+            return False
+        if not self.connected:
+            raise ToolError(ErrorKind.UNREACHABLE,
+                            f"Lost the websocket to kernel {self.kernel_id} at {self.server.url}; call again to reconnect.")
+        return True
+
+    def silence_before_check(self) -> float:
+        return 0.0 if not self.connected else SILENCE_CHECK_S  # a REST round trip: not at every empty wait
+
+    async def close(self) -> None:
+        await anyio.to_thread.run_sync(disconnect, self.client)
+
+
+async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocketChannels:
+    """Connect to the websocket of kernel `kernel_id` and wait until the kernel answers."""
+    from jupyter_kernel_client.wsclient import KernelWebSocketClient  # ~40 ms of imports (jupyter_client): only when used
+
+    loop = asyncio.get_running_loop()
+    client = KernelWebSocketClient(
+        endpoint=server.ws_url(kernel_id), token=None, headers=server.ws_headers(),
+        log=logging.getLogger(f"{__name__}.client"), timeout=30,
+    )
+    # The reader thread puts each message into the queue attribute named after its channel.
+    iopub, shell = _WakingQueue(loop), _WakingQueue(loop)
+    client._iopub_msg_queue, client._shell_msg_queue = iopub, shell
+    await anyio.to_thread.run_sync(_start, client, server.url)
+    return WebSocketChannels(server, kernel_id, client, iopub, shell)
+
+
+def _start(client: KernelWebSocketClient, url: str) -> None:
+    client.start_channels()
+    try:
+        if not client.connection_ready.is_set():
+            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of the Jupyter server at {url}.")
+        client.wait_for_ready(timeout=60)
+    except BaseException:
+        disconnect(client)
+        raise
+
+
+def disconnect(client: KernelWebSocketClient) -> None:
+    """Close a kernel websocket now (blocking): stop_channels alone waits for the reader thread's
+    select to time out (10 s); shutting the socket down first wakes it at once."""
+    app = client.kernel_socket
+    if app is not None:
+        app.keep_running = False
+        raw = getattr(app.sock, "sock", None)  # websocket-client: WebSocketApp.sock.sock is the TCP socket
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.shutdown(socket.SHUT_RDWR)
+    if client.connection_thread is not None:
+        client.connection_thread.join(5)
+    client.stop_channels()

@@ -1,0 +1,93 @@
+"""The runtimes' seam: what the tools get from a runtime (kernels to run code in, contents to
+keep files and notebooks in) and the values that cross it.
+
+Three runtimes implement it: embedded (local kernels, files under --root), remote (a Jupyter
+server's REST API and kernel websockets) and sandboxes (a Jupyter server this process launched,
+reached as a remote one). Kernels run code through the one execute loop (run_loop.py), over
+the message source their transport provides; Contents are separate, so a runtime whose
+notebooks live elsewhere (a shared document, say) pairs its own Contents with those kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, message)
+
+
+class RunStatus(StrEnum):
+    OK = "ok"
+    ERROR = "error"  # the code raised
+    TIMEOUT = "timeout"  # interrupted at the deadline
+    DIED = "died"  # the kernel went away during the run
+
+
+@dataclass
+class Execution:
+    """What one execution produced."""
+
+    kernel_id: str
+    status: RunStatus
+    execution_count: int | None
+    outputs: list[dict[str, Any]]  # nbformat 4 outputs
+    duration_ms: float
+    truncated_bytes: int = 0
+    kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
+
+
+@dataclass
+class KernelInfo:
+    kernel_id: str
+    name: str
+    state: str
+    started: str
+    last_activity: str
+    execution_count: int
+
+
+class Kernels(Protocol):
+    async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
+                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+        """Run `code` in `kernel_id` (the default kernel when None)."""
+        ...
+
+    async def start_kernel(self) -> str: ...
+
+    async def is_running(self, kernel_id: str) -> bool:
+        """Whether `kernel_id` is a kernel of this runtime that still runs (one kernel asked, not all listed)."""
+        ...
+
+    async def restart_kernel(self, kernel_id: str) -> None: ...
+
+    async def shutdown_kernel(self, kernel_id: str) -> None: ...
+
+    async def list_kernels(self) -> list[KernelInfo]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class Contents(Protocol):
+    async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        """Entries under `path` to `depth`: dicts with path, name, type, size, modified."""
+        ...
+
+    async def read_notebook(self, path: str) -> dict[str, Any]:
+        """The nbformat 4 notebook at `path`; ToolError(ErrorKind.NOT_FOUND) when there is none."""
+        ...
+
+    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+        """Replace the notebook at `path` whole, or not at all."""
+        ...
+
+    async def exists(self, path: str) -> bool: ...
+
+
+@dataclass
+class Backend:
+    key: str  # "embedded", "remote", "sandbox:<id>"
+    label: str  # for messages: "the embedded kernels", "the Jupyter server at …"
+    kernels: Kernels
+    contents: Contents

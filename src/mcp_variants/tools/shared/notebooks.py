@@ -1,0 +1,83 @@
+"""Which notebook a call means, reading and editing it (one writer at a time), and its kernel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from ...jupyter.notebook_model import ensure_ids
+from ...jupyter.paths import clean_relative
+from ...protocol.errors import ErrorKind, ToolError
+from .spec import ToolContext
+
+
+def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
+    """The notebook named in `args`, else the client's default from use_notebook."""
+    path = args.get("notebook") or ctx.client.notebook
+    if not path:
+        raise ToolError(ErrorKind.NO_NOTEBOOK, "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
+    if not path.endswith(".ipynb"):
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"{path!r} is not a notebook path; notebooks end in .ipynb.")
+    return clean_relative(path).as_posix()
+
+
+async def load(ctx: ToolContext, path: str) -> dict[str, Any]:
+    return ensure_ids(await ctx.backend.contents.read_notebook(path))
+
+
+async def kernel_for(ctx: ToolContext, path: str) -> str:
+    """The kernel serving `path` on the client's backend, started on first use."""
+    return (await notebook_kernel(ctx, path))[0]
+
+
+async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
+    """The kernel serving `path`, and True when it replaced one that died: earlier state is gone."""
+    key = (ctx.backend.key, path)
+    kernel_id = ctx.hub.notebook_kernels.get(key)
+    if kernel_id is not None and await ctx.backend.kernels.is_running(kernel_id):
+        return kernel_id, False
+    replaced = kernel_id is not None
+    kernel_id = await ctx.backend.kernels.start_kernel()
+    ctx.hub.notebook_kernels[key] = kernel_id
+    return kernel_id, replaced
+
+
+def notebook_lock(ctx: ToolContext, path: str) -> AbstractAsyncContextManager[None]:
+    """One writer at a time per notebook, so a read-modify-write never loses another call's edit."""
+    return ctx.hub.notebook_locks.hold((ctx.backend.key, path))
+
+
+@asynccontextmanager
+async def editing(ctx: ToolContext, path: str) -> AsyncIterator[dict[str, Any]]:
+    """The notebook at `path`, written back whole (atomically, validated) when the block succeeds.
+
+    A ToolError inside the block leaves the file as it was.
+    """
+    async with notebook_lock(ctx, path):
+        notebook = await load(ctx, path)
+        yield notebook
+        await ctx.backend.contents.write_notebook(path, notebook)
+
+
+def has_stable_ids(notebook: dict[str, Any]) -> bool:
+    """nbformat 4.5 or later with an id on every cell."""
+    return notebook.get("nbformat_minor", 0) >= 5 and all(cell.get("id") for cell in notebook.get("cells", []))
+
+
+async def load_stable(ctx: ToolContext, path: str) -> tuple[dict[str, Any], bool]:
+    """The notebook with stable cell ids, and True when it had none and was upgraded on disk.
+
+    Ids given to an older notebook in memory only would change on every read, so a cell_id
+    a caller saw would name nothing on its next call; the upgrade is written back once.
+    """
+    notebook = await ctx.backend.contents.read_notebook(path)
+    if has_stable_ids(notebook):
+        return notebook, False
+    async with notebook_lock(ctx, path):
+        notebook = await ctx.backend.contents.read_notebook(path)
+        if has_stable_ids(notebook):
+            return notebook, False
+        ensure_ids(notebook)
+        await ctx.backend.contents.write_notebook(path, notebook)
+        return notebook, True
