@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench serve clean
+.PHONY: demo test lint bench serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	-apps/install.sh
 	-tests/apps/install-chromium.sh
 	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
+
+lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/mypy
 
 bench: $(STAMP)  ## benchmarks; results go to bench/results/
 	$(BIN)/python -m bench

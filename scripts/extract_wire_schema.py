@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = ROOT / "tests" / "outside" / "node_modules"
@@ -74,7 +75,7 @@ def embedded_schema(bundle: str, version: str = VERSION) -> str:
     raise SystemExit(f"no schema map with {version} in the conformance bundle")
 
 
-def official_schema() -> dict:
+def official_schema() -> dict[str, Any]:
     bundle = (PACKAGE / "dist" / "index.js").read_text()
     with tempfile.NamedTemporaryFile("w", suffix=".mjs", delete=False) as script:
         script.write(f"process.stdout.write(JSON.stringify({embedded_schema(bundle)}));\n")
@@ -82,7 +83,8 @@ def official_schema() -> dict:
         out = subprocess.run([str(NODE), script.name], check=True, capture_output=True, text=True).stdout
     finally:
         Path(script.name).unlink()
-    return json.loads(out)
+    schema: dict[str, Any] = json.loads(out)
+    return schema
 
 
 def main() -> int:

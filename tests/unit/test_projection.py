@@ -130,7 +130,8 @@ def test_result_meta_is_carried(synth_validators: OutputValidators) -> None:
         failed, _ = build_result(SYNTH, (ASSISTANT_CONTENT,), era, Outcome(failure=ToolError("x", "y"), meta=meta),
                               synth_projectors(), synth_validators)
         assert failed["_meta"] == meta and failed["isError"] is True
-    assert "_meta" not in build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(value=1), synth_projectors(), synth_validators).result
+    assert "_meta" not in build_result(SYNTH, (ASSISTANT_CONTENT,), Era.OUTPUTS, Outcome(value=1), synth_projectors(),
+                                       synth_validators).result
 
 
 # ---- legacy eras -------------------------------------------------------------------------------------------

@@ -188,7 +188,8 @@ def client_vectors() -> list[dict[str, Any]]:
              NO_REQUESTED_OLD, NO_REQUESTED_OLD2, NOT_A_SIGNAL, ACCEPTS_LEGACY],
             version="2026-07-28",
             server=server_script("2026-07-28", [{**tool_entry(*FULL), "outputSchema": SCHEMAS["assistant"]}],
-                                 {"result": {"resultType": "complete", "content": [text(MODEL_MARKER)], "structuredContent": {"count": 1}}}),
+                                 {"result": {"resultType": "complete", "content": [text(MODEL_MARKER)],
+                                             "structuredContent": {"count": 1}}}),
             act={"tool": TOOL, "arguments": {"query": "Globex"}, "mode": "code"},
             checks=[check("count", "$.sent[?@.method=='tools/call']", "the call is sent", value=1),
                     check("absent", "$.sent[*].params.requestedOutputs", "no message carries requestedOutputs"),
@@ -221,7 +222,8 @@ def client_vectors() -> list[dict[str, Any]]:
                     nowhere(MODEL_MARKER, "nothing is delivered")],
             plan=14),
         client_vector(
-            "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui output, nobody the _meta",
+            "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui "
+                                                      "output, nobody the _meta",
             [plan_rule(15, "confirmation that unrequested outputs and metadata do not reach the model or App View"), NO_META,
              APPS_ROUTING],
             ui=True,
@@ -246,7 +248,8 @@ def client_vectors() -> list[dict[str, Any]]:
                 out_content(ASSISTANT_CONTENT, [text(f"{UNREQUESTED_MARKER} mirror of the programmatic data")]),
                 out_structured(UI_STRUCTURED, {"rows": [UNREQUESTED_MARKER]})]}}),
             act={"tool": TOOL, "arguments": {}, "mode": "code"},
-            checks=[check("equals", "$.sent[?@.method=='tools/call'].params.requestedOutputs", "code mode asks for programmatic/structured only",
+            checks=[check("equals", "$.sent[?@.method=='tools/call'].params.requestedOutputs", "code mode asks for programmatic/structured "
+                                                                                               "only",
                           value=[PROGRAMMATIC_STRUCTURED]),
                     sink_lacks("model", UNREQUESTED_MARKER, "the unrequested assistant output does not reach the model"),
                     sink_lacks("view", UNREQUESTED_MARKER, "the unrequested ui output does not reach the View"),
@@ -307,13 +310,15 @@ def client_vectors() -> list[dict[str, Any]]:
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [USER_STRUCTURED]},
             checks=[NO_CALL_SENT, outcome("refused", "the client refuses to send the selection")]),
         client_vector(
-            "host-must-not-request-unnegotiated-extension", "An Apps host does not request the ui variant when the server did not advertise the extension",
+            "host-must-not-request-unnegotiated-extension", "An Apps host does not request the ui variant when the server did not "
+                                                            "advertise the extension",
             [NO_UNNEGOTIATED_REQUEST],
             ui=True,
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"resultType": "complete", "outputs": [
                 out_content(ASSISTANT_CONTENT, [text(MODEL_MARKER)])]}}, server_extensions=False),
             act={"tool": TOOL, "arguments": {}, "mode": "apps"},
-            checks=[check("count", f"$.sent[*].params.requestedOutputs[?@.audience=='{UI}']", "no request names the ui audience", value=0)]),
+            checks=[check("count", f"$.sent[*].params.requestedOutputs[?@.audience=='{UI}']", "no request names the ui "
+                                                                                              "audience", value=0)]),
         client_vector(
             "host-must-not-send-duplicate-selectors", "The client never sends the same selector twice",
             [NO_DUPLICATE_SELECTOR],

@@ -66,6 +66,9 @@ from .rules import (
 )
 
 R = "$.response.result"
+# The outputVariants of tool {{t}} in the step named `modern` (a forEach over tool names binds t).
+MODERN_VARIANTS = "$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants"
+IS_ASSISTANT_STRUCTURED = "[?@.audience=='assistant' && @.format=='structured']"
 OUTPUTS = f"{R}.outputs"
 
 NOT_ERROR = [{"op": "notEquals", "path": f"{R}.isError", "value": True,
@@ -135,7 +138,8 @@ def no_legacy_fields() -> list[dict[str, Any]]:
 
 def output_shapes() -> list[dict[str, Any]]:
     return [
-        check("every", f"{OUTPUTS}[?@.format=='content']", "each content output carries a `content` array of blocks and no structuredContent",
+        check("every", f"{OUTPUTS}[?@.format=='content']", "each content output carries a `content` array of blocks and no "
+                                                           "structuredContent",
               checks=[check("type", "@.content", "`content` is an array", value="array"),
                       check("every", "@.content[*]", "each block is an object with a string `type`",
                             checks=[check("type", "@.type", "the block has a string `type`", value="string")]),
@@ -160,7 +164,8 @@ def valid(selector: dict[str, str]) -> dict[str, Any]:
 
 
 def refused() -> list[dict[str, Any]]:
-    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid params)", value=INVALID_PARAMS),
+    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid "
+                                                     f"params)", value=INVALID_PARAMS),
             check("absent", "$.response.result", "no result: nothing is substituted for the refused selector")]
 
 
@@ -197,7 +202,8 @@ def plan_scenarios() -> list[dict[str, Any]]:
         "plan-01-conversational", "A conversational call requesting assistant/content",
         [plan_rule(1, "a conversational call requesting assistant/content"), EXACTLY_ONE, NO_UNREQUESTED, MATCH_SELECTOR],
         [call_step([ASSISTANT_CONTENT], checks=[is_result(), outputs_array(), *only(ASSISTANT_CONTENT), *output_shapes(),
-                                              check("minLength", f"{OUTPUTS}[0].content", "the model gets at least one content block", value=1),
+                                              check("minLength", f"{OUTPUTS}[0].content", "the model gets at least one content "
+                                                                                          "block", value=1),
                                               *no_legacy_fields()])],
         binding=bind(declares=[ASSISTANT_CONTENT]), plan=1))
     out.append(scenario(
@@ -244,7 +250,8 @@ def plan_scenarios() -> list[dict[str, Any]]:
     out.append(scenario(
         "plan-08-app-only-explicit-ui", "An App-only call explicitly requesting io.modelcontextprotocol/ui/structured",
         [plan_rule(8, "an App-only call explicitly requesting io.modelcontextprotocol/ui/structured"), EXACTLY_ONE, VALIDATE_EACH],
-        [list_step(ui=True), call_step([UI_STRUCTURED], ui=True, checks=[is_result(), outputs_array(), *only(UI_STRUCTURED), *output_shapes(),
+        [list_step(ui=True), call_step([UI_STRUCTURED], ui=True, checks=[is_result(), outputs_array(), *only(UI_STRUCTURED),
+                                                                         *output_shapes(),
                                                                         valid(UI_STRUCTURED), *no_legacy_fields()])],
         binding=bind(declares=[UI_STRUCTURED], ui=True, preferAppOnly=True), plan=8,
         note="Prefers a tool whose _meta.ui.visibility is [\"app\"]; any tool declaring the ui variant otherwise."))
@@ -252,7 +259,8 @@ def plan_scenarios() -> list[dict[str, Any]]:
         "plan-09-app-only-fallback", "An App-only call without requestedOutputs receives assistant/content",
         [plan_rule(9, "an App-only call without requestedOutputs receiving assistant/content"), FALLBACK, NO_UNREQUESTED],
         [call_step(None, ui=True, checks=[is_result(), outputs_array(), *only(ASSISTANT_CONTENT), *output_shapes(),
-                                          check("count", f"{OUTPUTS}[?@.audience=='{UI}']", "no ui output although the extension is negotiated", value=0),
+                                          check("count", f"{OUTPUTS}[?@.audience=='{UI}']", "no ui output although the extension is "
+                                                                                            "negotiated", value=0),
                                           *no_legacy_fields()])],
         binding=bind(declares=[UI_STRUCTURED], ui=True, preferAppOnly=True), plan=9))
     out.append(scenario(
@@ -260,7 +268,8 @@ def plan_scenarios() -> list[dict[str, Any]]:
         [plan_rule(10, "rejection of undeclared and unnegotiated selectors"), REJECT, NO_SUBSTITUTE],
         [call_step(["{{undeclared}}"], checks=refused(), expect_success=False)],
         binding=bind(lacksCore=True), plan=10,
-        note="{{undeclared}} is the first core selector (assistant/structured, user/content, user/structured, programmatic/structured) the tool does not declare."))
+        note="{{undeclared}} is the first core selector (assistant/structured, user/content, user/structured, programmatic/structured) the "
+             "tool does not declare."))
     out.append(scenario(
         "plan-10b-unnegotiated-extension", "Rejection of an extension selector the request did not negotiate",
         [plan_rule(10, "rejection of undeclared and unnegotiated selectors"), REJECT, NO_SUBSTITUTE,
@@ -283,9 +292,11 @@ def plan_scenarios() -> list[dict[str, Any]]:
         [plan_rule(11, "independent validation of programmatic and App schemas"), VALIDATE_EACH, CONFORM,
          SCHEMA_EQUALITY],
         [list_step(ui=True, checks=[
-            check("exists", "$.response.result.tools[?@.name=='{{tool}}'].outputVariants[?@.audience=='programmatic' && @.format=='structured']",
+            check("exists", "$.response.result.tools[?@.name=='{{tool}}'].outputVariants[?@.audience=='programmatic' && "
+                            "@.format=='structured']",
                   "the tool lists programmatic/structured"),
-            check("exists", f"$.response.result.tools[?@.name=='{{{{tool}}}}'].outputVariants[?@.audience=='{UI}' && @.format=='structured']",
+            check("exists", f"$.response.result.tools[?@.name=='{{{{tool}}}}'].outputVariants[?@.audience=='{UI}' && "
+                            f"@.format=='structured']",
                   "the tool lists io.modelcontextprotocol/ui/structured, with its own entry")]),
          call_step([PROGRAMMATIC_STRUCTURED, UI_STRUCTURED], ui=True,
                    checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(), *output_shapes(),
@@ -334,33 +345,44 @@ def must_scenarios() -> list[dict[str, Any]]:
         [list_step("list", checks=[check("exists", "$.response.result.tools", "tools/list answers with a `tools` array"),
                                    check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array",
                                          checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])]),
-         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array (ui negotiated)",
-                                                     checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])])],
+         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array (ui "
+                                                                                            "negotiated)",
+                                                     checks=[check("type", "@.outputVariants", "`outputVariants` is an "
+                                                                                               "array", value="array")])])],
         note="A server that omits outputVariants makes every conforming 2026-12-01 client reject its whole tools/list."))
     out.append(scenario(
         "must-no-duplicate-variant-pairs", "No tool declares an audience/format pair twice",
         [NO_DUPLICATE_PAIR],
         [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "each tool's variants are distinct pairs",
-                                                     checks=[check("uniqueSelectors", "@.outputVariants[*]", "no audience/format pair twice")])])]))
+                                                     checks=[check("uniqueSelectors", "@.outputVariants[*]", "no audience/format pair "
+                                                                                                             "twice")])])]))
     core_or_ui = [*CORE_AUDIENCES, UI]
     out.append(scenario(
         "must-no-unnegotiated-extension-audience", "outputVariants lists an extension audience only when it was negotiated",
         [NO_UNNEGOTIATED_LISTING, AUDIENCE_VALUES, NOT_ARBITRARY],
-        [list_step("list", checks=[check("every", "$.response.result.tools[*]", "without extensions, every variant's audience is a core audience",
-                                         checks=[check("oneOf", "@.outputVariants[*].audience", "audience is assistant, user or programmatic",
+        [list_step("list", checks=[check("every", "$.response.result.tools[*]", "without extensions, every variant's audience is a core "
+                                                                                "audience",
+                                         checks=[check("oneOf", "@.outputVariants[*].audience", "audience is assistant, user or "
+                                                                                                "programmatic",
                                                        values=list(CORE_AUDIENCES))])]),
-         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "with the ui extension negotiated, every audience is core or io.modelcontextprotocol/ui",
-                                                     checks=[check("oneOf", "@.outputVariants[*].audience", "audience is core or the negotiated extension",
+         list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "with the ui extension negotiated, every "
+                                                                                            "audience is core or "
+                                                                                            "io.modelcontextprotocol/ui",
+                                                     checks=[check("oneOf", "@.outputVariants[*].audience", "audience is core or the "
+                                                                                                            "negotiated extension",
                                                                    values=core_or_ui)])])]))
     out.append(scenario(
         "must-core-combinations-only", "Core audiences are declared only in the core combinations",
         [COMBINATIONS, COMBINATIONS_TABLE],
         [list_step("list-ui", ui=True, checks=[
-            check("every", "$.response.result.tools[*]", "no tool declares programmatic/content, and core formats are content or structured",
-                  checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && @.format=='content']", "no programmatic/content", value=0),
+            check("every", "$.response.result.tools[*]", "no tool declares programmatic/content, and core formats are content or "
+                                                         "structured",
+                  checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && "
+                                         "@.format=='content']", "no programmatic/content", value=0),
                           check("every", "@.outputVariants[?@.audience=='assistant' || @.audience=='user' || @.audience=='programmatic']",
                                 "a core variant's format is content or structured",
-                                checks=[check("oneOf", "@.format", "format is content or structured", values=["content", "structured"])])])])],
+                                checks=[check("oneOf", "@.format", "format is content or "
+                                                                   "structured", values=["content", "structured"])])])])],
         level="MUST"))
     out.append(scenario(
         "must-fallback-assistant-content", "Without requestedOutputs the server returns assistant/content",
@@ -373,10 +395,14 @@ def must_scenarios() -> list[dict[str, Any]]:
         [USABLE],
         [call_step([ASSISTANT_CONTENT], checks=[
             is_result(),
-            check("minLength", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content", "at least one content block", value=1),
+            check("minLength", f"{OUTPUTS}[?@.audience=='assistant' && "
+                               f"@.format=='content'].content", "at least one content block", value=1),
             combo("anyOf", "some block carries something: non-empty text, or a non-text block",
-                  checks=[check("exists", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type!='text']", "a non-text block"),
-                          check("exists", f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type=='text' && @.text!='']", "a non-empty text block")])])],
+                  checks=[check("exists", f"{OUTPUTS}[?@.audience=='assistant' && "
+                                          f"@.format=='content'].content[?@.type!='text']", "a non-text block"),
+                          check("exists",
+                                f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type=='text' && @.text!='']",
+                                "a non-empty text block")])])],
         binding=bind(minCore=2),
         note="Only the emptiness of the fallback can be seen on the wire; whether its text is a mere placeholder needs a reader."))
     out.append(scenario(
@@ -394,11 +420,13 @@ def must_scenarios() -> list[dict[str, Any]]:
         [NO_UNREQUESTED, MATCH_SELECTOR],
         [call_step(["{{other}}"], checks=[is_result(), outputs_array(), count_outputs(1), same_as_requested()])],
         binding=bind(minCore=2),
-        note="{{other}} is the tool's first declared core variant other than assistant/content (programmatic/structured, assistant/structured, user/structured, user/content)."))
+        note="{{other}} is the tool's first declared core variant other than assistant/content (programmatic/structured, "
+             "assistant/structured, user/structured, user/content)."))
     out.append(scenario(
         "must-selector-match", "Outputs carry the audience and format of the selector they answer",
         [MATCH_SELECTOR, EXACTLY_ONE],
-        [call_step([ASSISTANT_CONTENT, "{{other}}"], checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(), *output_shapes()])],
+        [call_step([ASSISTANT_CONTENT, "{{other}}"], checks=[is_result(), outputs_array(), count_outputs(2), same_as_requested(),
+                                                             *output_shapes()])],
         binding=bind(minCore=2)))
     out.append(scenario(
         "must-structured-outputs-valid", "Every declared variant requested at once: each structured output valid against its own schema",
@@ -419,9 +447,11 @@ def must_scenarios() -> list[dict[str, Any]]:
                                               check("count", f"{OUTPUTS}[?@.format=='content']", "no content output", value=0),
                                               count_outputs(1), *no_legacy_fields()])],
         binding=bind(minStructured=1),
-        note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, user/structured)."))
+        note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, "
+             "user/structured)."))
     out.append(scenario(
-        "must-requestedoutputs-at-2026-07-28-never-yields-outputs", "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
+        "must-requestedoutputs-at-2026-07-28-never-yields-outputs",
+        "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
         [OLD_CLIENT, LEGACY_CALL, NOT_A_SIGNAL],
         [call_step([ASSISTANT_CONTENT], version="2026-07-28", expect_success=False, checks=[
             check("absent", OUTPUTS, "no `outputs` in a 2026-07-28 result"),
@@ -439,31 +469,38 @@ def must_scenarios() -> list[dict[str, Any]]:
             combo("forEach", "each legacy outputSchema is assistant/structured's, or no other audience's",
                   var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema",
-                                checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals assistant/structured's schema",
-                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured'].schema"),
-                                        check("notInOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals no non-assistant variant's schema",
-                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience!='assistant'].schema")])])])]))
+                                checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
+                                              "equals assistant/structured's schema",
+                                              otherPath=f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}.schema"),
+                                        check("notInOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
+                                              "equals no non-assistant variant's schema",
+                                              otherPath=f"{MODERN_VARIANTS}[?@.audience!='assistant'].schema")])])])]))
     out.append(scenario(
-        "should-legacy-outputschema-from-assistant-structured", "A tool with assistant/structured exposes that schema as its legacy outputSchema",
+        "should-legacy-outputschema-from-assistant-structured",
+        "A tool with assistant/structured exposes that schema as its legacy outputSchema",
         [LEGACY_SCHEMA_SHOULD],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "for each tool with a legacy outputSchema and an assistant/structured variant, the two schemas are equal",
                   var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema (or the tool has no assistant/structured)",
-                                checks=[check("absent", "$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured']",
+                                checks=[check("absent",
+                                              f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}",
                                               "no assistant/structured variant"),
-                                        check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema", "equals assistant/structured's schema",
-                                              otherPath="$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants[?@.audience=='assistant' && @.format=='structured'].schema")])])])]))
+                                        check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
+                                              "equals assistant/structured's schema",
+                                              otherPath=f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}.schema")])])])]))
     out.append(scenario(
         "should-no-outputschema-at-2026-12-01", "tools/list at 2026-12-01 carries no legacy outputSchema",
         [NO_OUTPUTSCHEMA_NEW],
-        [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "no tool carries `outputSchema` beside `outputVariants`",
+        [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]",
+                                                     "no tool carries `outputSchema` beside `outputVariants`",
                                                      checks=[check("absent", "@.outputSchema", "no `outputSchema`")])])]))
     out.append(scenario(
         "should-structured-variants-declare-schema", "Every structured variant declares the JSON Schema of its payload",
         [STRUCTURED_SCHEMA],
         [list_step("list-ui", ui=True, checks=[
-            check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']", "each structured variant carries a `schema` object",
+            check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']",
+                  "each structured variant carries a `schema` object",
                   checks=[check("type", "@.schema", "a `schema` object", value="object")])])],
         note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
     out.append(scenario(
@@ -483,7 +520,9 @@ def must_scenarios() -> list[dict[str, Any]]:
         [{**call_step("{{declaredCore}}", expect_success=False, checks=[
             check("minLength", OUTPUTS, "an isError result does not carry an empty outputs array", value=1),
             same_as_requested(), *output_shapes()]),
-          "skipUnless": [check("equals", f"{R}.isError", "the error call fails as a tool error (isError: true); configure one with --error-call TOOL=JSON", value=True)]}],
+          "skipUnless": [check("equals", f"{R}.isError",
+                               "the error call fails as a tool error (isError: true); configure one with --error-call TOOL=JSON",
+                               value=True)]}],
         binding=bind(errorCall=True),
         note="Needs a call that fails inside the tool; the default for this server is execute_code with code 1/0."))
     return out
