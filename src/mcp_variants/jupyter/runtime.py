@@ -2,20 +2,28 @@
 keep files and notebooks in) and the values that cross it.
 
 Three runtimes implement it: embedded (local kernels, files under --root), remote (a Jupyter
-server's REST API and kernel websockets) and sandboxes (a Jupyter server this process launched,
-reached as a remote one). Kernels run code through the one execute loop (run_loop.py), over
-the message source their transport provides; Contents are separate, so a runtime whose
-notebooks live elsewhere (a shared document, say) pairs its own Contents with those kernels.
+server's REST API and kernel websockets, or, when the server has real-time collaboration, the
+notebooks' shared documents: live/) and sandboxes (a Jupyter
+server this process launched, reached as a remote one). Kernels run code through the one
+execute loop (run_loop.py), over the message source their transport provides; Contents are
+separate, so a runtime whose notebooks live elsewhere (a shared document) pairs its own
+Contents with those kernels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, message)
+# Who changed a notebook: a client's key (hub.ClientState.key), or None for anyone else (a
+# person in JupyterLab, another program, a stateless request).
+Origin = str | None
+ChangeListener = Callable[[Origin], None]
+Unwatch = Callable[[], Awaitable[None]]  # ends a watch (Contents.watch)
 
 
 class RunStatus(StrEnum):
@@ -79,10 +87,28 @@ class Contents(Protocol):
         ...
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
-        """Replace the notebook at `path` whole, or not at all."""
+        """Replace the notebook at `path` whole (creating it), or not at all."""
+        ...
+
+    def edit_notebook(self, path: str, *, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]:
+        """The notebook at `path` (every cell with an id), to change in place: saved when the block
+        succeeds, untouched when it raises. The caller holds the notebook's lock."""
+        ...
+
+    async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
+        """Call `listener` when the notebook at `path` changes (by whom, when known) until the
+        returned function is awaited."""
+        ...
+
+    async def live(self, path: str) -> bool | None:
+        """Whether edits to `path` appear live in a JupyterLab that has it open: True (its shared
+        document), False (a Jupyter server without real-time collaboration), None where no
+        Jupyter server is involved (files on disk)."""
         ...
 
     async def exists(self, path: str) -> bool: ...
+
+    async def aclose(self) -> None: ...
 
 
 @dataclass

@@ -8,7 +8,7 @@ from ..jupyter.notebook_model import new_notebook
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.notebooks import kernel_for, load_stable, notebook_lock, notebook_path
+from .shared.notebooks import kernel_for, live_note, load_stable, notebook_lock, notebook_path
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import plural
 
@@ -41,6 +41,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     text = f"{what} {path} ({plural(cells, 'cell')}; kernel {kernel_id})."
     if upgraded:
         text += " It had no cell ids (nbformat < 4.5): it was upgraded and saved, so cell ids stay stable."
+    text += await live_note(ctx, path)
     if ctx.client.persistent:
         text += " It is now this client's default notebook: later calls may leave out notebook."
         if previous and previous != path:
