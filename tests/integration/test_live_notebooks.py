@@ -1,5 +1,5 @@
 """Live notebooks: our server through a real JupyterLab 4 with real-time collaboration
-(jupyter-collaboration 5), the notebook's shared document.
+(jupyter-collaboration 5), the notebook's shared document and its JupyterLab session kernel.
 
 The person is `support.person.Person`: a Yjs client of its own in the same room, as JupyterLab
 is (the browser tests in tests/apps/ do the same with a real JupyterLab page). Faults come from
@@ -17,10 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import nbformat
 import pytest
 
 from mcp_variants.processes import JupyterServerProcess
+from support.jupyter import sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
@@ -92,6 +94,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
     nb = "every-tool.ipynb"
     opened = ok(live.call("use_notebook", {"notebook": nb, "create": True}))
     assert "It is live" in text(opened[AC]) and opened[PS]["created"]
+    kernel_id = opened[PS]["kernelId"]
     person = Person(jupyterlab, nb)
     try:
         assert len(person.notebook()["cells"]) == 1, "an empty notebook loaded into a room gets one empty cell (jupyter-ydoc)"
@@ -99,7 +102,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         title = inserted[PS]["cellId"]
         person.wait_for(lambda n: title in cell_ids(n))
         ran = ok(live.call("insert_execute_code_cell", {"notebook": nb, "source": "x = 41\nprint('x is', x)\nx + 1"}))
-        assert ran[PS]["executionCount"] == 1
+        assert ran[PS]["kernelId"] == kernel_id and ran[PS]["executionCount"] == 1
         run_id = ran[PS]["cell"]["cellId"]
         seen = person.wait_for(lambda n: "42" in output_texts(n["cells"][-1]))
         assert output_texts(seen["cells"][-1]) == "x is 41\n42"
@@ -114,7 +117,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         ok(live.call("edit_cell_source", {"notebook": nb, "cell_id": title, "old_string": "Title", "new_string": "Live title"}))
         ok(live.call("overwrite_cell_source", {"notebook": nb, "cell_id": run_id, "source": "x = 1\nx * 2"}))
         again = ok(live.call("execute_cell", {"notebook": nb, "cell_id": run_id}))
-        assert again[PS]["executionCount"] == 2
+        assert again[PS]["executionCount"] == 2, "the execution count goes on in the notebook's kernel"
         moved = ok(live.call("move_cell", {"notebook": nb, "cell_id": run_id, "target_index": 0}))
         assert moved[PS]["toIndex"] == 0
         ok(live.call("clear_cell_output", {"notebook": nb, "cell_id": run_id}))
@@ -124,13 +127,17 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         assert [c["source"] for c in seen["cells"]] == ["x = 1\nx * 2", "# Live title"]
         saved = on_disk(jupyterlab, nb, lambda n: [c.source for c in n.cells] == ["x = 1\nx * 2", "# Live title"])
         assert [c.id for c in saved.cells] == cell_ids(seen)
-        ok(live.call("restart_notebook", {"notebook": nb}))
-        ok(live.call("unuse_notebook", {"notebook": nb}))
+
+        restarted = ok(live.call("restart_notebook", {"notebook": nb}))
+        assert "JupyterLab kernel" in text(restarted[AC]) and restarted[PS]["kernelId"] == kernel_id
+        unused = ok(live.call("unuse_notebook", {"notebook": nb}))
+        assert unused[PS]["kernelStopped"] is False and "JupyterLab session" in text(unused[AC])
     finally:
         person.close()
     # The notebook was created through the contents API (no room can be in use for a file that does
     # not exist); every edit after that went through the shared document.
     assert contents_writes(live) == [nb]
+    assert [s["kernel"]["id"] for s in sessions(jupyterlab) if s["path"] == nb] == [kernel_id], "the session stays for the person"
 
 
 def test_legacy_clients_get_the_same_notebook(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
@@ -143,6 +150,37 @@ def test_legacy_clients_get_the_same_notebook(jupyterlab: JupyterServerProcess, 
             assert not result.get("isError"), (tool, result)
     finally:
         server.close()
+
+
+# ---- the notebook's own kernel ---------------------------------------------------------------------
+
+
+def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: Server, jupyterlab: JupyterServerProcess) -> None:
+    notebook_file(jupyterlab.root / "session.ipynb", [code("")])
+    # The person opened it first: JupyterLab made a session, and ran code in its kernel.
+    response = httpx.post(f"{jupyterlab.url}api/sessions", headers=jupyterlab.auth_headers,
+                          json={"path": "session.ipynb", "name": "session.ipynb", "type": "notebook", "kernel": {"name": "python3"}})
+    kernel_id = response.json()["kernel"]["id"]
+    before = ok(live.call("execute_code", {"code": "1"}))
+    assert before[PS]["kernelId"] != kernel_id, "execute_code keeps a kernel of its own"
+    # Set a variable in the person's kernel the way their JupyterLab does: its websocket.
+    from jupyter_kernel_client import JupyterKernelClient
+
+    with JupyterKernelClient(server_url=jupyterlab.url, token=jupyterlab.token, kernel_id=kernel_id) as person_kernel:
+        assert person_kernel.execute("shared = 'set by the person'")["status"] == "ok"
+        ran = ok(live.call("insert_execute_code_cell", {"notebook": "session.ipynb", "source": "print(shared)\nagent = 7"}))
+        assert ran[PS]["kernelId"] == kernel_id and "set by the person" in text(ran[AC])
+        assert ran[PS]["executionCount"] == 2, "it goes on from the person's count"
+        back = person_kernel.execute("print(agent)")
+        assert "7" in "".join(o.get("text", "") for o in back["outputs"])
+
+
+def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: Server, jupyterlab: JupyterServerProcess) -> None:
+    notebook_file(jupyterlab.root / "fresh-session.ipynb", [code("")])
+    ran = ok(live.call("insert_execute_code_cell", {"notebook": "fresh-session.ipynb", "source": "made_by_agent = 1"}))
+    ours = [s for s in sessions(jupyterlab) if s["path"] == "fresh-session.ipynb"]
+    assert len(ours) == 1 and ours[0]["kernel"]["id"] == ran[PS]["kernelId"]  # type: ignore[index]
+    assert ours[0]["type"] == "notebook"
 
 
 # ---- cell ids are the address -----------------------------------------------------------------------
@@ -192,6 +230,43 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
     finally:
         server.close()
         proxy.close()
+
+
+def test_outputs_that_reached_the_document_stay_when_our_server_dies(live: Server, jupyterlab: JupyterServerProcess) -> None:
+    notebook_file(jupyterlab.root / "dies.ipynb", [code("")])
+    person = Person(jupyterlab, "dies.ipynb")
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(live.call, "insert_execute_code_cell",
+                        {"notebook": "dies.ipynb", "source": "print('streamed before', flush=True)\nimport time\ntime.sleep(60)"})
+            person.wait_for(lambda n: "streamed before" in output_texts(n["cells"][-1]), timeout=30)
+            live.connection.process.kill()
+            live.connection.process.wait(10)
+        time.sleep(0.5)
+        assert output_texts(person.notebook()["cells"][-1]) == "streamed before\n"
+        saved = on_disk(jupyterlab, "dies.ipynb", lambda n: len(n.cells) == 2 and bool(n.cells[1].outputs))
+        assert saved.cells[1].outputs[0]["text"] == "streamed before\n"
+    finally:
+        person.close()
+
+
+def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Server, jupyterlab: JupyterServerProcess) -> None:
+    notebook_file(jupyterlab.root / "deleted.ipynb", [code("keep = 1", "keep")])
+    person = Person(jupyterlab, "deleted.ipynb")
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            source = "print('start', flush=True)\nimport time\ntime.sleep(2)\nprint('end')"
+            pending = pool.submit(live.call, "insert_execute_code_cell", {"notebook": "deleted.ipynb", "source": source})
+            running = person.wait_for(lambda n: "start" in output_texts(n["cells"][-1]), timeout=30)
+            assert len(running["cells"]) == 2
+            person.change(lambda nb: nb.ycells.pop(1))
+            out = pending.result(timeout=30)
+        assert out["result"]["isError"] and out[PS]["error"]["type"] == "not-found"
+        assert "was deleted" in text(out[AC]) and "end" in text(out[AC]), "the outputs come back in the result"
+        time.sleep(0.3)
+        assert person.notebook()["cells"] == [{**person.notebook()["cells"][0], "outputs": []}], "no output went into another cell"
+    finally:
+        person.close()
 
 
 def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:

@@ -1,6 +1,6 @@
 """The live notebooks' pure parts, on real pycrdt documents in memory (no server): the y-sync
-bookkeeping, text spans, reading the notebook schema as nbformat, and applying the tools' edits by
-cell id.
+bookkeeping, text spans, reading the notebook schema as nbformat, applying the tools' edits by
+cell id, and writing a run's outputs as they come.
 
 Two documents stand for two parties (a person's JupyterLab and our server) editing the same
 notebook at once; exchanging their updates is what a room does. The property tests check
@@ -22,6 +22,7 @@ from pycrdt import Doc, Encoder
 from mcp_variants.jupyter.live import cells
 from mcp_variants.jupyter.live.sync import Barriers, ServerView, decode_state_vector
 from mcp_variants.jupyter.live.text import Span, byte_span, changed_span, rebase
+from mcp_variants.jupyter.outputs import OutputCollector
 
 # ---- helpers ------------------------------------------------------------------------------------
 
@@ -323,3 +324,68 @@ def test_concurrent_edits_merge_without_losing_or_doubling(agent_ops: list[tuple
         for side in (agent_texts, person_texts) if cell_id not in moved else (agent_texts,):
             for word in side.get(cell_id, "").split():
                 assert word in texts[cell_id], f"{word!r} lost from {cell_id}: {texts[cell_id]!r}"
+
+
+# ---- a run's outputs as they come ----------------------------------------------------------------
+
+
+def run_into(document: YNotebook, cell_id: str, messages: list[tuple[str, dict[str, Any]]]) -> tuple[cells.RunningCell, OutputCollector]:
+    running = cells.RunningCell(cell_id)
+    collector = OutputCollector(10_000)
+    with document.ydoc.transaction():
+        running.begin(document)
+    for count, (kind, content) in enumerate(messages, 1):
+        collector.add(kind, content)
+        with document.ydoc.transaction():
+            running.update(document, collector.outputs, count)
+    return running, collector
+
+
+def test_outputs_stream_into_their_cell_as_they_come() -> None:
+    document = shared(notebook(code("a", "loop()", [{"output_type": "stream", "name": "stdout", "text": "old\n"}], 1)))
+    viewer = replica(document)
+    seen: list[str] = []
+
+    def look() -> None:
+        sync(document, viewer)
+        seen.append("".join(o.get("text", "") for o in cells.read(viewer)["cells"][0]["outputs"]))
+
+    running = cells.RunningCell("a")
+    collector = OutputCollector(10_000)
+    with document.ydoc.transaction():
+        running.begin(document)
+    look()
+    assert str(document.ycells[0]["execution_state"]) == "running"
+    for line in ("1\n", "2\n", "3\n"):
+        collector.add("stream", {"name": "stdout", "text": line})
+        with document.ydoc.transaction():
+            running.update(document, collector.outputs, 5)
+        look()
+    assert seen == ["", "1\n", "1\n2\n", "1\n2\n3\n"]  # the old output went at the start; one stream, growing
+    with document.ydoc.transaction():
+        running.end(document)
+    cell = cells.read(document)["cells"][0]
+    assert cell["outputs"] == collector.outputs and cell["execution_count"] == 5
+    assert document.ycells[0]["execution_state"] == "idle"
+
+
+def test_clear_output_rewrites_the_cell() -> None:
+    document = shared(notebook(code("a", "")))
+    _, collector = run_into(document, "a", [("stream", {"name": "stdout", "text": "10%\n"}), ("clear_output", {}),
+                                            ("stream", {"name": "stdout", "text": "20%\n"}),
+                                            ("display_data", {"data": {"text/plain": "done"}, "metadata": {}})])
+    assert cells.read(document)["cells"][0]["outputs"] == collector.outputs
+    assert [o["output_type"] for o in collector.outputs] == ["stream", "display_data"]
+
+
+def test_a_deleted_cell_gets_nothing_and_no_other_cell_does() -> None:
+    document = shared(notebook(code("a", "run()"), code("b", "other")))
+    running = cells.RunningCell("a")
+    with document.ydoc.transaction():
+        running.begin(document)
+    del document.ycells[0]  # a person deleted the running cell
+    with document.ydoc.transaction():
+        running.update(document, [{"output_type": "stream", "name": "stdout", "text": "late\n"}], 2)
+        running.end(document)
+    assert running.gone
+    assert cells.read(document)["cells"] == [code("b", "other")]

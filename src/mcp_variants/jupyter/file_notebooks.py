@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from .notebook_model import ensure_ids
-from .runtime import ChangeListener, Origin, Unwatch
+from .runtime import ChangeListener, Origin, OutputsListener, Unwatch
 
 
 class FileNotebooks(ABC):
@@ -37,6 +37,10 @@ class FileNotebooks(ABC):
         yield notebook
         await self._write(path, notebook)
         self._changed(path, origin)
+
+    @asynccontextmanager
+    async def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AsyncIterator[OutputsListener | None]:
+        yield None
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
         token = object()

@@ -12,7 +12,7 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
-from .runtime import Execution, ProgressCallback, RunStatus
+from .runtime import Execution, OutputsListener, ProgressCallback, RunStatus
 
 
 class DefaultKernel:
@@ -69,8 +69,19 @@ class KernelPool(ABC, Generic[S]):
     async def is_running(self, kernel_id: str) -> bool:
         return kernel_id in self._kernels
 
+    async def notebook_kernel(self, path: str, known: str | None) -> tuple[str, bool]:
+        """A kernel of its own per notebook: `known` while it runs, else a new one."""
+        if known is not None and await self.is_running(known):
+            return known, False
+        return await self.start_kernel(), known is not None
+
+    def is_shared(self, kernel_id: str) -> bool:
+        kernel = self._kernels.get(kernel_id)
+        return kernel is not None and kernel.shared
+
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+                      progress: ProgressCallback | None = None, progress_interval: float = 5.0,
+                      on_outputs: OutputsListener | None = None) -> Execution:
         restarted = False
         if kernel_id is None:
             kernel_id, restarted = await self.default_kernel()
@@ -80,7 +91,7 @@ class KernelPool(ABC, Generic[S]):
         async with kernel.lock:
             await self._before_run(kernel)
             execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
-                                       progress=progress, progress_interval=progress_interval)
+                                       progress=progress, progress_interval=progress_interval, on_outputs=on_outputs)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)
         execution.kernel_restarted = restarted

@@ -3,7 +3,7 @@ keep files and notebooks in) and the values that cross it.
 
 Three runtimes implement it: embedded (local kernels, files under --root), remote (a Jupyter
 server's REST API and kernel websockets, or, when the server has real-time collaboration, the
-notebooks' shared documents: live/) and sandboxes (a Jupyter
+notebooks' shared documents and JupyterLab session kernels: live/) and sandboxes (a Jupyter
 server this process launched, reached as a remote one). Kernels run code through the one
 execute loop (run_loop.py), over the message source their transport provides; Contents are
 separate, so a runtime whose notebooks live elsewhere (a shared document) pairs its own
@@ -19,6 +19,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, message)
+# A run's outputs so far (nbformat 4, the list the run keeps growing) and its execution count,
+# after each message that changed them: how a live notebook shows a run as it streams in.
+OutputsListener = Callable[[list[dict[str, Any]], int | None], None]
 # Who changed a notebook: a client's key (hub.ClientState.key), or None for anyone else (a
 # person in JupyterLab, another program, a stateless request).
 Origin = str | None
@@ -44,6 +47,7 @@ class Execution:
     duration_ms: float
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
+    queued: bool = False  # TIMEOUT before a shared kernel began it (busy with others' runs): not interrupted
 
 
 @dataclass
@@ -58,11 +62,22 @@ class KernelInfo:
 
 class Kernels(Protocol):
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+                      progress: ProgressCallback | None = None, progress_interval: float = 5.0,
+                      on_outputs: OutputsListener | None = None) -> Execution:
         """Run `code` in `kernel_id` (the default kernel when None)."""
         ...
 
     async def start_kernel(self) -> str: ...
+
+    async def notebook_kernel(self, path: str, known: str | None) -> tuple[str, bool]:
+        """The kernel the notebook at `path` runs in: `known` (the one it ran in last) while that
+        still runs, else another; True when it replaced `known` (the state `known` had is gone)."""
+        ...
+
+    def is_shared(self, kernel_id: str) -> bool:
+        """Whether others run code in `kernel_id` too (a notebook's JupyterLab session): shutting it
+        down then only lets go of it."""
+        ...
 
     async def is_running(self, kernel_id: str) -> bool:
         """Whether `kernel_id` is a kernel of this runtime that still runs (one kernel asked, not all listed)."""
@@ -93,6 +108,11 @@ class Contents(Protocol):
     def edit_notebook(self, path: str, *, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]:
         """The notebook at `path` (every cell with an id), to change in place: saved when the block
         succeeds, untouched when it raises. The caller holds the notebook's lock."""
+        ...
+
+    def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AbstractAsyncContextManager[OutputsListener | None]:
+        """While a run of cell `cell_id` lasts: where its outputs go as they come (a live notebook's
+        cell), or None where they are written once, at the end."""
         ...
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:

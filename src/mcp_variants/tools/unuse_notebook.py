@@ -27,12 +27,13 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         client for client in ctx.hub.clients.values()
         if client is not ctx.client and client.notebook == path and client.backend_key == backend.key
     ]
-    stopped = False
+    stopped = shared = False
     if kernel_id is not None and not others:
+        shared = backend.kernels.is_shared(kernel_id)  # the notebook's JupyterLab session: only let go of
         if await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
         del ctx.hub.notebook_kernels[key]
-        stopped = True
+        stopped = not shared
     if was_default:
         ctx.client.notebook = None
 
@@ -42,6 +43,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if stopped:
         parts.append(f"Its kernel {kernel_id} is shut down: its variables are gone." if was_default
                      else f"Closed {path}: its kernel {kernel_id} is shut down and its variables are gone.")
+    elif shared:
+        parts.append(f"Its kernel {kernel_id} keeps running: it is the notebook's JupyterLab session, which this client let go of.")
     elif kernel_id is not None:
         parts.append(f"Its kernel {kernel_id} keeps running: {len(others)} other client(s) use {path}.")
     record = {

@@ -229,3 +229,63 @@ def set_outputs(ycell: YMap, outputs: list[dict[str, Any]]) -> None:
         return
     youtputs.clear()
     youtputs.extend([shared_output(o) for o in outputs])
+
+
+class RunningCell:
+    """A run's outputs written into the cell with `cell_id` as they come: a new output appended, a
+    stream's new text appended to its shared text, everything rewritten after a clear_output.
+
+    The cell is found by id at every write, wherever people moved it. When it is gone, nothing
+    is written anywhere (`gone`)."""
+
+    def __init__(self, cell_id: str) -> None:
+        self.cell_id = cell_id
+        self.gone = False
+        self._written: list[tuple[dict[str, Any], int]] = []  # the run's own output dicts, and a stream's text length written
+
+    def _cell(self, notebook: YNotebook) -> YMap | None:
+        index = None if self.gone else find(notebook, self.cell_id)
+        if index is None:
+            self.gone = True
+            return None
+        ycell: YMap = notebook.ycells[index]
+        return ycell
+
+    def begin(self, notebook: YNotebook) -> None:
+        """As JupyterLab starts a run: no outputs, no execution count, running."""
+        ycell = self._cell(notebook)
+        if ycell is None:
+            return
+        set_outputs(ycell, [])
+        ycell["execution_count"] = None
+        ycell["execution_state"] = "running"
+
+    def update(self, notebook: YNotebook, outputs: list[dict[str, Any]], execution_count: int | None) -> None:
+        ycell = self._cell(notebook)
+        if ycell is None:
+            return
+        if execution_count is not None and ycell.get("execution_count") != execution_count:
+            ycell["execution_count"] = execution_count
+        youtputs = ycell.get("outputs")
+        written = self._written
+        rewrite = (
+            not isinstance(youtputs, Array) or len(youtputs) != len(written) or len(outputs) < len(written)
+            or any(outputs[i] is not output for i, (output, _) in enumerate(written))
+        )
+        if rewrite:
+            set_outputs(ycell, outputs)
+        else:
+            assert isinstance(youtputs, Array)
+            if written:
+                last, length = written[-1]
+                text = last.get("text") if last.get("output_type") == "stream" else None
+                ytext = youtputs[len(written) - 1].get("text")
+                if isinstance(text, str) and len(text) > length and isinstance(ytext, Text):
+                    ytext += text[length:]
+            youtputs.extend([shared_output(o) for o in outputs[len(written):]])
+        self._written = [(o, len(o["text"]) if o.get("output_type") == "stream" else 0) for o in outputs]
+
+    def end(self, notebook: YNotebook) -> None:
+        ycell = self._cell(notebook)
+        if ycell is not None:
+            ycell["execution_state"] = "idle"

@@ -19,7 +19,7 @@ from ..hub import KeyedLocks
 from ..paths import clean_relative
 from ..remote.contents import RemoteContents
 from ..remote.server_client import JupyterServerClient
-from ..runtime import ChangeListener, Origin, Unwatch
+from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
 from .document import SharedNotebook
 from .rooms import Rooms
 
@@ -92,6 +92,15 @@ class LiveContents:
             return
         async with document.editing(origin) as notebook:
             yield notebook
+
+    @asynccontextmanager
+    async def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AsyncIterator[OutputsListener | None]:
+        document = await self._document(path)
+        if document is None:
+            yield None
+            return
+        async with document.running(cell_id, origin) as write:
+            yield write
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
         document = await self._document(path)

@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..notebook_format import check
-from ..runtime import ChangeListener, Origin, Unwatch
+from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
 from . import cells
 from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose
 from .sync import Barriers, ServerView, decode_state_vector
@@ -352,6 +352,23 @@ class SharedNotebook:
         before = cells.read(self.notebook)
         self.change(None, lambda live: cells.apply(live, before, notebook))
         await self.confirm()
+
+    @asynccontextmanager
+    async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
+        """Where a run of `cell_id` writes its outputs as they come."""
+        await self.ready()
+        run = cells.RunningCell(cell_id)
+        self.change(origin, run.begin)
+
+        def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
+            if not run.gone:
+                self.change(origin, lambda notebook: run.update(notebook, outputs, execution_count))
+
+        try:
+            yield write
+        finally:
+            if not run.gone and not self.closed:
+                self.change(origin, run.end)
 
     def watch(self, listener: ChangeListener) -> Unwatch:
         token = object()

@@ -2,8 +2,8 @@
 
 `server_client` speaks its REST API; `kernels` runs code on its kernels, whose messages come
 over each kernel's websocket (`websocket`); `contents` keeps files and notebooks there. When
-the server has real-time collaboration, notebooks are its shared documents (`..live`);
-without it, they are files (`contents`).
+the server has real-time collaboration, notebooks are its shared documents and run in their
+JupyterLab sessions' kernels (`..live`); without it, they are files (`contents`).
 Importing it does not import jupyter_client: the websocket client is imported on first use.
 """
 
@@ -13,8 +13,8 @@ import hashlib
 
 from ..live.contents import LiveContents
 from ..live.rooms import Rooms
+from ..live.sessions import SessionKernels
 from ..runtime import Backend
-from .kernels import RemoteKernels
 from .server_client import JupyterServerClient, split_url
 
 REMOTE = "remote"  # the backend key of --jupyter-url
@@ -28,7 +28,8 @@ def remote_key(url: str) -> str:
 def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int) -> Backend:
     """A Backend on one Jupyter server: its kernels and its contents share the one client, and
     what is known of its collaboration API."""
-    return Backend(key, label, RemoteKernels(server, hard_cap_bytes=hard_cap_bytes), LiveContents(server, Rooms(server)))
+    rooms = Rooms(server)
+    return Backend(key, label, SessionKernels(server, rooms, hard_cap_bytes=hard_cap_bytes), LiveContents(server, rooms))
 
 
 def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int) -> Backend:

@@ -28,13 +28,10 @@ async def kernel_for(ctx: ToolContext, path: str) -> str:
 
 
 async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
-    """The kernel serving `path`, and True when it replaced one that died: earlier state is gone."""
+    """The kernel serving `path` (one of its own, or its JupyterLab session's), and True when it
+    replaced the one it ran in before: earlier state is gone."""
     key = (ctx.backend.key, path)
-    kernel_id = ctx.hub.notebook_kernels.get(key)
-    if kernel_id is not None and await ctx.backend.kernels.is_running(kernel_id):
-        return kernel_id, False
-    replaced = kernel_id is not None
-    kernel_id = await ctx.backend.kernels.start_kernel()
+    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key))
     ctx.hub.notebook_kernels[key] = kernel_id
     return kernel_id, replaced
 
@@ -58,7 +55,8 @@ async def live_note(ctx: ToolContext, path: str) -> str:
     """What a person with the notebook open in JupyterLab sees of this client's work, said once (use_notebook)."""
     live = await ctx.backend.contents.live(path)
     if live:
-        return " It is live: edits appear at once in a JupyterLab that has it open (its shared document)."
+        return (" It is live: edits and outputs appear at once in a JupyterLab that has it open (its shared document), "
+                "and runs use its JupyterLab kernel, so variables are shared with the people there.")
     if live is False:
         return (" This Jupyter server has no real-time collaboration (jupyter-collaboration): edits are saved to the file "
                 "and will not appear live in a JupyterLab that has it open (reload it there).")
