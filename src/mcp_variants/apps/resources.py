@@ -1,4 +1,5 @@
-"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read.
+"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read
+(`ViewResources`, one of the sources server/resources.py serves).
 
 Each view is one self-contained HTML file (inline JS and CSS, built from apps/ by
 apps/build.sh and committed under views/). A tool links its view with
@@ -17,14 +18,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import PaginatedRequestParams, ReadResourceRequestParams
 
+from ..jupyter.hub import ClientState
+from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, DeclarationError
 from ..protocol.types import UI_STRUCTURED, ToolDeclaration
-from ..protocol.versions import STATELESS_VERSIONS
 
 MIME_TYPE: Final[str] = "text/html;profile=mcp-app"
 VISIBILITIES: Final[frozenset[str]] = frozenset({"model", "app"})
@@ -144,37 +143,39 @@ def read_result(uri: str) -> dict[str, Any] | None:
     return {"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": view_html(uri), "_meta": {"ui": RESOURCE_UI_META}}]}
 
 
-def register_resources(server: Server[Any]) -> None:
-    """resources/list (the views), resources/templates/list (none), resources/read (a view).
+class ViewResources:
+    """The views as a source of resources (server/resources.py serves every source). They are
+    served at every protocol version: hosts that speak an older version render them from the
+    legacy CallToolResult (docs/apps.md). They never change, so nothing is watched."""
 
-    The views are served at every protocol version: hosts that speak an older version
-    render them from the legacy CallToolResult (docs/apps.md).
-    """
+    SCHEME = "ui://"
 
-    def stamped(ctx: ServerRequestContext[Any, Any], result: dict[str, Any]) -> dict[str, Any]:
-        if ctx.protocol_version in STATELESS_VERSIONS:
-            result["resultType"] = "complete"
-        return result
+    def owns(self, uri: str) -> bool:
+        return uri.startswith(self.SCHEME)
 
-    async def list_resources(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resources": [resource_entry(v) for v in VIEWS]})
+    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
+        return [resource_entry(view) for view in VIEWS]
 
-    async def list_templates(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resourceTemplates": []})
+    def templates(self) -> list[dict[str, Any]]:
+        return []
 
-    async def read_resource(ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> dict[str, Any]:
-        result = read_result(str(params.uri))
+    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
+        result = read_result(uri)
         if result is None:
-            raise MCPError(INVALID_PARAMS, "Resource not found", {"uri": str(params.uri), "available": sorted(VIEWS_BY_URI)})
-        if ctx.protocol_version in STATELESS_VERSIONS:
+            raise not_found(uri)
+        if stateless:
             # Required cache hints at 2026-07-28 and later (SEP-2549): a view is the same for
             # every client of this server version.
             result.update(READ_CACHE_HINT)
-        return stamped(ctx, result)
+        return result
 
-    server.add_request_handler("resources/list", PaginatedRequestParams, list_resources)
-    server.add_request_handler("resources/templates/list", PaginatedRequestParams, list_templates)
-    server.add_request_handler("resources/read", ReadResourceRequestParams, read_resource)
+    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
+        return None
+
+
+def not_found(uri: str) -> MCPError:
+    """resources/read of a URI no source has."""
+    return MCPError(INVALID_PARAMS, "Resource not found", {"uri": uri, "available": sorted(VIEWS_BY_URI)})
 
 
 __all__ = [
@@ -182,9 +183,10 @@ __all__ = [
     "RESOURCE_UI_META",
     "VIEWS",
     "View",
+    "ViewResources",
     "check_view_links",
+    "not_found",
     "read_result",
-    "register_resources",
     "resource_entry",
     "view_html",
 ]

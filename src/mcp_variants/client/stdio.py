@@ -10,6 +10,7 @@ import json
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
@@ -91,6 +92,28 @@ class StdioConnection:
             if response.get("id") == request_id and "method" not in response:
                 return response
             self.notifications.append(response)
+
+    def notification(self, method: str, timeout: float) -> dict[str, Any] | None:
+        """The next `method` notification the server sends while no request waits (those read before
+        come first); None when none comes within `timeout` s. Other messages read meanwhile are kept
+        in `notifications`."""
+        for index, kept in enumerate(self.notifications):
+            if kept.get("method") == method:
+                return self.notifications.pop(index)
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                self._lines.put(None)
+                return None
+            message: dict[str, Any] = json.loads(line)
+            if message.get("method") == method:
+                return message
+            self.notifications.append(message)
+        return None
 
     def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 120) -> dict[str, Any]:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}

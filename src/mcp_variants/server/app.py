@@ -24,7 +24,7 @@ from mcp_types import (
 )
 
 from .. import __version__
-from ..apps.resources import check_view_links, register_resources
+from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, load_shape, variants_dir
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, Hub
@@ -41,6 +41,9 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
+from .notebook_resources import NotebookResources
+from .resources import Resources, register_resources
+from .subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +69,13 @@ class ServerState:
     input_validators: dict[str, Any]
     hub: Hub
     limits: Limits
+    resources: Resources
+    subscriptions: Subscriptions
+
+    async def aclose(self) -> None:
+        """At shutdown: no more notifications, then every kernel, document and sandbox of ours."""
+        await self.subscriptions.aclose()
+        await self.hub.aclose()
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None) -> ServerState:
@@ -88,6 +98,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     if jupyter_url:
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
         hub.default_backend = REMOTE
+    resources = Resources([ViewResources(), NotebookResources(hub)])
     return ServerState(
         declarations=declarations,
         specs={name: TOOLS[name] for name in declarations},
@@ -95,6 +106,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
         limits=limits,
+        resources=resources,
+        subscriptions=Subscriptions(resources.owner),
     )
 
 
@@ -166,10 +179,16 @@ def build_server(state: ServerState) -> Server[Any]:
         return _finish(ctx, "tools/call", era, result)
 
     async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
+        capabilities = server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
+            by_alias=True, mode="json", exclude_none=True)
+        # Serving subscriptions/listen makes the SDK claim every listChanged at 2026-07-28; this
+        # server sends resource updates only (its tools, prompts and resource list are not announced).
+        for feature in ("tools", "prompts", "resources"):
+            if feature in capabilities:
+                capabilities[feature]["listChanged"] = False
         return {
             "supportedVersions": list(SUPPORTED_VERSIONS),
-            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
-                by_alias=True, mode="json", exclude_none=True),
+            "capabilities": capabilities,
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
@@ -180,14 +199,15 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
-    register_resources(server)  # the MCP Apps views (ui:// resources)
+    # The MCP Apps views (ui://) and the notebooks (notebook:///), with subscriptions to notebooks.
+    register_resources(server, state.resources, state.subscriptions, lambda ctx: state.hub.client(client_key(ctx)))
     return server
 
 
 def _register_empty_features(server: Server[Any]) -> None:
     """Prompts, completions and logging, empty: clients (and the official conformance
     suite) probe them, and an empty answer is truer than "method not found" for a server
-    that simply has none. Resources are the MCP Apps views (apps/resources.py)."""
+    that simply has none. Resources are server/resources.py's."""
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:

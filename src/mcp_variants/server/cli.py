@@ -129,7 +129,7 @@ async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Na
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
-            await state.hub.aclose()
+            await state.aclose()
 
 
 async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
@@ -140,7 +140,7 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
             # that is not a pipe, reads a file that ends). The timer is a backstop: a thread some
             # library leaves running must not keep a stopped server alive.
             with anyio.CancelScope(shield=True):
-                await state.hub.aclose()
+                await state.aclose()
             exit_anyway = threading.Timer(2.0, os._exit, (0,))
             exit_anyway.daemon = True
             exit_anyway.start()
