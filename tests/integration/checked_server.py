@@ -32,8 +32,8 @@ class Server:
     Every response and stderr byte is kept, so a test can prove a secret never left the process.
     """
 
-    def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper) -> None:
-        self.connection = StdioConnection.serve(root, *extra, stderr_keep=None)  # all of it: a secret may be anywhere
+    def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper, env: dict[str, str] | None = None) -> None:
+        self.connection = StdioConnection.serve(root, *extra, stderr_keep=None, env=env)  # all of it: a secret may be anywhere
         self.process = reaper.watch(self.connection.process.pid)
         self.stateless = stateless
         self.seen: list[str] = []

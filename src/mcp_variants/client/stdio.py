@@ -11,7 +11,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -41,10 +41,10 @@ class StdioConnection:
 
     def __init__(
         self, command: Sequence[str], cwd: Path | None = None, *, on_write: Callable[[bytes], None] | None = None,
-        stderr_keep: int | None = STDERR_TAIL,
+        stderr_keep: int | None = STDERR_TAIL, env: Mapping[str, str] | None = None,
     ) -> None:
         self.on_write = on_write
-        self.child = PipedProcess(command, cwd=cwd, stderr_keep=stderr_keep)
+        self.child = PipedProcess(command, cwd=cwd, env=env, stderr_keep=stderr_keep)
         self.process = self.child.process
         self._ids = itertools.count(1)
         self._lines: queue.Queue[bytes | None] = queue.Queue()  # None: the server closed stdout
@@ -53,9 +53,9 @@ class StdioConnection:
 
     @classmethod
     def serve(cls, root: Path, *extra: str, on_write: Callable[[bytes], None] | None = None,
-              stderr_keep: int | None = STDERR_TAIL) -> StdioConnection:
+              stderr_keep: int | None = STDERR_TAIL, env: Mapping[str, str] | None = None) -> StdioConnection:
         return cls([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra], on_write=on_write,
-                   stderr_keep=stderr_keep)
+                   stderr_keep=stderr_keep, env=env)
 
     @property
     def stderr_tail(self) -> bytes:

@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
                        help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
+    serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
+                       help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
+                            "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -107,13 +110,29 @@ def serve(args: argparse.Namespace) -> None:
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
     for secret in ("JUPYTER_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
+    jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
+    if not jupyter_url and not args.embedded:
+        jupyter_url, jupyter_token = _server_on(root)
     try:
-        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token)
+        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token)
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)
     runner = _serve_http if args.http else _serve_stdio
     anyio.run(_with_shutdown, runner, server, state, args)
+
+
+def _server_on(root: Path) -> tuple[str | None, str | None]:
+    """The URL and token of a Jupyter server this user runs on `root` (said on stderr, without the token), or nothing."""
+    from ..jupyter.discovery import server_on
+
+    found = server_on(root)
+    if found is None:
+        return None, None
+    print(f"mcp-variants: working through {found.describe()}, which serves {root}; with real-time collaboration "
+          "(jupyter-collaboration) a notebook open in its JupyterLab shows every edit as it is made, and shares its kernel. "
+          "--embedded keeps the embedded runtime.", file=sys.stderr, flush=True)
+    return found.url, found.token
 
 
 async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Namespace) -> None:
