@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
 
-from .checked_server import AC, PS, Server, text
+from .checked_server import AC, AS, PS, Server, text
 
 pytestmark = pytest.mark.timeout(300)
 AUTOSAVE_S = 1.0  # jupyter-server-ydoc saves a room's document this long after the last change
@@ -327,6 +328,42 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
     finally:
         server.close()
         lab.stop()
+
+
+# ---- sandboxes ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sandbox:
+    url: str
+    token: str
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"token {self.token}"}
+
+
+def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
+    server = Server(tmp_path, stateless=False, reaper=reaper)
+    try:
+        launched = server.call("launch_sandbox")
+        record = launched[AS]["sandbox"]
+        reaper.watch(record["pid"])
+        sandbox = Sandbox(record["url"], (Path(record["root"]).parent / "token").read_text())
+        assert f"watch its notebooks live at {record['url']}lab" in text(launched[AC])
+        assert httpx.get(f"{record['url']}lab", headers=sandbox.auth_headers, timeout=30).status_code == 200
+        server.call("use_sandbox", {"sandbox_id": record["id"]})
+        opened = server.call("use_notebook", {"notebook": "in-sandbox.ipynb", "create": True})
+        assert "It is live" in text(opened[AC])
+        person = Person(sandbox, "in-sandbox.ipynb")
+        try:
+            server.call("insert_execute_code_cell", {"source": "print('from the agent')"})
+            person.wait_for(lambda n: "from the agent" in output_texts(n["cells"][-1]))
+        finally:
+            person.close()
+    finally:
+        server.close()
+    server.assert_secret_kept(sandbox.token)
 
 
 # ---- without collaboration --------------------------------------------------------------------------

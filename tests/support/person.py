@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import httpx
@@ -22,7 +22,15 @@ from jupyter_ydoc import YNotebook
 from pycrdt import Doc, Provider
 from websockets.asyncio.client import ClientConnection, connect
 
-from mcp_variants.processes import JupyterServerProcess
+
+class JupyterServer(Protocol):
+    """A Jupyter server to reach: a JupyterServerProcess, or a sandbox's URL and token."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def auth_headers(self) -> dict[str, str]: ...
 
 
 class _Channel:
@@ -54,7 +62,7 @@ class _Channel:
 
 
 class Person:
-    def __init__(self, server: JupyterServerProcess, path: str, *, base_url: str | None = None) -> None:
+    def __init__(self, server: JupyterServer, path: str, *, base_url: str | None = None) -> None:
         self.server = server
         self.path = path
         self.base_url = base_url or server.url
