@@ -23,12 +23,11 @@ import nbformat
 import pytest
 
 from mcp_variants.processes import JupyterServerProcess
+from support.checked_server import AC, AS, PS, Server, text
 from support.jupyter import sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
-
-from .checked_server import AC, AS, PS, Server, text
 
 pytestmark = pytest.mark.timeout(300)
 AUTOSAVE_S = 1.0  # jupyter-server-ydoc saves a room's document this long after the last change
@@ -105,7 +104,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         ran = ok(live.call("insert_execute_code_cell", {"notebook": nb, "source": "x = 41\nprint('x is', x)\nx + 1"}))
         assert ran[PS]["kernelId"] == kernel_id and ran[PS]["executionCount"] == 1
         run_id = ran[PS]["cell"]["cellId"]
-        seen = person.wait_for(lambda n: "42" in output_texts(n["cells"][-1]))
+        seen = person.wait_for(lambda n: "42" in output_texts(n["cells"][-1]) and n["cells"][-1]["execution_count"] == 1)
         assert output_texts(seen["cells"][-1]) == "x is 41\n42"
         assert seen["cells"][-1]["execution_count"] == 1
 

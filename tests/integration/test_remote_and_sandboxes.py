@@ -25,10 +25,9 @@ import nbformat
 import pytest
 
 from mcp_variants.processes import JupyterServerProcess
+from support.checked_server import AC, AS, PS, Server, stdout_of, text
 from support.jupyter import kernel_ids
 from support.processes import Reaper, gone
-
-from .checked_server import AC, AS, PS, Server, stdout_of, text
 
 pytestmark = pytest.mark.timeout(300)
 

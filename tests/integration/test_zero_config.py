@@ -17,9 +17,8 @@ import pytest
 
 from mcp_variants.jupyter.discovery import running_servers, server_on
 from mcp_variants.processes import JupyterServerProcess
+from support.checked_server import AC, PS, Server, text
 from support.processes import Reaper
-
-from .checked_server import AC, PS, Server, text
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -261,11 +261,10 @@ class RunningCell:
         ycell["execution_state"] = "running"
 
     def update(self, notebook: YNotebook, outputs: list[dict[str, Any]], execution_count: int | None) -> None:
+        """The outputs so far; the execution count waits for the end, as in JupyterLab (its prompt shows [*] until then)."""
         ycell = self._cell(notebook)
         if ycell is None:
             return
-        if execution_count is not None and ycell.get("execution_count") != execution_count:
-            ycell["execution_count"] = execution_count
         youtputs = ycell.get("outputs")
         written = self._written
         rewrite = (

@@ -73,7 +73,7 @@ class LiveContents:
         document = await self._document(path)
         if document is None:
             return await self.rest.read_notebook(path)
-        await document.ready()
+        await document.current()
         return document.read()
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:

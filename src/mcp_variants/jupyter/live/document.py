@@ -288,30 +288,48 @@ class SharedNotebook:
         if not self._synced:
             raise ToolError(ErrorKind.UNREACHABLE, f"The shared document of {self.path!r} is gone from {self._rooms.server.url}.")
 
-    async def confirm(self) -> None:
-        """Until the server holds every change made here (a barrier answered on the socket it was sent
-        on; asked again on the next socket when one drops); a ToolError when that does not happen in
-        time, or when the copy was thrown away first (those changes were not applied)."""
+    async def _barrier(self) -> bool:
+        """Until a barrier is answered on the socket it was sent on (asked again on the next socket
+        when one drops): the server then holds every change made here, and this side everything the
+        server had when it asked. False when the copy was thrown away first; a ToolError (message
+        left to the caller) when that does not happen within CONFIRM_TIMEOUT_S."""
         resets = self._resets
         deadline = time.monotonic() + CONFIRM_TIMEOUT_S
+        while True:
+            await self._wait(lambda: self._synced or self._resets != resets, deadline - time.monotonic(), "")
+            if self._resets != resets:
+                return False
+            barrier = self._ask()
+            await self._wait(partial(self._answered, barrier, resets), deadline - time.monotonic(), "")
+            if self._resets != resets:
+                return False
+            if self._connection == barrier[0]:
+                return True
+
+    async def current(self) -> None:
+        """Until the copy here holds all the server had when asked: a read sees what others did up to now."""
+        self.last_used = time.monotonic()
         try:
-            while True:
-                await self._wait(lambda: self._synced or self._resets != resets, deadline - time.monotonic(), "")
-                if self._resets != resets:
-                    break
-                barrier = self._ask()
-                await self._wait(partial(self._answered, barrier, resets), deadline - time.monotonic(), "")
-                if self._resets == resets and self._connection == barrier[0]:
-                    return
+            await self._barrier()
+        except ToolError:
+            raise ToolError(ErrorKind.UNREACHABLE, f"The Jupyter server at {self._rooms.server.url} did not answer for the "
+                                                   f"shared document of {self.path!r} within {CONFIRM_TIMEOUT_S:g} s.") from None
+
+    async def confirm(self) -> None:
+        """Until the server holds every change made here; a ToolError when it does not in time, or
+        when the copy was thrown away first (those changes were not applied)."""
+        try:
+            confirmed = await self._barrier()
         except ToolError:
             self._discard_unconfirmed()
             raise ToolError(ErrorKind.UNREACHABLE,
                             f"The Jupyter server at {self._rooms.server.url} did not confirm this change to {self.path!r} within "
                             f"{CONFIRM_TIMEOUT_S:g} s. It was kept back and will not be applied later; read_notebook shows "
                             "whether it arrived before the connection failed.") from None
-        raise ToolError(ErrorKind.UNREACHABLE,
-                        f"The Jupyter server reloaded {self.path!r} before it confirmed this change, which was therefore not "
-                        "applied; read_notebook shows the notebook as it is, then try again.")
+        if not confirmed:
+            raise ToolError(ErrorKind.UNREACHABLE,
+                            f"The Jupyter server reloaded {self.path!r} before it confirmed this change, which was therefore not "
+                            "applied; read_notebook shows the notebook as it is, then try again.")
 
     def _discard_unconfirmed(self) -> None:
         """Changes the server never confirmed must not arrive by surprise later, when the agent may have

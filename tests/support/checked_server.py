@@ -1,4 +1,4 @@
-"""`mcp-variants serve` over stdio as the remote-runtime and live-notebook tests drive it: a
+"""`mcp-variants serve` over stdio as the remote-runtime, live-notebook and browser tests drive it: a
 2025-11-25 session or stateless 2026-12-01 requests, every output checked against its schema,
 every response and stderr byte kept (so a test can prove a secret never left the process)."""
 
