@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +31,7 @@ from support.jupyter import sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
+from support.servers import serve_command
 
 pytestmark = pytest.mark.timeout(300)
 AUTOSAVE_S = 1.0  # jupyter-server-ydoc saves a room's document this long after the last change
@@ -378,3 +382,26 @@ def test_without_collaboration_use_notebook_says_edits_are_not_live(jupyter: Jup
         assert nbformat.read(jupyter.root / "rest.ipynb", as_version=4).cells[0].source == "x", "written through the contents API"
     finally:
         server.close()
+
+
+# ---- the conformance suite, through a collaborative JupyterLab --------------------------------------
+
+
+def test_mcp_variants_check_passes_through_a_collaborative_jupyterlab(jupyterlab: JupyterServerProcess, tmp_path: Path) -> None:
+    """The SEP-3279 server scenarios, the tools bound to live notebooks (their calls go through rooms)."""
+    notebook_file(jupyterlab.root / "checked.ipynb", [code("print('checked')", "checked-cell")])
+    command = shlex.join(serve_command(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token))
+    card = tmp_path / "scorecard.json"
+    done = subprocess.run([sys.executable, "-m", "mcp_variants", "check", "--server-cmd", command, "--kind", "server", "-q",
+                           "--no-default-calls", "--scorecard", str(card),
+                           "--call", 'read_notebook={"notebook": "checked.ipynb"}',
+                           "--call", 'read_cell={"notebook": "checked.ipynb", "cell_id": "checked-cell"}',
+                           "--call", 'execute_cell={"notebook": "checked.ipynb", "cell_id": "checked-cell"}',
+                           "--call", 'insert_cell={"notebook": "checked.ipynb", "source": "# by the suite"}',
+                           "--error-call", 'read_cell={"notebook": "checked.ipynb", "cell_index": 99}'],
+                          check=False, capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    scorecard = json.loads(card.read_text())
+    assert scorecard["totals"]["fail"] == 0 and scorecard["totals"]["pass"] >= 30, scorecard["totals"]
+    bound = {r["evidence"].get("binding", {}).get("tool") for r in scorecard["scenarios"]}
+    assert {"read_notebook", "read_cell"} <= bound, f"the scenarios ran the notebook tools: {bound}"
