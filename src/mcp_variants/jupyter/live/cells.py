@@ -83,29 +83,43 @@ def find(notebook: YNotebook, cell_id: str) -> int | None:
 
 
 def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any]) -> None:
-    """Make in `notebook` the changes that turned `before` into `after` (call it in a transaction)."""
+    """Make in `notebook` the changes that turned `before` into `after` (call it in a transaction).
+
+    One pass over the document finds the cells to change, one more the cells to take out (deleted,
+    or moved); only the cells put in look for their place one by one. An edit to a big notebook
+    costs about what it changes."""
     _apply_meta(notebook, before, after)
     old = {cell["id"]: cell for cell in before["cells"]}
     new = {cell["id"]: cell for cell in after["cells"]}
     ycells = notebook.ycells
-    for cell_id in old:
-        if cell_id not in new and (index := find(notebook, cell_id)) is not None:
-            del ycells[index]
     order = [cell["id"] for cell in after["cells"]]
     staying = _in_order([cell_id for cell_id in order if cell_id in old], [cell["id"] for cell in before["cells"]])
-    for cell_id in staying:
-        index = find(notebook, cell_id)
-        if index is not None and not _update(ycells[index], old[cell_id], new[cell_id]):
-            ycells[index] = notebook.create_ycell(new[cell_id])
-    for position, cell_id in enumerate(order):
-        if cell_id in staying:
-            continue
-        if cell_id in old:  # moved: taken out, put back where the tool wants it
-            index = find(notebook, cell_id)
-            if index is None:
-                continue  # deleted by someone else meanwhile: not brought back
+    changed = [cell_id for cell_id in staying if old[cell_id] != new[cell_id]]
+    if changed:
+        where = _positions(notebook)
+        for cell_id in changed:
+            index = where.get(cell_id)
+            if index is not None and not _update(ycells[index], old[cell_id], new[cell_id]):
+                ycells[index] = notebook.create_ycell(new[cell_id])
+    leaving = [cell_id for cell_id in old if cell_id not in staying]  # deleted, or moved (put back below)
+    gone: set[str] = set()
+    if leaving:
+        where = _positions(notebook)
+        gone = {cell_id for cell_id in leaving if cell_id not in where}  # someone else deleted it meanwhile
+        for index in sorted((where[cell_id] for cell_id in leaving if cell_id in where), reverse=True):
             del ycells[index]
+    for position, cell_id in enumerate(order):
+        if cell_id in staying or cell_id in gone:
+            continue  # a moved cell deleted by someone else meanwhile is not brought back
         ycells.insert(_after_predecessor(notebook, order, position), notebook.create_ycell(new[cell_id]))
+
+
+def _positions(notebook: YNotebook) -> dict[str, int]:
+    """Each cell id's index in the document now (the first, for a repeated id)."""
+    where: dict[str, int] = {}
+    for index, ycell in enumerate(notebook.ycells):
+        where.setdefault(ycell.get("id"), index)
+    return where
 
 
 def _in_order(now: list[str], was: list[str]) -> set[str]:
