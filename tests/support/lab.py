@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import re
+import shutil
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -43,6 +47,24 @@ CELLS = f"""(path) => {{
     shown: nodes[index] ? nodes[index].innerText : null,
   }}));
 }}"""
+
+
+CHROMIUM = Path(os.environ.get("MCP_VARIANTS_CHROMIUM", "/usr/bin/chromium"))
+
+
+def _node_major(node: str) -> int:
+    try:
+        out = subprocess.run([node, "--version"], check=False, capture_output=True, text=True, timeout=20).stdout
+    except OSError:
+        return 0
+    match = re.match(r"v(\d+)", out.strip())
+    return int(match.group(1)) if match else 0
+
+
+def find_node(minimum: int) -> str | None:
+    """A Node of at least `minimum`: the one on PATH, else tests/outside's Node 22; None without one."""
+    candidates = [shutil.which("node"), str(REPO / "tests" / "outside" / "node_modules" / ".bin" / "node")]
+    return next((c for c in candidates if c and Path(c).exists() and _node_major(c) >= minimum), None)
 
 
 class LabError(RuntimeError):
