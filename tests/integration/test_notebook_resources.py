@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -96,16 +98,21 @@ def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
 
 
 class EventStream:
-    """An HTTP session's standalone GET stream (where its notifications go), read in a thread."""
+    """A response's event stream (a session's GET stream, a subscriptions/listen POST), read in a thread."""
 
-    def __init__(self, server: HttpServer, headers: dict[str, str]) -> None:
-        self.client = httpx.Client(timeout=httpx.Timeout(60, read=None))
-        self.response = self.client.send(self.client.build_request(
-            "GET", server.url, headers={**headers, "Accept": "text/event-stream"}), stream=True)
-        assert self.response.status_code == 200, self.response.status_code
+    def __init__(self, client: httpx.Client, response: httpx.Response) -> None:
+        self.client, self.response = client, response
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream"), response
         self.messages: list[Any] = []
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
+
+    @classmethod
+    def standalone(cls, server: HttpServer, headers: dict[str, str]) -> EventStream:
+        """The session's GET stream, where its notifications go."""
+        client = httpx.Client(timeout=httpx.Timeout(60, read=None))
+        return cls(client, client.send(client.build_request("GET", server.url, headers={**headers, "Accept": "text/event-stream"}),
+                                       stream=True))
 
     def _read(self) -> None:
         """Each event as it ends (read_sse parses it), so what came is there even while the stream stays open."""
@@ -130,7 +137,7 @@ def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Pat
     server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
     try:
         watcher, editor = server.session(), server.session()
-        stream = EventStream(server, watcher.headers)
+        stream = EventStream.standalone(server, watcher.headers)
         assert server.rpc("resources/subscribe", {"uri": uri("top.ipynb")}, watcher.headers)["result"] == {}
         watcher.call("insert_cell", {"notebook": "top.ipynb", "source": "by the watcher itself"})
         time.sleep(1.0)
@@ -186,7 +193,8 @@ def test_a_person_typing_is_a_few_notifications_not_one_per_key(jupyterlab: Jupy
 
 
 def test_a_stateless_client_listens_with_subscriptions_listen(jupyterlab: JupyterServerProcess, live_notebook: str, tmp_path: Path) -> None:
-    with StdioConnection.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token) as connection:
+    connection = StdioConnection.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
+    try:
         connection.send({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen",
                          "params": {"notifications": {"resourceSubscriptions": [uri(live_notebook)]}, "_meta": envelope(OUTPUTS_VERSION)}})
         ack = connection.notification("notifications/subscriptions/acknowledged", 30)
@@ -199,3 +207,33 @@ def test_a_stateless_client_listens_with_subscriptions_listen(jupyterlab: Jupyte
             person.close()
         assert heard is not None and heard["params"]["uri"] == uri(live_notebook)
         assert heard["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 7
+    finally:
+        began = time.monotonic()
+        connection.close()
+    assert time.monotonic() - began < 5, "at EOF the open listen stream ends (answered), so the server exits at once"
+
+
+def test_a_listen_stream_over_http_and_a_prompt_sigterm(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28"}
+    meta = envelope("2026-07-28")
+    try:
+        client = httpx.Client(timeout=httpx.Timeout(30, read=None))
+        request = client.build_request("POST", server.url, headers={**headers, "Mcp-Method": "subscriptions/listen"}, json={
+            "jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+            "params": {"notifications": {"resourceSubscriptions": [uri("top.ipynb")]}, "_meta": meta}})
+        stream = EventStream(client, client.send(request, stream=True))
+        time.sleep(0.5)
+        server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "insert_cell", "arguments": {"notebook": "top.ipynb", "source": "by a stateless client"}, "_meta": meta}},
+            {**headers, "Mcp-Method": "tools/call", "Mcp-Name": "insert_cell"})
+        time.sleep(1.0)
+        heard = [m["params"]["uri"] for m in stream.messages if m.get("method") == UPDATED]
+        assert heard == [uri("top.ipynb")]
+        began = time.monotonic()
+        os.kill(server.pid, signal.SIGTERM)
+        server.process.wait(15)
+        assert time.monotonic() - began < 10, "the open listen stream does not hold the graceful shutdown"
+        stream.close()
+    finally:
+        server.close()

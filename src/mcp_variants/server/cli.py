@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import signal
@@ -144,7 +145,7 @@ async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Na
         async with anyio.create_task_group() as tg:
             if not args.http:
                 tg.start_soon(_stop_stdio_on_signal, state, tg.cancel_scope)
-            await runner(server, args)
+            await runner(server, state, args)
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
@@ -167,14 +168,14 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
             return
 
 
-async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
+async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
     from .stdio import bridged_stdio
 
-    async with bridged_stdio() as (read_stream, write_stream):
+    async with bridged_stdio(at_eof=state.subscriptions.end_streams) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def _serve_http(server: Any, args: argparse.Namespace) -> None:
+async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None:
     import uvicorn
 
     from .http import build_http_app
@@ -186,4 +187,13 @@ async def _serve_http(server: Any, args: argparse.Namespace) -> None:
     # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.
     for handled in (signal.SIGTERM, signal.SIGINT):
         signal.signal(handled, lambda *_: None)
-    await uvicorn.Server(config).serve()
+    loop = asyncio.get_running_loop()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # A graceful shutdown waits for every open response: a subscriptions/listen stream
+            # would hold it forever. They end first, each answered with its result.
+            loop.call_soon_threadsafe(state.subscriptions.end_streams)
+            super().handle_exit(sig, frame)
+
+    await Server(config).serve()

@@ -15,7 +15,6 @@ from typing import Any, Protocol
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_REQUEST,
@@ -117,15 +116,13 @@ def register_resources(server: Server[Any], resources: Resources, subscriptions:
         await subscriptions.unsubscribe(session_client(ctx), str(params.uri))
         return {}
 
-    listen = ListenHandler(subscriptions.bus)
-
     async def listen_for_changes(ctx: ServerRequestContext[Any, Any],
                                  params: SubscriptionsListenRequestParams) -> SubscriptionsListenResult:
         uris = [str(uri) for uri in params.notifications.resource_subscriptions or []]
         for uri in uris:
             owner(uri)
         async with subscriptions.listening(client_of(ctx), uris):
-            return await listen(ctx, params)
+            return await subscriptions.listen(ctx, params)
 
     server.add_request_handler("resources/list", PaginatedRequestParams, list_resources)
     server.add_request_handler("resources/templates/list", PaginatedRequestParams, list_templates)

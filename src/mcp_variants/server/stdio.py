@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -31,8 +31,10 @@ EOF_GRACE_SECONDS = 30.0  # how long requests already received may still finish 
 
 
 @asynccontextmanager
-async def bridged_stdio() -> AsyncIterator[tuple[Any, Any]]:
-    """(read_stream, write_stream) for Server.run, over this process's stdin and stdout."""
+async def bridged_stdio(at_eof: Callable[[], None] = lambda: None) -> AsyncIterator[tuple[Any, Any]]:
+    """(read_stream, write_stream) for Server.run, over this process's stdin and stdout. `at_eof`
+    runs when stdin ends, before the requests still running are waited for (it ends the ones that
+    would never end by themselves: subscriptions/listen streams)."""
     loop = asyncio.get_running_loop()
     protocol_in, protocol_out = os.dup(0), os.dup(1)
     stdin = os.fdopen(protocol_in, "rb", buffering=0)
@@ -69,6 +71,7 @@ async def bridged_stdio() -> AsyncIterator[tuple[Any, Any]]:
                 await read_send.send(bridge_inbound(item))
             # EOF: the client is done sending. Answer what it already asked before the
             # SDK sees the end of input (which cancels requests still running).
+            at_eof()
             if unanswered:
                 with anyio.move_on_after(EOF_GRACE_SECONDS):
                     await all_answered.wait()

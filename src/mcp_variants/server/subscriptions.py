@@ -28,7 +28,7 @@ from functools import partial
 from typing import Protocol
 
 from mcp.server.session import ServerSession
-from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 
 from ..jupyter.hub import ClientState
 from ..jupyter.runtime import ChangeListener, Origin, Unwatch
@@ -94,6 +94,7 @@ class Subscriptions:
     def __init__(self, owner: Callable[[str], Watchable]) -> None:
         self._owner = owner  # the source a URI belongs to
         self.bus = InMemorySubscriptionBus()  # what subscriptions/listen streams hear
+        self.listen = ListenHandler(self.bus)  # serves subscriptions/listen (server/resources.py)
         self._sessions: dict[tuple[str, str], _Watch] = {}  # (client key, uri)
         self._listened: dict[str, _Watch] = {}  # uri → the one watch all listen streams share
 
@@ -153,7 +154,12 @@ class Subscriptions:
             raise
         return _Watch(unwatch, debouncer)
 
+    def end_streams(self) -> None:
+        """End every subscriptions/listen stream, each answered with its result (the client is leaving)."""
+        self.listen.close()
+
     async def aclose(self) -> None:
+        self.end_streams()
         watches = [*self._sessions.values(), *self._listened.values()]
         self._sessions.clear()
         self._listened.clear()
