@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
                        help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
+    serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
+                       help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
+                            "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -151,7 +154,7 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
     from .stdio import bridged_stdio
 
-    async with bridged_stdio() as (read_stream, write_stream):
+    async with bridged_stdio(args.max_message_bytes) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
