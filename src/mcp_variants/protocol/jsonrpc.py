@@ -114,6 +114,17 @@ def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":")).encode()
 
 
+def refuse_batch(batch: Batch, reason: str) -> list[dict[str, Any]]:
+    """The answer to a batch that is not served: each request's own refusal or `reason`, with its id (one
+    refusal with id null when the batch holds no request)."""
+    answers = [
+        element.response() if isinstance(element, Refusal) else error_response(element.id, INVALID_REQUEST, reason)
+        for element in batch.elements
+        if (element.answer if isinstance(element, Refusal) else element.kind is Kind.REQUEST)
+    ]
+    return answers or [error_response(None, INVALID_REQUEST, reason)]
+
+
 # ---- decoding -------------------------------------------------------------------------------------
 
 
@@ -299,4 +310,5 @@ __all__ = [
     "is_request_id",
     "nesting_depth",
     "peek_id",
+    "refuse_batch",
 ]

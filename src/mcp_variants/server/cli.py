@@ -56,6 +56,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
+    serve.add_argument("--session-idle-timeout", type=float, default=float(_env("SESSION_IDLE_TIMEOUT", "600")),
+                       help="HTTP: seconds a session may go without a request in flight or an open stream before it ends "
+                            "[MCP_VARIANTS_SESSION_IDLE_TIMEOUT, default 600]")
+    serve.add_argument("--max-sessions", type=int, default=int(_env("MAX_SESSIONS", "100")),
+                       help="HTTP: sessions open at once; one more is refused (503) until one ends "
+                            "[MCP_VARIANTS_MAX_SESSIONS, default 100]")
+    serve.add_argument("--read-timeout", type=float, default=float(_env("READ_TIMEOUT", "10")),
+                       help="HTTP: seconds for a request's headers, and between pieces of its body [MCP_VARIANTS_READ_TIMEOUT, default 10]")
+    serve.add_argument("--max-connections", type=int, default=int(_env("MAX_CONNECTIONS", "200")),
+                       help="HTTP: connections open at once; one more closes the one longest waiting for a request "
+                            "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -161,10 +172,14 @@ async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
 async def _serve_http(server: Any, args: argparse.Namespace) -> None:
     import uvicorn
 
-    from .http import build_http_app
+    from .connections import GuardedH11Protocol
+    from .http import HttpLimits, build_http_app
 
-    app = build_http_app(server, args.host, args.token)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False)
+    limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
+                        max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
+    app = build_http_app(server, args.host, args.token, limits)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False,
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler
     # that was there before it; with the default one the process would die before the
     # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.

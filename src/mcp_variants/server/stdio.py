@@ -49,6 +49,7 @@ from ..protocol.jsonrpc import (
     dumps,
     error_response,
     peek_id,
+    refuse_batch,
 )
 from .bridge import bridge_inbound, bridge_outbound
 from .lines import LineFramer, Oversized
@@ -295,13 +296,7 @@ class _Channel:
             why = "at 2026-07-28 and 2026-12-01"
         else:
             why = f"at {self.era.version}"
-        reason = f"Invalid Request: JSON-RPC batches are not served {why}; only 2025-03-26 had them"
-        answers = [
-            element.response() if isinstance(element, Refusal) else error_response(element.id, INVALID_REQUEST, reason)
-            for element in batch.elements
-            if (element.answer if isinstance(element, Refusal) else element.kind is Kind.REQUEST)
-        ]
-        await self._write(answers or [error_response(None, INVALID_REQUEST, reason)])
+        await self._write(refuse_batch(batch, f"Invalid Request: JSON-RPC batches are not served {why}; only 2025-03-26 had them"))
 
     async def _flush_batch(self, pending: _PendingBatch) -> None:
         if not pending.done or pending not in self.batches:
