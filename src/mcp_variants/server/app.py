@@ -26,6 +26,7 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import check_view_links, register_resources
 from ..catalog import load_declarations, load_shape, variants_dir
+from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
@@ -83,6 +84,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
+    start_removing_stale_temporaries(root)
     embedded = Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))
     hub = Hub({EMBEDDED: embedded})
     if jupyter_url:
