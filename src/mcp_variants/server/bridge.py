@@ -167,8 +167,8 @@ class BridgeMiddleware:
         body = await self._read_body(scope, receive)
         if body is None:
             return  # the client went away while sending
-        if isinstance(body, Refusal):
-            await _answer(send, 413, body.response())
+        if isinstance(body, Refusal):  # and close the connection: the rest of the body is never read
+            await _answer(send, 413, body.response(), close=True)
             return
         checked = check_bytes(body)
         if isinstance(checked, Batch):
@@ -239,10 +239,12 @@ def _too_large(size: int, limit: int, request_id: Any) -> Refusal:
                    {"limit": limit})
 
 
-async def _answer(send: Send, status: int, message: Any) -> None:
+async def _answer(send: Send, status: int, message: Any, close: bool = False) -> None:
     body = dumps(message)
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
