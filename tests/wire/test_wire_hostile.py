@@ -211,7 +211,8 @@ def _initialize(request_id: int, version: str) -> bytes:
 
 
 def _enveloped(request_id: int, version: str = OUTPUTS_VERSION) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": {"_meta": envelope(version, None)}}).encode() + b"\n"
+    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": {"_meta": envelope(version, None)}}
+    return json.dumps(message).encode() + b"\n"
 
 
 @pytest.mark.parametrize("opening", [

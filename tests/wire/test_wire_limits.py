@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from raw_support import check_error, memory_of
-from wire_support import OUTPUTS_VERSION, envelope
+from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from support.servers import HttpServer, serve_command
 
@@ -108,8 +108,7 @@ def test_sessions_expire_and_are_capped(tmp_path: Path) -> None:
     try:
         sessions = [server.target.open_session("2025-11-25", None)[0] for _ in range(3)]
         assert all(sessions)
-        refused = server.post({"jsonrpc": "2.0", "id": 9, "method": "initialize",
-                               "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+        refused = server.post(initialize_message(9, "2025-11-25", None))
         assert refused.status == 503, (refused.status, refused.raw)
         check_error(json.loads(refused.raw))
         deadline = time.monotonic() + 10  # polled with new sessions: a request on an old one would keep it alive
