@@ -70,9 +70,13 @@ def test_each_defect_gets_its_code_and_the_id_when_it_can_be_read(text: bytes, c
     json.loads(dumps(response))  # always encodable
 
 
-def test_a_defective_notification_is_not_answered() -> None:
+def test_a_notification_valid_in_json_rpc_is_not_answered_and_an_invalid_message_is() -> None:
+    """JSON-RPC 2.0: params by position make a valid notification (not a valid MCP one: dropped); a method
+    that is no string, a wrong version or scalar params make an invalid Request, answered with id null."""
     assert refusal(b'{"jsonrpc":"2.0","method":"notifications/x","params":[]}').answer is False
-    assert refusal(b'{"jsonrpc":"2.0","method":5}').answer is False
+    for text in (b'{"jsonrpc":"2.0","method":5}', b'{"jsonrpc":"1.0","method":"x"}', b'{"jsonrpc":"2.0","method":"x","params":"p"}'):
+        answer = refusal(text)
+        assert answer.answer is True and answer.id is None, answer
 
 
 @pytest.mark.parametrize(("text", "kind"), [

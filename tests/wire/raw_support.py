@@ -8,6 +8,7 @@ bytes; a notification is never answered. The tests judge with their own small or
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import psutil
@@ -27,22 +28,52 @@ def is_answer(message: Any) -> bool:
 
 
 def expected_answer(text: bytes) -> Any:
-    """What a message must get, by the test's own reading of JSON-RPC 2.0: NO_ANSWER for a notification, a list
-    for a batch, else the id its one answer carries: the request's when it is a string or an integer, None (or
-    the id) otherwise."""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+    """What a message must get, by the test's own reading of JSON-RPC 2.0: NO_ANSWER for a notification or a
+    well-formed response (a client's answer), `list` for a batch, else the id its one answer carries: the
+    message's when it is a string or an integer, None otherwise."""
+    if not text.strip():
+        return NO_ANSWER  # a blank line is no message (stdio skips it)
+    value = loads_deep(text)
+    if value is _UNREADABLE:
         return None
     if isinstance(value, list):
         return list if value else None
+    return expected_for_value(value)
+
+
+_UNREADABLE = object()
+
+
+def loads_deep(text: bytes) -> Any:
+    """json.loads, for texts nested deeper than Python's recursion limit too; _UNREADABLE when it is no JSON."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def expected_for_value(value: Any) -> Any:
     if not isinstance(value, dict):
         return None
     request_id = value.get("id")
-    valid_id = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool))
-    if "method" in value and "id" not in value and value.get("jsonrpc") == "2.0" and isinstance(value["method"], str):
-        return NO_ANSWER
-    return request_id if valid_id else None
+    valid_id = isinstance(request_id, str) or (isinstance(request_id, int) and not isinstance(request_id, bool)
+                                                and -(2**63) <= request_id < 2**64)  # the server's ids: at most 64 bits
+    if "method" in value:
+        structured = value.get("params") is None or isinstance(value["params"], dict | list)
+        if "id" not in value and value.get("jsonrpc") == "2.0" and isinstance(value["method"], str) and structured:
+            return NO_ANSWER  # a notification, valid JSON-RPC (valid MCP or not)
+        return request_id if valid_id else None
+    error = value.get("error")
+    well_formed = value.get("jsonrpc") == "2.0" and valid_id and (
+        ("result" in value) != ("error" in value)
+        and (isinstance(value.get("result"), dict) if "result" in value
+             else isinstance(error, dict) and isinstance(error.get("code"), int) and not isinstance(error.get("code"), bool)
+             and isinstance(error.get("message"), str)))
+    return NO_ANSWER if well_formed else None
 
 
 def answers_after(process: StdioProcess, data: bytes, expected: int = 1, barrier_id: str | None = None,

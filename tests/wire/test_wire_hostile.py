@@ -110,7 +110,7 @@ def test_http_answers_each_hostile_body_once(http_server: HttpServer, case: str)
     check_error(answer, code, request_id)
 
 
-def test_a_notification_gets_no_answer_even_when_malformed(stdio_server: StdioTarget) -> None:
+def test_a_notification_gets_no_answer_even_when_it_is_no_valid_mcp(stdio_server: StdioTarget) -> None:
     process = stateless_process(stdio_server)
     for text in (b'{"jsonrpc":"2.0","method":"notifications/x","params":[]}', b'{"jsonrpc":"2.0","method":"notifications/y"}'):
         assert answers_after(process, text + b"\n", expected=0, barrier_id="after-notification") == []

@@ -14,7 +14,8 @@ some malformed messages and drops others without a word):
 - nested deeper than `MAX_DEPTH`: -32600 with its id;
 - a line or body over the transport's size limit: -32600 with the id when its first bytes hold it.
 
-A notification (no id) is never answered, as JSON-RPC says; an ill-formed one is dropped.
+A notification (no id) is never answered, as JSON-RPC says, nor is one that is valid JSON-RPC but not valid
+MCP (dropped); a message JSON-RPC itself calls invalid is answered even without an id.
 A batch (a JSON array) is the transport's to judge: `batch_elements` only says what is in it.
 """
 
@@ -98,7 +99,8 @@ Checked = Message | Refusal | Batch
 
 
 def is_request_id(value: Any) -> bool:
-    """MCP request ids are strings or integers (never null, a boolean or a fraction)."""
+    """MCP request ids are strings or integers (never null, a boolean or a fraction). An integer beyond 64 bits
+    is read as a fraction (orjson), and counts as none: no client can keep such an id exactly either."""
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
@@ -220,25 +222,27 @@ def _check_one(value: Any) -> Message | Refusal:
         return Refusal(None, INVALID_REQUEST, f"Invalid Request: a message is a JSON object, not {_json_type(value)}")
     raw_id = value.get("id")
     request_id = raw_id if is_request_id(raw_id) else None
-    if value.get("jsonrpc") != "2.0":
-        return Refusal(request_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
-    if "method" in value:
-        return _check_call(value, request_id)
-    return _check_response(value, request_id)
+    if "method" not in value:
+        return _check_response(value, request_id)
+    return _check_call(value, request_id)
 
 
 def _check_call(value: dict[str, Any], request_id: RequestId | None) -> Message | Refusal:
+    """A request or a notification. What JSON-RPC 2.0 itself calls invalid is answered even without an id
+    (with id null); a notification that is valid JSON-RPC but not valid MCP (params an array, too deep) is dropped."""
     is_request = "id" in value
+    if value.get("jsonrpc") != "2.0":
+        return Refusal(request_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
     if is_request and request_id is None:
         return Refusal(None, INVALID_REQUEST,
-                       f"Invalid Request: an id must be a string or an integer, not {_json_type(value['id'])}")
+                       f"Invalid Request: an id must be a string or an integer of at most 64 bits, not {_json_type(value['id'])}")
     if not isinstance(value["method"], str):
-        return Refusal(request_id, INVALID_REQUEST, f'Invalid Request: "method" must be a string, not {_json_type(value["method"])}',
-                       answer=is_request)
+        return Refusal(request_id, INVALID_REQUEST, f'Invalid Request: "method" must be a string, not {_json_type(value["method"])}')
     params = value.get("params")
     if params is not None and not isinstance(params, dict):
-        return Refusal(request_id, INVALID_PARAMS, f'Invalid params: "params" must be an object, not {_json_type(params)}',
-                       answer=is_request)
+        if is_request or not isinstance(params, list):
+            return Refusal(request_id, INVALID_PARAMS, f'Invalid params: "params" must be an object, not {_json_type(params)}')
+        return Refusal(None, INVALID_PARAMS, "Invalid params: an MCP notification's params are an object", answer=False)
     if nesting_depth(value) > MAX_DEPTH:
         return Refusal(request_id, INVALID_REQUEST, f"Invalid Request: the message is nested more than {MAX_DEPTH} levels deep",
                        answer=is_request)
@@ -248,7 +252,7 @@ def _check_call(value: dict[str, Any], request_id: RequestId | None) -> Message 
 def _check_response(value: dict[str, Any], request_id: RequestId | None) -> Message | Refusal:
     """A client's answer to a request of ours: an id and a result object or an error object."""
     has_result, has_error = "result" in value, "error" in value
-    if request_id is None or has_result == has_error:
+    if value.get("jsonrpc") != "2.0" or request_id is None or has_result == has_error:
         return Refusal(None, INVALID_REQUEST,
                        'Invalid Request: a message has a "method" (request, notification) or an id with "result" or "error"')
     error = value.get("error")

@@ -32,7 +32,7 @@ import orjson
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
-from ..protocol.jsonrpc import INVALID_REQUEST, Batch, Refusal, check_bytes, dumps, peek_id, refuse_batch
+from ..protocol.jsonrpc import INVALID_REQUEST, Batch, Kind, Refusal, check_bytes, dumps, peek_id, refuse_batch
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
 
 SDK_VERSION: Final[str] = "2026-07-28"
@@ -143,6 +143,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 DEFAULT_MAX_BODY_BYTES: Final[int] = 4 * 1024 * 1024  # the SDK's own default
 _HEADER: Final[bytes] = b"mcp-protocol-version"
 _NEEDLES: Final[tuple[bytes, ...]] = (TUNNEL_KEY.encode(), str(UNSUPPORTED_PROTOCOL_VERSION).encode())
+_NULL_ID: Final[bytes] = b'"id":null'
 _EVENT_ENDS: Final[tuple[bytes, ...]] = (b"\n\n", b"\r\n\r\n", b"\r\r")
 
 
@@ -188,7 +189,7 @@ class BridgeMiddleware:
             message: Message = await receive()
             return message
 
-        await self.app(scope, replay, _OutboundRewriter(send))
+        await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None))
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes | Refusal | None:
         """The whole body, a refusal once it is known to be too large (nothing more is read), or None on a disconnect."""
@@ -252,8 +253,9 @@ class _OutboundRewriter:
     """Rewrites a JSON response whole, or an SSE stream event by event (an event split across chunks is held
     until it is complete)."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, request_id: Any = None) -> None:
         self._send = send
+        self._request_id = request_id  # the SDK answers some transport errors (no session...) with id null
         self._start: Message | None = None
         self._json = False
         self._parts: list[bytes] = []
@@ -276,7 +278,7 @@ class _OutboundRewriter:
             self._parts.append(message.get("body", b""))
             if more:
                 return
-            body = _rewrite_json_body(b"".join(self._parts))
+            body = _rewrite_json_body(b"".join(self._parts), self._request_id)
             assert self._start is not None
             headers = [(k, v) for k, v in self._start.get("headers", []) if k != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
@@ -319,14 +321,21 @@ def _end_after(buffer: bytearray, mark: bytes, start: int) -> int:
     return at + len(mark) if at >= 0 else 0
 
 
-def _rewrite_json_body(body: bytes) -> bytes:
-    if not any(needle in body for needle in _NEEDLES):
+def _rewrite_json_body(body: bytes, request_id: Any = None) -> bytes:
+    """A JSON response as the client should see it; an error with id null gets `request_id` (the request's own,
+    which the SDK did not read) when there is one."""
+    anonymous = request_id is not None and _NULL_ID in body
+    if not anonymous and not any(needle in body for needle in _NEEDLES):
         return body
     try:
         decoded = orjson.loads(body)
     except orjson.JSONDecodeError:
         return body
-    return dumps(rewrite_response(decoded)) if isinstance(decoded, dict) else body
+    if not isinstance(decoded, dict):
+        return body
+    if anonymous and "error" in decoded and decoded.get("id") is None:
+        decoded["id"] = request_id
+    return dumps(rewrite_response(decoded))
 
 
 def _rewrite_sse_events(events: bytes) -> bytes:
