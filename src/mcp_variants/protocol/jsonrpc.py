@@ -136,7 +136,8 @@ def check_bytes(text: bytes) -> Checked:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         return _undecodable(text, str(exc))
-    return check_value(value)
+    # A text with fewer brackets than the limit cannot nest deeper: most messages skip the walk.
+    return check_value(value, shallow=text.count(b"[") + text.count(b"{") <= MAX_DEPTH)
 
 
 def _undecodable(text: bytes, reason: str) -> Refusal:
@@ -208,26 +209,27 @@ def _skip_space(text: str, position: int) -> int:
 # ---- checking -------------------------------------------------------------------------------------
 
 
-def check_value(value: Any) -> Checked:
-    """Check a decoded message; a list is a batch, its elements checked one by one."""
+def check_value(value: Any, shallow: bool = False) -> Checked:
+    """Check a decoded message; a list is a batch, its elements checked one by one. `shallow`: known not to nest
+    deeper than MAX_DEPTH."""
     if isinstance(value, list):
         if not value:
             return Refusal(None, INVALID_REQUEST, "Invalid Request: an empty batch")
-        return Batch([_check_one(element) for element in value])
-    return _check_one(value)
+        return Batch([_check_one(element, shallow) for element in value])
+    return _check_one(value, shallow)
 
 
-def _check_one(value: Any) -> Message | Refusal:
+def _check_one(value: Any, shallow: bool) -> Message | Refusal:
     if not isinstance(value, dict):
         return Refusal(None, INVALID_REQUEST, f"Invalid Request: a message is a JSON object, not {_json_type(value)}")
     raw_id = value.get("id")
     request_id = raw_id if is_request_id(raw_id) else None
     if "method" not in value:
-        return _check_response(value, request_id)
-    return _check_call(value, request_id)
+        return _check_response(value, request_id, shallow)
+    return _check_call(value, request_id, shallow)
 
 
-def _check_call(value: dict[str, Any], request_id: RequestId | None) -> Message | Refusal:
+def _check_call(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> Message | Refusal:
     """A request or a notification. What JSON-RPC 2.0 itself calls invalid is answered even without an id
     (with id null); a notification that is valid JSON-RPC but not valid MCP (params an array, too deep) is dropped."""
     is_request = "id" in value
@@ -243,13 +245,13 @@ def _check_call(value: dict[str, Any], request_id: RequestId | None) -> Message 
         if is_request or not isinstance(params, list):
             return Refusal(request_id, INVALID_PARAMS, f'Invalid params: "params" must be an object, not {_json_type(params)}')
         return Refusal(None, INVALID_PARAMS, "Invalid params: an MCP notification's params are an object", answer=False)
-    if nesting_depth(value) > MAX_DEPTH:
+    if not shallow and nesting_depth(value) > MAX_DEPTH:
         return Refusal(request_id, INVALID_REQUEST, f"Invalid Request: the message is nested more than {MAX_DEPTH} levels deep",
                        answer=is_request)
     return Message(Kind.REQUEST if is_request else Kind.NOTIFICATION, value)
 
 
-def _check_response(value: dict[str, Any], request_id: RequestId | None) -> Message | Refusal:
+def _check_response(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> Message | Refusal:
     """A client's answer to a request of ours: an id and a result object or an error object."""
     has_result, has_error = "result" in value, "error" in value
     if value.get("jsonrpc") != "2.0" or request_id is None or has_result == has_error:
@@ -258,7 +260,7 @@ def _check_response(value: dict[str, Any], request_id: RequestId | None) -> Mess
     error = value.get("error")
     well_formed = (isinstance(value.get("result"), dict) if has_result else
                    isinstance(error, dict) and isinstance(error.get("code"), int) and isinstance(error.get("message"), str))
-    if not well_formed or nesting_depth(value) > MAX_DEPTH:
+    if not well_formed or (not shallow and nesting_depth(value) > MAX_DEPTH):
         return Refusal(None, INVALID_REQUEST, "Invalid Request: a response's result or error is malformed")
     return Message(Kind.RESPONSE, value)
 
