@@ -145,7 +145,7 @@ def _undecodable(text: bytes, reason: str) -> Refusal:
     if "depth limit" in reason:
         return Refusal(peek_id(text[:ID_PEEK_BYTES]), INVALID_REQUEST,
                        f"Invalid Request: the message is nested more than {MAX_DEPTH} levels deep")
-    if "surrogate" in reason or "UTF-8" in reason:
+    if "surrogate" in reason or ("UTF-8" in reason and "byte order mark" not in reason):
         lenient = _lenient_loads(text)
         request_id = lenient.get("id") if isinstance(lenient, dict) else None
         return Refusal(request_id if is_request_id(request_id) else None, PARSE_ERROR,
