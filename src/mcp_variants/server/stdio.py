@@ -242,6 +242,8 @@ class _Channel:
         elif isinstance(checked, Refusal):
             if checked.answer:
                 await self._write(checked.response())
+            else:
+                logger.warning("dropped a notification: %s", checked.message)
         else:
             answer = await self._admit(checked)
             if answer is not None:
