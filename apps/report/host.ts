@@ -13,8 +13,9 @@
 // The report starts this script through `window.mcpVariantsReportHost.start(inflate)` once its
 // small inline loader has inflated it. State for tests and people: `data-state` on each iframe
 // ("loading", "delivered" or "error") and `data-views` on <body> ("ready" or "error").
-import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { inlineHostContext } from "../src/host-context";
 
 /** What the report embeds for one view row (a JSON script element named by the iframe's data-payload). */
 interface ViewRow {
@@ -44,16 +45,7 @@ function payload(frame: HTMLIFrameElement): ViewRow {
 
 async function mount(frame: HTMLIFrameElement, html: (id: string) => Promise<string>): Promise<void> {
   const row = payload(frame);
-  const hostContext: McpUiHostContext = {
-    toolInfo: { tool: row.tool },
-    theme: "light",
-    displayMode: "inline",
-    availableDisplayModes: ["inline"],
-    platform: "web",
-    locale: "en-US",
-    containerDimensions: { maxHeight: MAX_HEIGHT },
-  };
-  const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext });
+  const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext: inlineHostContext(row.tool, MAX_HEIGHT) });
   bridge.onsizechange = ({ height }) => {
     if (height !== undefined) frame.style.height = `${Math.min(Math.ceil(height), MAX_HEIGHT)}px`;
   };
