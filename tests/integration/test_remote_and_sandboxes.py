@@ -206,7 +206,8 @@ def test_kernel_id_attaches_to_a_kernel_of_the_server_and_leaves_it_running(jupy
         assert specs["python3"]["language"] == "python" and specs["python3"]["isDefault"]
         out = server.call("execute_code", {"code": "person = 'set in their kernel'", "kernel_id": theirs})
         assert not out["result"].get("isError") and out[PS]["kernelId"] == theirs
-        (jupyter.root / "attached.ipynb").write_text(json.dumps(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(person)")])))
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(person)")])
+        (jupyter.root / "attached.ipynb").write_text(json.dumps(notebook))
         used = server.call("use_notebook", {"notebook": "attached.ipynb", "kernel_id": theirs})
         assert used[PS]["kernelId"] == theirs
         assert "set in their kernel" in text(server.call("execute_cell", {"notebook": "attached.ipynb", "cell_index": 0})[AC])
