@@ -19,6 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "apps"
 VIEWS = REPO / "src" / "mcp_variants" / "apps" / "views"
+REPORT_HOST = REPO / "src" / "mcp_variants" / "report" / "report-host.js"  # built from apps/report/host.ts
 CHROMIUM = Path(os.environ.get("MCP_VARIANTS_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("MCP_VARIANTS_ARTIFACTS", REPO / "build" / "test-artifacts")) / "apps"
 UI = "io.modelcontextprotocol/ui"

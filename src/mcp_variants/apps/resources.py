@@ -1,4 +1,5 @@
-"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read.
+"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read (through the
+one registry, server/resources.py).
 
 Each view is one self-contained HTML file (inline JS and CSS, built from apps/ by
 apps/build.sh and committed under views/). A tool links its view with
@@ -17,14 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
-from mcp_types import PaginatedRequestParams, ReadResourceRequestParams
-
-from ..protocol.errors import INVALID_PARAMS, DeclarationError
+from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_STRUCTURED, ToolDeclaration
-from ..protocol.versions import STATELESS_VERSIONS
 
 MIME_TYPE: Final[str] = "text/html;profile=mcp-app"
 VISIBILITIES: Final[frozenset[str]] = frozenset({"model", "app"})
@@ -144,37 +139,17 @@ def read_result(uri: str) -> dict[str, Any] | None:
     return {"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": view_html(uri), "_meta": {"ui": RESOURCE_UI_META}}]}
 
 
-def register_resources(server: Server[Any]) -> None:
-    """resources/list (the views), resources/templates/list (none), resources/read (a view).
+class ViewResources:
+    """The views as resources (server/resources.py serves them): listed, and the same for every client of this
+    server version, so a host may cache a read for an hour."""
 
-    The views are served at every protocol version: hosts that speak an older version
-    render them from the legacy CallToolResult (docs/apps.md).
-    """
+    read_cache = READ_CACHE_HINT
 
-    def stamped(ctx: ServerRequestContext[Any, Any], result: dict[str, Any]) -> dict[str, Any]:
-        if ctx.protocol_version in STATELESS_VERSIONS:
-            result["resultType"] = "complete"
-        return result
+    def list_resources(self) -> list[dict[str, Any]]:
+        return [resource_entry(v) for v in VIEWS]
 
-    async def list_resources(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resources": [resource_entry(v) for v in VIEWS]})
-
-    async def list_templates(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resourceTemplates": []})
-
-    async def read_resource(ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> dict[str, Any]:
-        result = read_result(str(params.uri))
-        if result is None:
-            raise MCPError(INVALID_PARAMS, "Resource not found", {"uri": str(params.uri), "available": sorted(VIEWS_BY_URI)})
-        if ctx.protocol_version in STATELESS_VERSIONS:
-            # Required cache hints at 2026-07-28 and later (SEP-2549): a view is the same for
-            # every client of this server version.
-            result.update(READ_CACHE_HINT)
-        return stamped(ctx, result)
-
-    server.add_request_handler("resources/list", PaginatedRequestParams, list_resources)
-    server.add_request_handler("resources/templates/list", PaginatedRequestParams, list_templates)
-    server.add_request_handler("resources/read", ReadResourceRequestParams, read_resource)
+    def read(self, uri: str) -> dict[str, Any] | None:
+        return read_result(uri)
 
 
 __all__ = [
@@ -183,8 +158,8 @@ __all__ = [
     "VIEWS",
     "View",
     "check_view_links",
+    "ViewResources",
     "read_result",
-    "register_resources",
     "resource_entry",
     "view_html",
 ]

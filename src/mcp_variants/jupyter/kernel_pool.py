@@ -4,6 +4,7 @@ restarts and stops, and the message source of its channels."""
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Container
 from typing import Generic
@@ -12,7 +13,9 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
-from .runtime import Execution, ProgressCallback, RunStatus
+from .runtime import Execution, Progress, RunStatus
+
+MISSING_MODULE = re.compile(r"No module named '([^'.]+)")
 
 
 class DefaultKernel:
@@ -53,7 +56,7 @@ class KernelPool(ABC, Generic[S]):
         self._default = DefaultKernel()
 
     @abstractmethod
-    async def start_kernel(self) -> str: ...
+    async def start_kernel(self, kernel_name: str | None = None) -> str: ...
 
     @abstractmethod
     async def _forget(self, kernel: RunningKernel[S]) -> None:
@@ -69,8 +72,17 @@ class KernelPool(ABC, Generic[S]):
     async def is_running(self, kernel_id: str) -> bool:
         return kernel_id in self._kernels
 
+    async def attach(self, kernel_id: str) -> None:
+        """The kernels a runtime started are usable by id already; a remote runtime also opens others."""
+        self._find(kernel_id)
+
+    def where_modules_go(self, kernel: RunningKernel[S], module: str) -> str:
+        """How to give a kernel a module it lacks: the runtime's part of the ModuleNotFoundError hint."""
+        return (f"The kernel ({kernel.name}) lacks {module}: install it into that kernel's environment, or use a kernel "
+                "that has it (list_kernels shows the kernelspecs; use_notebook's kernel_id or a notebook's metadata.kernelspec picks one).")
+
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+                      progress: Progress | None = None) -> Execution:
         restarted = False
         if kernel_id is None:
             kernel_id, restarted = await self.default_kernel()
@@ -79,12 +91,21 @@ class KernelPool(ABC, Generic[S]):
             raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             await self._before_run(kernel)
-            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
-                                       progress=progress, progress_interval=progress_interval)
+            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes, progress=progress)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)
         execution.kernel_restarted = restarted
+        if execution.status is RunStatus.ERROR:
+            execution.hint = self._hint(kernel, execution)
         return execution
+
+    def _hint(self, kernel: RunningKernel[S], execution: Execution) -> str:
+        """For a ModuleNotFoundError: which environment lacks the module, and how to use another."""
+        error = next((o for o in execution.outputs if o["output_type"] == "error"), None)
+        missing = MISSING_MODULE.search(error["evalue"]) if error and error["ename"] == "ModuleNotFoundError" else None
+        if missing is None:
+            return ""
+        return self.where_modules_go(kernel, missing.group(1))
 
     def _track(self, kernel: RunningKernel[S]) -> str:
         self._kernels[kernel.kernel_id] = kernel

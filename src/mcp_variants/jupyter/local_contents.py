@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 from datetime import UTC, datetime
@@ -14,7 +13,7 @@ import anyio
 from ..protocol.errors import ErrorKind, ToolError
 from .atomic_files import atomic_write
 from .notebook_format import check, parse
-from .paths import is_inside, resolve_inside
+from .paths import glob_matches, is_inside, resolve_inside
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
 
@@ -58,7 +57,7 @@ class LocalContents:
                 if entry.is_symlink() and not is_inside(self.root, path.resolve()):
                     continue  # a symbolic link out of the root is not ours to show
                 is_dir = entry.is_dir()
-                if pattern is None or fnmatch.fnmatch(entry.name, pattern):
+                if pattern is None or glob_matches(pattern, entry.name, path.relative_to(self.root).as_posix()):
                     stat = entry.stat()
                     found.append({
                         "path": readable(path.relative_to(self.root).as_posix()),

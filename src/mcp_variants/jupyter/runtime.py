@@ -18,6 +18,15 @@ from typing import Any, Protocol
 ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, message)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How a run reports while it goes, to a client that asked (a progressToken)."""
+
+    report: ProgressCallback
+    interval: float = 5.0  # seconds between keep-alives; 0: none
+    stream: bool = False  # also what the run prints, as it comes
+
+
 class RunStatus(StrEnum):
     OK = "ok"
     ERROR = "error"  # the code raised
@@ -36,25 +45,45 @@ class Execution:
     duration_ms: float
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
+    hint: str = ""  # what the runtime can add to an error, such as where a missing module would go
 
 
 @dataclass
 class KernelInfo:
     kernel_id: str
-    name: str
+    name: str  # its kernelspec
     state: str
     started: str
     last_activity: str
     execution_count: int
 
 
+@dataclass(frozen=True)
+class KernelSpecInfo:
+    """A kernel a runtime can start, as `jupyter kernelspec list` (or /api/kernelspecs) names it."""
+
+    name: str
+    display_name: str
+    language: str
+    is_default: bool  # what start_kernel() starts without a name
+
+
 class Kernels(Protocol):
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0) -> Execution:
+                      progress: Progress | None = None) -> Execution:
         """Run `code` in `kernel_id` (the default kernel when None)."""
         ...
 
-    async def start_kernel(self) -> str: ...
+    async def start_kernel(self, kernel_name: str | None = None) -> str:
+        """Start a kernel of that kernelspec (the runtime's default when None); ToolError(NOT_FOUND) for an unknown one."""
+        ...
+
+    async def kernelspecs(self) -> list[KernelSpecInfo]: ...
+
+    async def attach(self, kernel_id: str) -> None:
+        """Make a running kernel usable by id: the ones this runtime started are; a Jupyter server's
+        other kernels are opened (and never shut down by us). ToolError(NOT_FOUND) when there is none."""
+        ...
 
     async def is_running(self, kernel_id: str) -> bool:
         """Whether `kernel_id` is a kernel of this runtime that still runs (one kernel asked, not all listed)."""

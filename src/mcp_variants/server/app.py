@@ -24,14 +24,16 @@ from mcp_types import (
 )
 
 from .. import __version__
-from ..apps.resources import check_view_links, register_resources
+from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, load_shape, variants_dir
+from ..images import ImagePolicy, ImageResources
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.runtime import Backend
+from ..protocol.arguments import canonical_arguments
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome, build_result
 from ..protocol.selection import select
@@ -42,6 +44,7 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
+from .resources import register_resources
 
 logger = logging.getLogger(__name__)
 
@@ -67,12 +70,16 @@ class ServerState:
     input_validators: dict[str, Any]
     hub: Hub
     limits: Limits
+    images: ImagePolicy
 
 
-def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None) -> ServerState:
-    """Load and check the declarations; DeclarationError stops the server from starting.
+def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
+               kernel_name: str = "python3", images: ImagePolicy | None = None) -> ServerState:
+    """Load and check the declarations; DeclarationError stops the server from starting, and so does
+    ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
-    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one.
+    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
+    `kernel_name` is its default kernelspec too.
     """
     directory = variants_dir()
     declarations = load_declarations(directory)
@@ -85,11 +92,14 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
     start_removing_stale_temporaries(root)
-    embedded = Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))
-    hub = Hub({EMBEDDED: embedded})
+    runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
+    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
     if jupyter_url:
-        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
+        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
+                                              kernel_name=kernel_name)
         hub.default_backend = REMOTE
+    else:
+        runtime.check_kernel_name()
     return ServerState(
         declarations=declarations,
         specs={name: TOOLS[name] for name in declarations},
@@ -97,6 +107,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
         limits=limits,
+        images=images or ImagePolicy(),
     )
 
 
@@ -197,14 +208,14 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
-    register_resources(server)  # the MCP Apps views (ui:// resources)
+    register_resources(server, [ViewResources(), ImageResources(state.images.store)])
     return server
 
 
 def _register_empty_features(server: Server[Any]) -> None:
     """Prompts, completions and logging, empty: clients (and the official conformance
     suite) probe them, and an empty answer is truer than "method not found" for a server
-    that simply has none. Resources are the MCP Apps views (apps/resources.py)."""
+    that simply has none. Resources are the MCP Apps views and the images (server/resources.py)."""
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
@@ -220,7 +231,11 @@ def _register_empty_features(server: Server[Any]) -> None:
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, empty("", None))
 
 
-async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:
+async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, given: dict[str, Any]) -> Outcome:
+    try:
+        arguments = canonical_arguments(declaration, given)
+    except ToolError as exc:
+        return Outcome(failure=exc)
     problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
     if problems:
         return Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS,
@@ -230,7 +245,7 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
         await ctx.session.report_progress(elapsed, None, message)
 
     client = client_state(ctx, state.hub)
-    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress)
+    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress, images=state.images)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
     except ToolError as exc:

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 
 from .. import __version__
+from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
 
@@ -50,6 +51,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
     serve.add_argument("--hard-cap", type=int, default=int(_env("HARD_CAP", "4000000")),
                        help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
+    serve.add_argument("--kernel", default=_env("KERNEL", "python3"),
+                       help="the kernelspec kernels start with, from `jupyter kernelspec list` (a notebook's metadata.kernelspec "
+                            "picks its own) [MCP_VARIANTS_KERNEL, default python3]")
+    serve.add_argument("--images", choices=[m.value for m in ImageMode], default=_env("IMAGES", ImageMode.INLINE.value),
+                       help="images in content results: inline image blocks, or resource_link blocks to a resource "
+                            "resources/read returns [MCP_VARIANTS_IMAGES, default inline]")
+    serve.add_argument("--image-max-pixels", type=int, default=int(_env("IMAGE_MAX_PIXELS", str(DEFAULT_MAX_PIXELS))),
+                       help="inline images for the model are scaled down to this many pixels on their longer side; 0: never "
+                            f"[MCP_VARIANTS_IMAGE_MAX_PIXELS, default {DEFAULT_MAX_PIXELS}]")
     serve.add_argument("--jupyter-url", default=os.environ.get("JUPYTER_URL"),
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
@@ -123,7 +133,8 @@ def serve(args: argparse.Namespace) -> None:
     for secret in ("JUPYTER_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     try:
-        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token)
+        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token, kernel_name=args.kernel,
+                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)

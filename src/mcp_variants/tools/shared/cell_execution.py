@@ -8,15 +8,16 @@ from typing import Any
 from ...jupyter.notebook_model import locate, set_outputs, source_text
 from ...protocol.errors import ErrorKind, ToolError
 from ...protocol.projection import Outcome
+from .arguments import progress_of, timeout_of
 from .executions import execution_outcome
 from .meta import cell_meta
 from .notebooks import editing, notebook_kernel
 from .spec import ToolContext
 
 
-async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str, timeout: float) -> Outcome:
-    """Run `cell` (as the caller read it from the notebook at `path`, with its id), then write its
-    outputs back to the cell with that id.
+async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str, args: dict[str, Any]) -> Outcome:
+    """Run `cell` (as the caller read it from the notebook at `path`, with its id) with the call's
+    timeout and progress `args`, then write its outputs back to the cell with that id.
 
     The notebook is read again after the run: a person may have edited it meanwhile, and
     the id (not the index) finds the cell wherever it moved.
@@ -29,16 +30,14 @@ async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str,
             "overwrite_cell_source or insert_cell can make a code cell.",
         )
     kernel_id, replaced = await notebook_kernel(ctx, path)
-    execution = await ctx.backend.kernels.execute(
-        source_text(cell), kernel_id=kernel_id, timeout=timeout,
-        progress=ctx.progress, progress_interval=ctx.limits.progress_interval,
-    )
+    timeout = timeout_of(ctx, args)
+    execution = await ctx.backend.kernels.execute(source_text(cell), kernel_id=kernel_id, timeout=timeout, progress=progress_of(ctx, args))
     if replaced:
         execution = replace(execution, kernel_restarted=True)
     async with editing(ctx, path) as notebook:
         index = locate(notebook, cell_id=cell_id)
         set_outputs(notebook["cells"][index], execution.outputs, execution.execution_count)
     cell_info = {"notebook": path, "cellId": cell_id, "cellIndex": index}
-    view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info)
+    view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info, images=ctx.images)
     return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))
 
