@@ -5,7 +5,9 @@
 Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the execute_code
 round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code on each
 runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
-(bench.listing); the response size of every variant for a 200 KB print (bench.sizes).
+(bench.listing); the response size of every variant for a 200 KB print (bench.sizes); HTTP
+throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
+abandoned HTTP session costs (bench.sessions).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
@@ -28,7 +30,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, roundtrip, runtimes, sizes
+from bench import core, listing, roundtrip, runtimes, sessions, sizes, throughput
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
@@ -87,6 +89,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-runtimes", action="store_true", help="skip execute_code on the three runtimes against their raw clients")
     parser.add_argument("--skip-listing", action="store_true", help="skip list_files over 1,000 files")
     parser.add_argument("--skip-sizes", action="store_true", help="skip the response sizes of a 200 KB print")
+    parser.add_argument("--throughput-seconds", type=float, default=5.0, help="seconds per contestant per throughput round (default 5)")
+    parser.add_argument("--throughput-rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")
+    parser.add_argument("--skip-throughput", action="store_true", help="skip HTTP throughput against the SDK's bare server")
+    parser.add_argument("--skip-sessions", action="store_true", help="skip what an abandoned HTTP session costs")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
     args = parser.parse_args(argv)
 
@@ -115,6 +121,12 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_sizes:
         report["sizes"] = sizes.run()
         print(sizes.format_report(report["sizes"]) + "\n", flush=True)
+    if not args.skip_throughput:
+        report["throughput"] = throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=args.wait_quiet)
+        print(throughput.format_report(report["throughput"]) + "\n", flush=True)
+    if not args.skip_sessions:
+        report["sessions"] = sessions.run()
+        print(sessions.format_report(report["sessions"]) + "\n", flush=True)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
     if args.no_record:

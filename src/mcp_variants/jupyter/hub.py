@@ -78,6 +78,12 @@ class Hub:
             self.clients[key] = ClientState(backend_key=self.default_backend)
         return self.clients[key]
 
+    def forget(self, key: str) -> None:
+        """The client's connection or session ended: what it chose goes with it. Kernels, notebooks and
+        sandboxes are the server's, not a client's: they stay (docs/reference/security.md)."""
+        if self.clients.pop(key, None) is not None:
+            logger.debug("client %s ended: its state is forgotten", key)
+
     def backend(self, client: ClientState) -> Backend:
         backend = self.backends.get(client.backend_key)
         if backend is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
+from .atomic_files import atomic_write
 from .notebook_format import check, parse
 from .paths import glob_matches, is_inside, resolve_inside
 
@@ -89,17 +89,3 @@ class LocalContents:
         check(notebook)
         text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
         await anyio.to_thread.run_sync(atomic_write, real, text)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Temporary file in the same folder, fsync, rename: the old file or the new one, never half."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -27,8 +27,9 @@ from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, load_shape, variants_dir
 from ..images import ImagePolicy, ImageResources
+from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.hub import EMBEDDED, Hub
+from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.runtime import Backend
@@ -90,6 +91,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
+    start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
     if jupyter_url:
@@ -117,6 +119,21 @@ def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
         return "stdio"
     session = ctx.request.headers.get("mcp-session-id")
     return f"http:{session}" if session else None
+
+
+def client_state(ctx: ServerRequestContext[Any, Any], hub: Hub) -> ClientState:
+    """The requesting client's state, created on first use and forgotten when its connection ends (an HTTP
+    session's DELETE or idle expiry, the end of stdio)."""
+    key = client_key(ctx)
+    if key is not None and key not in hub.clients:
+        # mcp 2.3.0 hands handlers no public way to the connection; its exit stack is unwound when the
+        # connection ends, whether the client ended it or the SDK expired it.
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None:
+            connection.exit_stack.callback(hub.forget, key)
+        else:
+            logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
+    return hub.client(key)
 
 
 def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
@@ -227,7 +244,7 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    client = state.hub.client(client_key(ctx))
+    client = client_state(ctx, state.hub)
     tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress, images=state.images)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
