@@ -17,6 +17,8 @@ class PathOutsideRoot(ToolError):
 
 def clean_relative(relative: str) -> PurePosixPath:
     """A relative POSIX path with no `..`; PathOutsideRoot otherwise (remote servers share the rule)."""
+    if "\x00" in relative:  # no file system takes it, and os calls raise ValueError on it
+        raise PathOutsideRoot(f"{relative!r} is not a path: it holds a NUL character")
     pure = PurePosixPath(relative.replace("\\", "/"))
     if pure.is_absolute() or ".." in pure.parts:
         raise PathOutsideRoot(f"{relative!r} is not a path inside the root folder; use a relative path without '..'")
