@@ -36,7 +36,7 @@ serve: $(STAMP)  ## the server on stdio, rooted here
 	$(BIN)/mcp-variants serve
 
 clean:
-	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis
+	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis tests/.envs
 
 .PHONY: docs docs-examples
 docs: $(STAMP)  ## the documentation site into site/ (mkdocs --strict: a broken link or a missing page fails)

@@ -1,7 +1,9 @@
 // Bundle each MCP App view into one self-contained HTML file (inline JS and CSS).
 //
 //   node build.mjs                      -> ../src/mcp_variants/apps/views/<view>.html
-//   node build.mjs --out DIR            -> DIR/<view>.html (tests rebuild into a temp dir and compare)
+//                                          and ../src/mcp_variants/report/report-host.js
+//   node build.mjs --out DIR            -> DIR/<view>.html and DIR/report-host.js (tests rebuild
+//                                          into a temp dir and compare)
 //   node build.mjs --harness DIR        -> DIR/host.html and DIR/sandbox.html (the browser tests' host)
 //
 // The output depends only on the sources, package-lock.json and the pinned esbuild: no
@@ -67,6 +69,14 @@ async function buildViews(outDir) {
   }
 }
 
+async function buildReportHost(outDir) {
+  // The reviewer's report embeds this script (gzip) and inflates it itself: JS only, no page.
+  await mkdir(outDir, { recursive: true });
+  const js = await bundle("report/host.ts");
+  await writeFile(join(outDir, "report-host.js"), js);
+  console.log(`report-host.js  ${(js.length / 1024).toFixed(0)} KiB`);
+}
+
 async function buildHarness(outDir) {
   await mkdir(outDir, { recursive: true });
   for (const page of ["host", "sandbox"]) {
@@ -80,5 +90,7 @@ const harness = option("--harness");
 if (harness) {
   await buildHarness(resolve(harness));
 } else {
-  await buildViews(resolve(option("--out") ?? join(here, "../src/mcp_variants/apps/views")));
+  const out = option("--out");
+  await buildViews(resolve(out ?? join(here, "../src/mcp_variants/apps/views")));
+  await buildReportHost(resolve(out ?? join(here, "../src/mcp_variants/report")));
 }

@@ -9,7 +9,7 @@ full listing per contestant, paging through every page):
                                   requestedOutputs [assistant/content]; the next cursor is read
                                   from the text ("call again with cursor='N'")
   server programmatic/structured  the same with [programmatic/structured]; nextCursor from the record
-  (each at the default limit, 100, and at the maximum, 1000: a page is also cut to what fits the
+  (each at limit 100, the default before it became 25, and at the maximum, 1000: a page is also cut to what fits the
   model's text budget, about 20 KB)
   raw os.scandir                  in this process: the walk alone (scandir, sort by name, stat,
                                   one small dict per entry), depth 2, for scale

@@ -6,7 +6,9 @@ Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the
 round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code on each
 runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
 (bench.listing); the response size of every variant for a 200 KB print (bench.sizes); live
-notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live).
+notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
+HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
+abandoned HTTP session costs (bench.sessions).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
@@ -29,7 +31,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, live, roundtrip, runtimes, sizes
+from bench import core, listing, live, roundtrip, runtimes, sessions, sizes, throughput
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
@@ -92,6 +94,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--live-calls", type=int, default=30, help="calls of each notebook tool per server, live benchmark (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the JupyterLab page (default 40 each)")
     parser.add_argument("--skip-live", action="store_true", help="skip live notebooks (JupyterLab in Chromium; the REST path beside)")
+    parser.add_argument("--throughput-seconds", type=float, default=5.0, help="seconds per contestant per throughput round (default 5)")
+    parser.add_argument("--throughput-rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")
+    parser.add_argument("--skip-throughput", action="store_true", help="skip HTTP throughput against the SDK's bare server")
+    parser.add_argument("--skip-sessions", action="store_true", help="skip what an abandoned HTTP session costs")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
     args = parser.parse_args(argv)
 
@@ -123,6 +129,12 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_live:
         report["live"] = live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet)
         print(live.format_report(report["live"]) + "\n", flush=True)
+    if not args.skip_throughput:
+        report["throughput"] = throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=args.wait_quiet)
+        print(throughput.format_report(report["throughput"]) + "\n", flush=True)
+    if not args.skip_sessions:
+        report["sessions"] = sessions.run()
+        print(sessions.format_report(report["sessions"]) + "\n", flush=True)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
     if args.no_record:

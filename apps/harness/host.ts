@@ -6,8 +6,9 @@
 // resources/read) through a sandbox proxy on another origin, and hands the view exactly the
 // `tool_result` the Python host built from the router's view sink. Calls the view makes
 // (tools/call) go back to the Python host, which applies the visibility rules.
-import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { inlineHostContext } from "../src/host-context";
 
 interface Block {
   type: string;
@@ -109,15 +110,7 @@ async function run(): Promise<void> {
   await ready;
   log.events.push("sandbox-ready");
 
-  const hostContext: McpUiHostContext = {
-    toolInfo: { tool: call.tool },
-    theme: "light",
-    displayMode: "inline",
-    availableDisplayModes: ["inline"],
-    platform: "web",
-    locale: "en-US",
-    containerDimensions: { maxHeight: 4000 },
-  };
+  const hostContext = inlineHostContext(call.tool, 4000);
   const bridge = new AppBridge(null, { name: "mcp-variants test host", version: "0.1.0" }, { serverTools: {}, logging: {} }, { hostContext });
   bridge.oncalltool = async (params) => {
     const answer = await post(`/api/view-call/${encodeURIComponent(scenario)}`, params);

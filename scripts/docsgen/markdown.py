@@ -36,8 +36,8 @@ def exchange_md(request: dict[str, Any], response: dict[str, Any], *, long_after
 
 
 def md_escape(text: str) -> str:
-    """Text for a table cell."""
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell (a glob's `*` is not emphasis)."""
+    return text.replace("|", "\\|").replace("\n", " ").replace("*", "\\*")
 
 
 def anchor(selector: str) -> str:

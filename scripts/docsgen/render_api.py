@@ -72,6 +72,23 @@ def arguments_md(input_schema: dict[str, Any]) -> str:
     return text
 
 
+def aliases_md(aliases: dict[str, Any]) -> str:
+    """The argumentAliases of variants/<tool>.json: accepted, not listed in inputSchema."""
+    if not aliases:
+        return ""
+    lines = ["Also accepted, with the meaning jupyter-mcp-server gives them (not listed in `inputSchema`; "
+             "[why](../choices.md#argument-aliases-a-drop-in-for-jupyter-mcp-server)):\n",
+             "| alias | stands for |", "|---|---|"]
+    for alias, spec in aliases.items():
+        target = f"`{spec['canonical']}`"
+        if "values" in spec:
+            target += " (" + ", ".join(f"`{json.dumps(k)}` is `{json.dumps(v)}`" for k, v in spec["values"].items()) + ")"
+        elif "add" in spec:
+            target += f" (`{spec['canonical']}` = `{alias}` + {spec['add']})"
+        lines.append(f"| `{alias}` | {target} |")
+    return "\n".join(lines) + "\n"
+
+
 def output_example(norm: Normalizer, output: dict[str, Any]) -> str:
     payload = output["content"] if output["format"] == "content" else output["structuredContent"]
     return fence(pretty(norm(payload)), title=("content" if output["format"] == "content" else "structuredContent"))
@@ -96,6 +113,8 @@ def render_tool(name: str, declared: dict[str, Any], got: Collected, norm: Norma
 
     out.append("## Arguments\n")
     out.append(arguments_md(declared.get("inputSchema", {})))
+    if declared.get("argumentAliases"):
+        out.append(aliases_md(declared["argumentAliases"]))
 
     out.append("## Variants\n")
     out.append("| variant | schema | the consumer |\n|---|---|---|")

@@ -1,46 +1,47 @@
 """`mcp-variants demo`: the SEP-3279 scenarios, run against a live server as a reviewer would.
 
-Starts the server on the embedded runtime over stdio, sends each scenario's request
-as raw JSON-RPC, shows request and response with a verdict, and writes one
-self-contained HTML report.
+Starts the server on the embedded runtime over stdio and sends each scenario's request as raw
+JSON-RPC (some scenarios send what a correct client never would, to show the server refuse
+it). Every tools/call result is handed to the reference host router (`client.HostRouter`),
+and the report shows what each consumer's sink received. Then the whole conformance suite,
+and one self-contained HTML report (`report/`).
 """
 
 from __future__ import annotations
 
-import html
 import json
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .client.stdio import StdioConnection, envelope
+from .apps.host import linked_view, view_resource
+from .client.errors import InvalidServerResponse
+from .client.stdio import VERSION_KEY, StdioConnection, envelope
 from .protocol.declarations import parse_declaration
 from .protocol.errors import DeclarationError
-from .protocol.types import UI_EXTENSION
+from .protocol.types import UI_EXTENSION, Selector
+from .protocol.versions import era_for
+from .report.numbers import read_bench, results_dir
+from .report.page import Coverage, without_base64, write_report
+from .report.record import DemoRun, Execution, Step, route
 
 UI = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
 PLOT = (
     "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
     "import matplotlib.pyplot as plt\nplt.plot([1, 4, 2, 3]); plt.title('demo'); plt.show()"
 )
-
-
-@dataclass
-class Step:
-    title: str
-    rule: str
-    request: dict[str, Any] | None
-    response: dict[str, Any] | None
-    checks: list[tuple[str, bool]] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return all(ok for _, ok in self.checks)
+PRINT_200K = 'print("\\n".join(f"line {i:04d}: " + "x" * 39 for i in range(4000)))'  # 4,000 lines of 50 bytes
+LISTING_FILES = 300
+# The executions measured for "bytes per audience": each asks for every variant its tool declares.
+EXECUTIONS = (
+    ("execute_code printing a line and displaying a plot", "execute_code", {"code": "print('four points, one line')\n" + PLOT}),
+    (f"list_files over {LISTING_FILES} files", "list_files", {"path": "listing", "limit": 1000}),
+    ("execute_code printing 200 KB", "execute_code", {"code": PRINT_200K}),
+)
 
 
 def _call(name: str, arguments: dict[str, Any], outputs: list[tuple[str, str]] | None = None,
@@ -55,23 +56,71 @@ def _selectors(response: dict[str, Any]) -> list[tuple[str, str]]:
     return [(o["audience"], o["format"]) for o in response.get("result", {}).get("outputs", [])]
 
 
+def _requested(params: dict[str, Any]) -> list[Selector]:
+    """What a call asked for; none means the assistant/content fallback."""
+    asked = params.get("requestedOutputs")
+    return [Selector(s["audience"], s["format"]) for s in asked] if asked else [Selector("assistant", "content")]
+
+
+def _nothing(method: str, response: dict[str, Any]) -> str:
+    if "error" in response:
+        error = response["error"]
+        return f"JSON-RPC error {error.get('code')} ({error.get('message')}): no result, so nothing reached any consumer"
+    return f"{method} is not a tool call: nothing is routed to any consumer"
+
+
 class Demo:
     def __init__(self, connection: StdioConnection) -> None:
         self.connection = connection
         self.steps: list[Step] = []
+        self.executions: list[Execution] = []
         self.schemas: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.tools: dict[str, dict[str, Any]] = {}
+        self.views: dict[str, str] = {}
+        self.versions: list[str] = []
 
-    def run(self, title: str, rule: str, method: str, params: dict[str, Any],
-            checks: Callable[[dict[str, Any]], list[tuple[str, bool]]]) -> dict[str, Any]:
+    def exchange(self, title: str, rule: str, method: str, params: dict[str, Any],
+                 checks: Callable[[dict[str, Any]], list[tuple[str, bool]]]) -> Step:
+        """Send one request; a tools/call result goes to the host router, whose deliveries become the step's rows."""
         request = {"jsonrpc": "2.0", "method": method, "params": params}
         response = self.connection.request(method, params)
         step = Step(title, rule, request, response)
+        result = response.get("result")
+        if method == "tools/call" and isinstance(result, dict):
+            step.tool, step.arguments = params["name"], dict(params.get("arguments") or {})
+            legacy = era_for(params["_meta"][VERSION_KEY]).is_legacy
+            step.routed = route(step.tool, _requested(params), result, legacy=legacy)
+        else:
+            step.nothing = _nothing(method, response)
         try:
             step.checks = checks(response)
         except (KeyError, IndexError, TypeError) as exc:
             step.checks = [(f"response has the expected shape ({exc!r})", False)]
+        if step.routed is not None:
+            step.checks.append(("the host router delivered every output to its own consumer, nothing dropped",
+                                not step.routed.dropped))
+        if step.routed is not None and step.routed.received["view"]:
+            step.checks.append(self._view_served(step.tool or ""))
+        return step
+
+    def run(self, title: str, rule: str, method: str, params: dict[str, Any],
+            checks: Callable[[dict[str, Any]], list[tuple[str, bool]]]) -> dict[str, Any]:
+        step = self.exchange(title, rule, method, params, checks)
         self.steps.append(step)
-        return response
+        return step.response or {}
+
+    def _view_served(self, tool: str) -> tuple[str, bool]:
+        """Read the tool's view (resources/read, once per view) for the report's view rows."""
+        uri = linked_view(self.tools.get(tool, {}))
+        if uri is None:
+            return (f"{tool} links a view", False)
+        if uri not in self.views:
+            response = self.connection.request("resources/read", {"uri": uri, "_meta": envelope("2026-12-01", UI)})
+            try:
+                self.views[uri] = view_resource(uri, response.get("result") or {}).html
+            except InvalidServerResponse as exc:
+                return (f"its view {uri} is served: {exc}", False)
+        return (f"its view {uri} is served (resources/read)", True)
 
     def valid(self, tool: str, output: dict[str, Any]) -> bool:
         schema = self.schemas[(tool, output["audience"], output["format"])]
@@ -80,6 +129,11 @@ class Demo:
     def scenarios(self, root: Path) -> None:
         (root / "data.csv").write_text("a,b\n1,2\n")
         (root / "notes.md").write_text("# notes\n")
+        discovered = self.run("Discover the server", "server/discover: the versions served and the extensions offered",
+                              "server/discover", {"_meta": envelope("2026-12-01", UI)},
+                              lambda r: [("2026-12-01 is served", "2026-12-01" in r["result"]["supportedVersions"]),
+                                         ("the ui extension is offered", UI_EXTENSION in r["result"]["capabilities"]["extensions"])])
+        self.versions = list(discovered.get("result", {}).get("supportedVersions", []))
         listed = self.run("Discover the tools at 2026-12-01, with the Apps extension", "Tool.outputVariants",
                           "tools/list", {"_meta": envelope("2026-12-01", UI)},
                           lambda r: [("every tool has outputVariants and no outputSchema",
@@ -88,6 +142,7 @@ class Demo:
                                       all({"audience": "assistant",
                                            "format": "content"} in t["outputVariants"] for t in r["result"]["tools"]))])
         for tool in listed["result"]["tools"]:
+            self.tools[tool["name"]] = tool
             for v in tool["outputVariants"]:
                 if "schema" in v:
                     self.schemas[(tool["name"], v["audience"], v["format"])] = v["schema"]
@@ -166,76 +221,45 @@ class Demo:
         except DeclarationError as exc:
             message, refused = str(exc), True
         self.steps.append(Step("7. A declaration without assistant/content", "Every tool MUST declare assistant/content",
-                               {"declaration": bad}, {"refused": message}, [("the server refuses to load it", refused)]))
+                               {"declaration": bad}, {"refused": message}, [("the server refuses to load it", refused)],
+                               nothing="no call: the server refuses such a declaration before it serves anything"))
+
+    def measure(self, root: Path) -> None:
+        """Each execution with every declared variant, routed; and the same call as a 2026-07-28 client makes it."""
+        (root / "listing").mkdir()
+        for i in range(LISTING_FILES):
+            (root / "listing" / f"part-{i:03d}.csv").write_text("a,b\n" * (i % 7 + 1))
+        for title, tool, arguments in EXECUTIONS:
+            declared = [(v["audience"], v["format"]) for v in self.tools[tool]["outputVariants"]]
+
+            def checks(r: dict[str, Any], declared: list[tuple[str, str]] = declared) -> list[tuple[str, bool]]:
+                return [("one output per requested selector, in order", _selectors(r) == declared),
+                        ("not an error", r["result"].get("isError") is not True)]
+
+            step = self.exchange(f"Every audience: {title}", f"requestedOutputs: all {len(declared)} variants {tool} declares",
+                                 "tools/call", _call(tool, arguments, declared, extensions=UI), checks)
+            legacy = self.connection.request("tools/call", _call(tool, arguments, version="2026-07-28"))
+            result = legacy.get("result") or {}
+            step.checks.append(("the same call at 2026-07-28 gets the legacy pair", {"content", "structuredContent"} <= set(result)))
+            self.executions.append(Execution(title, step, result))
+
+    def result(self, scorecard: dict[str, Any]) -> DemoRun:
+        return DemoRun(self.steps, self.executions, self.versions, self.tools, self.views, scorecard)
 
 
 def _short(value: Any, limit: int = 600) -> str:
-    text = json.dumps(value, indent=None)
+    text = json.dumps(without_base64(value), indent=None)
     return text if len(text) <= limit else text[:limit] + f" … ({len(text)} chars)"
 
 
-def write_report(steps: list[Step], path: Path, scorecard: dict[str, Any]) -> None:
-    totals = scorecard["totals"]
-    parts = ["<!doctype html><meta charset=utf-8><title>SEP-3279 demo</title>",
-             "<style>body{font:14px system-ui;margin:2em;max-width:70em}pre{background:#f4f4f4;padding:.6em;white-space:pre-wrap;"
-             "word-break:break-all}.ok{color:#060}.bad{color:#a00}img{max-width:24em;border:1px solid #ccc}"
-             "summary{cursor:pointer;font-weight:600}</style>",
-             f"<h1>SEP-3279 reference server: {sum(s.passed for s in steps)}/{len(steps)} demo scenarios pass; "
-             f"conformance {totals['pass']}/{totals['scenarios']}</h1><ol>"]
-    parts += [f"<li class={'ok' if s.passed else 'bad'}><a href='#s{i}'>{html.escape(s.title)}</a>: "
-              f"{'PASS' if s.passed else 'FAIL'}</li>" for i, s in enumerate(steps)]
-    parts.append("<li><a href='#conformance'>The conformance suite</a></li></ol>")
-    for i, step in enumerate(steps):
-        verdict = "ok" if step.passed else "bad"
-        parts.append(f"<h2 id=s{i} class={verdict}>{'PASS' if step.passed else 'FAIL'}: {html.escape(step.title)}</h2>")
-        parts.append(f"<p><i>{html.escape(step.rule)}</i></p><ul>")
-        parts += [f"<li class={'ok' if ok else 'bad'}>{html.escape(name)}</li>" for name, ok in step.checks]
-        parts.append("</ul>" + _exchange("Request", step.request))
-        for image in _images(step.response):
-            parts.append(f"<img alt='image output' src='data:{image['mimeType']};base64,{image['data']}'>")
-        parts.append(_exchange("Response", _without_base64(step.response)))
-    parts.append(_conformance_section(scorecard))
-    path.write_text("".join(parts))
+def traceability() -> Coverage:
+    """sep-3279.yaml against the SEP's text (in ../shared/seeds beside the checkout), for the header."""
+    from .conformance.traceability import coverage
 
-
-def _exchange(label: str, value: Any) -> str:
-    """A request or response, folded when it is long (a whole tools/list, say)."""
-    text = json.dumps(value, indent=2)
-    folded = "" if len(text) < 3000 else f" ({len(text):,} characters)"
-    return (f"<details{'' if folded else ' open'}><summary>{label}{folded}</summary>"
-            f"<pre>{html.escape(text)}</pre></details>")
-
-
-def _conformance_section(scorecard: dict[str, Any]) -> str:
-    totals = scorecard["totals"]
-    rows = []
-    for result in scorecard["scenarios"]:
-        rule = "; ".join(f"{r['section']}: “{r['quote']}”" for r in result.get("rules", []))
-        css = {"pass": "ok", "fail": "bad"}.get(result["status"], "")
-        reason = f"<br><small>{html.escape(result.get('reason', ''))}</small>" if result["status"] != "pass" else ""
-        rows.append(f"<tr><td class={css}>{result['status'].upper()}</td><td>{html.escape(result['id'])}</td>"
-                    f"<td>{html.escape(result.get('title') or '')}{reason}</td><td>{result['level']}</td>"
-                    f"<td><small>{html.escape(rule)}</small></td></tr>")
-    return (f"<h1 id=conformance>The conformance suite: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} skip</h1>"
-            "<p>Every item of the SEP's testing plan and every MUST visible on the wire, run by "
-            "<code>mcp-variants check</code> against a fresh server; host items against the reference client.</p>"
-            "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>verdict</th><th>scenario</th>"
-            "<th>what</th><th>level</th><th>rule</th></tr>" + "".join(rows) + "</table>")
-
-
-def _images(response: Any) -> list[dict[str, Any]]:
-    outputs = (response or {}).get("result", {}).get("outputs", []) if isinstance(response, dict) else []
-    return [b for o in outputs for b in o.get("content", []) if b.get("type") == "image"]
-
-
-def _without_base64(value: Any) -> Any:
-    if isinstance(value, dict):
-        if value.get("type") == "image" and isinstance(value.get("data"), str):
-            return {**value, "data": f"<{len(value['data'])} base64 characters, shown above>"}
-        return {k: _without_base64(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_without_base64(v) for v in value]
-    return value
+    try:
+        return Coverage(coverage().numbers())
+    except FileNotFoundError as exc:
+        return Coverage(None, str(exc))
 
 
 def conformance(root: Path) -> dict[str, Any]:
@@ -249,7 +273,7 @@ def conformance(root: Path) -> dict[str, Any]:
         "nbformat": 4, "nbformat_minor": 5, "metadata": {},
         "cells": [{"id": "c1", "cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [], "execution_count": None}],
     }))
-    target = StdioTarget([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)], cwd=str(root))
+    target = StdioTarget([sys.executable, "-m", "mcp_variants", "serve", "--embedded", "--root", str(root)], cwd=str(root))
     try:
         # The App-only tool needs a notebook to page through; everything else uses the defaults.
         return run(target, None, RunConfig(calls=CallConfig(calls={"read_notebook_page": {"notebook": "paging.ipynb"}})))
@@ -263,19 +287,24 @@ def main(report: Path) -> int:
         with StdioConnection.serve(root) as connection:
             demo = Demo(connection)
             demo.scenarios(root)
+            demo.measure(root)
         scorecard = conformance(root)
-    for step in demo.steps:
+    run = demo.result(scorecard)
+    for step in run.all_steps:
         print(f"\n{'PASS' if step.passed else 'FAIL'}  {step.title}   [{step.rule}]")
         print(f"  → {_short(step.request)}")
-        print(f"  ← {_short(_without_base64(step.response))}")
+        print(f"  ← {_short(step.response)}")
+        if step.routed is not None:
+            got = {sink: [str(d.selector or d.legacy_field) for d in received] for sink, received in step.routed.received.items()}
+            print("  routed: " + "; ".join(f"{sink} ← {', '.join(names) or 'nothing'}" for sink, names in got.items()))
         for name, ok in step.checks:
             print(f"    {'✓' if ok else '✗'} {name}")
     print("\nThe conformance suite (mcp-variants check), every scenario with the rule it checks:")
     for result in scorecard["scenarios"]:
         print(f"  {result['status'].upper():4}  {result['level']:<6} {result['id']}: {result.get('title') or ''}")
-    write_report(demo.steps, report, scorecard)
-    passed = sum(s.passed for s in demo.steps)
+    write_report(run, report, read_bench(results_dir()), traceability())
+    passed = sum(s.passed for s in run.all_steps)
     totals = scorecard["totals"]
-    print(f"\n{passed}/{len(demo.steps)} demo scenarios pass; conformance: {totals['pass']} pass, "
+    print(f"\n{passed}/{len(run.all_steps)} demo scenarios pass; conformance: {totals['pass']} pass, "
           f"{totals['fail']} fail, {totals['skip']} skip of {totals['scenarios']}. Report: {report.resolve()}")
-    return 0 if passed == len(demo.steps) and scorecard["ok"] else 1
+    return 0 if passed == len(run.all_steps) and scorecard["ok"] else 1

@@ -18,6 +18,7 @@ from support.lab import CHROMIUM, find_node
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "apps"
 VIEWS = REPO / "src" / "mcp_variants" / "apps" / "views"
+REPORT_HOST = REPO / "src" / "mcp_variants" / "report" / "report-host.js"  # built from apps/report/host.ts
 ARTIFACTS = Path(os.environ.get("MCP_VARIANTS_ARTIFACTS", REPO / "build" / "test-artifacts")) / "apps"
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}

@@ -42,13 +42,13 @@ display(HTML("<table><tr><th>n</th><th>n squared</th></tr><tr><td>3</td><td>9</t
 """
 
 SCENARIOS: dict[str, Scenario] = {
-    "table": Scenario("2026-12-01", "list_files", {}),
+    "table": Scenario("2026-12-01", "list_files", {"depth": 1}),  # the root's own entries (the default lists one level below)
     "table-more": Scenario("2026-12-01", "list_files", {"limit": 2}),
     "execution": Scenario("2026-12-01", "execute_code", {"code": PLOT}),
     "error": Scenario("2026-12-01", "execute_code", {"code": "print('before the error')\n1/0"}),
     "notebook": Scenario("2026-12-01", "read_notebook", {"notebook": NOTEBOOK, "limit": 10}),
     "cell": Scenario("2026-12-01", "read_cell", {"notebook": NOTEBOOK, "cell_index": 12}),
-    "legacy-table": Scenario("2026-07-28", "list_files", {}),
+    "legacy-table": Scenario("2026-07-28", "list_files", {"depth": 1}),
     "legacy-execution": Scenario("2026-07-28", "execute_code", {"code": PLOT}),
 }
 ACTIONS: dict[str, list[dict[str, Any]]] = {

@@ -1,5 +1,5 @@
-"""The committed views are exactly what apps/build.sh makes from apps/src and the lockfile,
-and each is one self-contained HTML file that ships inside the package."""
+"""The committed views (and the report's host script) are exactly what apps/build.sh makes from
+apps/ and the lockfile, and each view is one self-contained HTML file that ships inside the package."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from mcp_variants.apps.resources import VIEWS
 
-from .support import APPS, apps_installed, node
+from .support import APPS, REPORT_HOST, apps_installed, node
 from .support import VIEWS as VIEWS_DIR
 
 
@@ -36,6 +36,8 @@ def test_rebuilding_the_views_gives_the_committed_bytes(tmp_path: Path) -> None:
     assert built == sorted(v.file for v in VIEWS)
     stale = [name for name in built if (tmp_path / name).read_bytes() != (VIEWS_DIR / name).read_bytes()]
     assert not stale, f"{stale} differ from a rebuild: run apps/build.sh and commit the result"
+    assert (tmp_path / REPORT_HOST.name).read_bytes() == REPORT_HOST.read_bytes(), (
+        f"{REPORT_HOST.name} differs from a rebuild: run apps/build.sh and commit the result")
     assert time.monotonic() - started < 60
 
 

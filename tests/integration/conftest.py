@@ -98,9 +98,11 @@ def read_valid(path: Path) -> nbformat.NotebookNode:
 def check_content(blocks: Any) -> None:
     assert isinstance(blocks, list) and blocks, blocks
     for block in blocks:
-        assert block["type"] in ("text", "image"), block
+        assert block["type"] in ("text", "image", "resource_link"), block
         if block["type"] == "text":
             assert isinstance(block["text"], str) and block["text"], block
+        elif block["type"] == "resource_link":  # --images link
+            assert block["uri"].startswith("mcp-variants://images/") and block["name"] and block["mimeType"].startswith("image/"), block
         else:
             assert block["mimeType"].startswith("image/") and base64.b64decode(block["data"]), block
 

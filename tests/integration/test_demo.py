@@ -1,7 +1,9 @@
-"""The README's main command: `mcp-variants demo` passes every scenario and writes its report (issue 4)."""
+"""The README's main command: `mcp-variants demo` passes every scenario and writes its report (issues 4 and 15;
+tests/apps/test_report.py opens the report in a browser)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,11 @@ def test_the_demo_passes_and_writes_a_self_contained_report(tmp_path: Path) -> N
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "0 fail, 0 skip" in done.stdout
     page = report.read_text()
-    assert ": FAIL</li>" not in page and ">FAIL</td>" not in page
-    assert "<img alt='image output' src='data:image/png;base64," in page, "the plot is rendered in the report"
+    assert "data-passed=false" not in page and "'verdict v-fail'" not in page and ">FAIL</td>" not in page
+    assert "alt='image output (image/png)' src='data:image/png;base64," in page, "the plot is rendered in the report"
     assert "plan-14" in page and "host-plan-15" in page, "every testing-plan item is in the report"
-    assert "src=\"http" not in page and "href=\"http" not in page, "self-contained: nothing loaded from elsewhere"
+    assert not re.search(r"""(src|href)=["']?https?:""", page), "self-contained: nothing loaded from elsewhere"
+    assert "default-src 'none'" in page, "and its Content-Security-Policy lets nothing be fetched"
+    # What the router delivered, per scenario: the demo prints it, and the report shows it in rows.
+    assert "routed: model ← assistant/content; user ← nothing; program ← nothing; view ← nothing" in done.stdout
+    assert page.count("<section class=scenario") == page.count("data-audience=view") >= 20

@@ -84,6 +84,32 @@ def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyt
     assert new_kernel not in kernel_ids(jupyter), "the server shuts down the remote kernels it started"
 
 
+def test_kernel_id_attaches_to_a_kernel_of_the_server_and_leaves_it_running(jupyter: JupyterServerProcess, tmp_path: Path,
+                                                                          reaper: Reaper) -> None:
+    """A kernel someone else started on the Jupyter server (a person's JupyterLab kernel): execute_code and
+    use_notebook take its id; when our server stops, it is still there. list_kernels lists the server's kernelspecs."""
+    started = httpx.post(f"{jupyter.url}api/kernels", json={"name": "python3"}, headers=jupyter.auth_headers, timeout=60)
+    theirs = started.json()["id"]
+    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    try:
+        specs = {s["name"]: s for s in server.call("list_kernels")[PS]["kernelspecs"]}
+        assert specs["python3"]["language"] == "python" and specs["python3"]["isDefault"]
+        out = server.call("execute_code", {"code": "person = 'set in their kernel'", "kernel_id": theirs})
+        assert not out["result"].get("isError") and out[PS]["kernelId"] == theirs
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(person)")])
+        (jupyter.root / "attached.ipynb").write_text(json.dumps(notebook))
+        used = server.call("use_notebook", {"notebook": "attached.ipynb", "kernel_id": theirs})
+        assert used[PS]["kernelId"] == theirs
+        assert "set in their kernel" in text(server.call("execute_cell", {"notebook": "attached.ipynb", "cell_index": 0})[AC])
+        assert "keeps running" in text(server.call("unuse_notebook", {"notebook": "attached.ipynb"})[AC])
+        missing = server.call("execute_code", {"code": "1", "kernel_id": "00000000-0000-0000-0000-000000000000"})
+        assert missing["result"]["isError"] and missing[PS]["error"]["type"] == "not-found"
+    finally:
+        server.close()
+    assert theirs in kernel_ids(jupyter), "a kernel we attached to is not ours to shut down"
+    httpx.delete(f"{jupyter.url}api/kernels/{theirs}", headers=jupyter.auth_headers, timeout=30)
+
+
 def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     """The notebook tools through RemoteContents (one PUT per write) and a remote notebook kernel."""
     server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)

@@ -16,7 +16,8 @@ from mcp_variants.server.bridge import (
     TUNNEL_KEY,
     VERSION_KEY,
     BridgeMiddleware,
-    _rewrite_sse_chunk,
+    SseEvents,
+    _rewrite_sse_events,
     is_outputs_request,
     rewrite_request,
     rewrite_response,
@@ -204,7 +205,7 @@ def _scope(header: str | None) -> dict[str, Any]:
 
 def test_http_inbound_rewrites_body_and_header() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
-    new_body, scope = BridgeMiddleware._rewrite_inbound(body, _scope("2026-12-01"))
+    new_body, scope = BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, _scope("2026-12-01"))
     decoded = orjson.loads(new_body)
     assert decoded["params"]["_meta"] == {VERSION_KEY: "2026-07-28", MARKER_KEY: True}
     headers = dict(scope["headers"])
@@ -212,17 +213,18 @@ def test_http_inbound_rewrites_body_and_header() -> None:
     assert headers[b"content-length"] == str(len(new_body)).encode()
 
 
-def test_http_inbound_leaves_mismatch_and_garbage_alone() -> None:
+def test_http_inbound_leaves_mismatch_and_non_requests_alone() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
     scope = _scope("2025-06-18")
-    assert BridgeMiddleware._rewrite_inbound(body, scope) == (body, scope)
-    assert BridgeMiddleware._rewrite_inbound(b"{not json", scope) == (b"{not json", scope)
+    assert BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, scope) == (body, scope)
+    response = orjson.dumps({"jsonrpc": "2.0", "id": 1, "result": {}})
+    assert BridgeMiddleware._rewrite_inbound(orjson.loads(response), response, scope) == (response, scope)
 
 
 def test_http_inbound_strips_a_forged_marker() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                          "params": call_params("2026-07-28", **{MARKER_KEY: True})})
-    new_body, scope = BridgeMiddleware._rewrite_inbound(body, _scope("2026-07-28"))
+    new_body, scope = BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, _scope("2026-07-28"))
     assert MARKER_KEY not in orjson.loads(new_body)["params"]["_meta"]
     assert dict(scope["headers"])[b"mcp-protocol-version"] == b"2026-07-28"
 
@@ -230,6 +232,24 @@ def test_http_inbound_strips_a_forged_marker() -> None:
 def test_sse_event_is_unwrapped() -> None:
     payload = orjson.dumps({"jsonrpc": "2.0", "id": 3, "result": tunnel("tools/call", {"outputs": []})})
     chunk = b"event: message\r\ndata: " + payload + b"\r\n\r\n"
-    rewritten = _rewrite_sse_chunk(chunk)
+    rewritten = _rewrite_sse_events(chunk)
     data_line = next(line for line in rewritten.split(b"\n") if line.startswith(b"data:"))
     assert orjson.loads(data_line[5:].strip()) == {"jsonrpc": "2.0", "id": 3, "result": {"outputs": []}}
+
+
+@PROPERTY
+@given(cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=12), line_end=st.sampled_from([b"\n", b"\r\n"]))
+def test_sse_events_are_whole_however_the_stream_is_chunked(cuts: list[int], line_end: bytes) -> None:
+    """An event split across chunks (a tunnelled result, the bridge's needle cut in two) is held until it is
+    complete, then rewritten whole: the same events come out as from one chunk (issue 13: per event, not per chunk)."""
+    events = b"".join(
+        b"event: message" + line_end + b"data: "
+        + orjson.dumps({"jsonrpc": "2.0", "id": i, "result": tunnel("tools/call", {"outputs": [{"n": "x" * 300}]})})
+        + line_end + line_end
+        for i in range(3))
+    points = sorted({0, len(events), *(c for c in cuts if c < len(events))})
+    splitter = SseEvents()
+    out = b"".join(_rewrite_sse_events(splitter.feed(events[a:b])) for a, b in zip(points, points[1:], strict=False))
+    out += _rewrite_sse_events(splitter.rest())
+    assert out == _rewrite_sse_events(events)
+    assert TUNNEL_KEY.encode() not in out

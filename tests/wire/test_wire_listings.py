@@ -66,6 +66,16 @@ def test_path_outside_root_is_a_tool_error(connect, transport, version, path):
     assert "passwd" not in body and "hostname" not in body
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_nul_in_a_path_is_a_clear_tool_error(connect, transport):
+    """A NUL character in a path (which no file system takes) is the path tool error, not an internal one."""
+    reply = connect(transport, OUTPUTS_VERSION).call("list_files", {"path": "a\u0000b"},
+                                                      requested=[sel("programmatic", "structured")])
+    assert is_error(reply), reply.message
+    error = output_for(outputs_of(reply), "programmatic", "structured")["structuredContent"]["error"]
+    assert error["type"] == "path-outside-root" and "NUL" in error["message"], error
+
+
 @pytest.mark.parametrize("transport,version", pairs())
 def test_created_files_appear(connect, root, transport, version):
     """Files created under the root show up in list_files, in the assistant's representation

@@ -56,3 +56,22 @@ def test_integer_progress_token(outputs_client, transport):
     )
     assert reply.progress(token), reply.notifications
     only_output(reply, "assistant", "content")
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_stream_sends_what_a_run_prints_while_it_runs(outputs_client, transport):
+    """With `stream` (the default, as in jupyter-mcp-server), what the code prints reaches the client as a
+    progress notification before the run ends; with `stream: false` and `progress_interval: 0`, nothing does."""
+    client = outputs_client(transport)
+    printed = unique("streamed-")
+    code = f"import time; print({printed!r}, flush=True); time.sleep(2)"
+    token = unique("stream-")
+    reply = client.call("execute_code", {"code": code}, requested=[sel("assistant", "content")], meta={"progressToken": token}, timeout=60)
+    messages = [n["params"].get("message", "") for n in reply.progress(token)]
+    assert any(printed in m for m in messages), messages
+    assert printed in text_of(only_output(reply, "assistant", "content")["content"])
+
+    quiet = unique("quiet-")
+    reply = client.call("execute_code", {"code": code, "stream": False, "progress_interval": 0}, requested=[sel("assistant", "content")],
+                        meta={"progressToken": quiet}, timeout=60)
+    assert reply.progress(quiet) == [], reply.notifications

@@ -78,9 +78,37 @@ def ui_meta(tool: Mapping[str, Any]) -> Mapping[str, Any]:
     return ui if isinstance(ui, Mapping) else {}
 
 
+def linked_view(tool: Mapping[str, Any]) -> str | None:
+    """The `ui://` view a listed tool links (`_meta.ui.resourceUri`), if any."""
+    uri = ui_meta(tool).get("resourceUri")
+    return uri if isinstance(uri, str) and uri.startswith("ui://") else None
+
+
 def visibility(tool: Mapping[str, Any]) -> tuple[str, ...]:
     value = ui_meta(tool).get("visibility")
     return tuple(value) if isinstance(value, list) and value else DEFAULT_VISIBILITY
+
+
+def view_resource(uri: str, result: Mapping[str, Any]) -> ViewResource:
+    """The view in a resources/read result for `uri`; InvalidServerResponse names each problem."""
+    contents = result.get("contents")
+    if not isinstance(contents, list) or len(contents) != 1 or not isinstance(contents[0], dict):
+        raise InvalidServerResponse([f"resources/read {uri}: expected exactly one content item"], result)
+    item = contents[0]
+    problems = []
+    if item.get("uri") != uri:
+        problems.append(f"content uri {item.get('uri')!r} is not {uri!r}")
+    if item.get("mimeType") != MIME_TYPE:
+        problems.append(f"mimeType {item.get('mimeType')!r} is not {MIME_TYPE}")
+    if not isinstance(item.get("text"), str):
+        problems.append("no HTML text")
+    if problems:
+        raise InvalidServerResponse([f"resources/read {uri}: {p}" for p in problems], result)
+    meta = item.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    ui = ui if isinstance(ui, dict) else {}
+    csp = ui.get("csp")
+    return ViewResource(uri, item["text"], csp if isinstance(csp, dict) else {}, ui)
 
 
 def view_params(delivery: Delivery) -> dict[str, Any]:
@@ -115,34 +143,13 @@ class AppsHost:
         return [t.name for t in self.session.list_tools() if "model" in visibility(t.raw or {})]
 
     def view_uri(self, name: str) -> str | None:
-        uri = ui_meta(self.tool(name)).get("resourceUri")
-        return uri if isinstance(uri, str) and uri.startswith("ui://") else None
+        return linked_view(self.tool(name))
 
     def load_view(self, uri: str) -> ViewResource:
         """resources/read of a `ui://` view (cached per host: hosts may prefetch and cache)."""
-        if uri in self._views:
-            return self._views[uri]
-        result = self._read_resource(uri)
-        contents = result.get("contents")
-        if not isinstance(contents, list) or len(contents) != 1 or not isinstance(contents[0], dict):
-            raise InvalidServerResponse([f"resources/read {uri}: expected exactly one content item"], result)
-        item = contents[0]
-        problems = []
-        if item.get("uri") != uri:
-            problems.append(f"content uri {item.get('uri')!r} is not {uri!r}")
-        if item.get("mimeType") != MIME_TYPE:
-            problems.append(f"mimeType {item.get('mimeType')!r} is not {MIME_TYPE}")
-        if not isinstance(item.get("text"), str):
-            problems.append("no HTML text")
-        if problems:
-            raise InvalidServerResponse([f"resources/read {uri}: {p}" for p in problems], result)
-        meta = item.get("_meta")
-        ui = meta.get("ui") if isinstance(meta, dict) else None
-        ui = ui if isinstance(ui, dict) else {}
-        csp = ui.get("csp")
-        view = ViewResource(uri, item["text"], csp if isinstance(csp, dict) else {}, ui)
-        self._views[uri] = view
-        return view
+        if uri not in self._views:
+            self._views[uri] = view_resource(uri, self._read_resource(uri))
+        return self._views[uri]
 
     # ---- calls ------------------------------------------------------------------------------
 

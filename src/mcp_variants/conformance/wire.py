@@ -13,7 +13,7 @@ A target answers `exchange(version, extensions, method, params)` with a `RoundTr
 
 Tests of the wire itself reach one layer down: `StdioTarget.process_for(version, extensions)`
 is the process serving that pair, whose `request`, `request_many` and `notify` send messages
-exactly as given; `HttpTarget.post` sends any body with any headers (a header may repeat);
+exactly as given, and `send_raw` any bytes at all; `HttpTarget.post` sends any body with any headers (a header may repeat);
 every RoundTrip keeps the response's raw bytes and, on HTTP, its status and headers.
 `read_sse` is the project's one reader of streamable HTTP's event streams.
 
@@ -30,7 +30,7 @@ import json
 import shlex
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any, Self
@@ -290,6 +290,26 @@ class StdioProcess:
     def notify(self, message: dict[str, Any]) -> None:
         self.write(message)
 
+    def send_raw(self, data: bytes, until: Callable[[list[Any]], bool], timeout: float) -> tuple[list[Any], str | None]:
+        """Write `data` exactly as given (bytes that need not be JSON, nor one line) and collect the messages the server
+        writes after it until `until(messages)` holds: (messages, None), or (what came, the problem) when `timeout`
+        passes or the server exits first. Lines that are not JSON are in `garbage`."""
+        mark = self._mark()
+        deadline = time.monotonic() + timeout
+        try:
+            self.child.write(data)
+        except (OSError, ValueError) as exc:
+            return [], f"cannot write to the server: {exc}; {self.tail()}"
+        with self._cond:
+            while not until(messages := [m for m, _ in self._log[mark:]]):
+                now = time.monotonic()
+                if now >= deadline:
+                    return messages, f"not answered as expected within {timeout:g} s; {self.tail()}"
+                if self._eof:
+                    return messages, f"the server exited with code {self.proc.poll()}; {self.tail()}"
+                self._cond.wait(min(deadline - now, 0.25))
+        return messages, None
+
     def tail(self) -> str:
         text = self.child.stderr.text()[-1500:].strip()
         return f"stderr: …{text}" if text else "stderr empty"
@@ -488,7 +508,7 @@ class HttpTarget(Target):
             content = body
             try:
                 decoded = json.loads(body)
-            except ValueError:
+            except (ValueError, RecursionError):  # any bytes may be sent, a JSON text too deep to decode included
                 decoded = None
             message: dict[str, Any] = decoded if isinstance(decoded, dict) else {}
         else:
@@ -554,11 +574,20 @@ class HttpTarget(Target):
     def session(self, version: str, extensions: Mapping[str, Any] | None, timeout: float | None = None) -> tuple[str | None, RoundTrip]:
         """The session of (version, extensions), opened once: its Mcp-Session-Id (None when the server gave
         none) and the initialize round trip (`unsupported` or `problem` when it could not be opened)."""
-        timeout = timeout or self.timeout
         key = (version, ext_key(extensions))
         with self._sessions_lock:
             if key in self._sessions:
                 return self._sessions[key]
+        opened = self.open_session(version, extensions, timeout)
+        with self._sessions_lock:
+            self._sessions[key] = opened
+        return opened
+
+    def open_session(self, version: str, extensions: Mapping[str, Any] | None,
+                     timeout: float | None = None) -> tuple[str | None, RoundTrip]:
+        """A new session (initialize, then notifications/initialized), not kept: `session` without the cache, for
+        tests of many sessions. The caller ends it (DELETE) or leaves it to expire."""
+        timeout = timeout or self.timeout
         message = {"jsonrpc": "2.0", "id": self.next_id(), "method": "initialize", "params": initialize_params(version, extensions)}
         trip = self.post(message, {}, timeout)
         session = trip.http.get("sessionId") if trip.http else None
@@ -573,8 +602,6 @@ class HttpTarget(Target):
                     trip.problem = f"notifications/initialized: {ack.problem}"
         elif trip.response is not None:
             trip.unsupported = f"initialize at {version} was refused: {json.dumps(trip.response.get('error'))[:300]}"
-        with self._sessions_lock:
-            self._sessions[key] = (session, trip)
         return session, trip
 
     def prepare(self, keys: Iterable[tuple[str, str]]) -> None:

@@ -7,6 +7,7 @@ is opened, and a round trip is a few milliseconds.
 from __future__ import annotations
 
 import queue
+import sys
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
@@ -14,11 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 
+from ..protocol.errors import ErrorKind, ToolError
 from .kernel_pool import KernelPool
 from .run_loop import RunningKernel, utc_now
-from .runtime import KernelInfo
+from .runtime import KernelInfo, KernelSpecInfo
+
+# The names jupyter_client replaces with the server's own interpreter in a kernelspec's argv.
+OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}
 
 
 class ZmqChannels:
@@ -69,15 +75,33 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
     def __init__(self, root: Path, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
         super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
         self.root = root
+        self._specs = KernelSpecManager()
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mcp-variants-kernels-")
 
-    async def start_kernel(self) -> str:
+    def check_kernel_name(self) -> None:
+        """The default kernelspec exists (a ToolError naming the ones that do): checked once, at start-up."""
+        names = sorted(self._specs.find_kernel_specs())
+        if self.kernel_name not in names:
+            raise ToolError(ErrorKind.NOT_FOUND, f"no kernelspec {self.kernel_name!r}; `jupyter kernelspec list` shows {', '.join(names)}.")
+
+    async def kernelspecs(self) -> list[KernelSpecInfo]:
+        specs = await anyio.to_thread.run_sync(self._specs.get_all_specs)  # reads every kernel.json on JUPYTER_PATH
+        return [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""), name == self.kernel_name)
+                for name, s in sorted(specs.items())]
+
+    async def start_kernel(self, kernel_name: str | None = None) -> str:
         kernel_id = str(uuid.uuid4())
+        name = kernel_name or self.kernel_name
         manager = AsyncKernelManager(
-            kernel_name=self.kernel_name,
+            kernel_name=name,
             transport="ipc",
             ip=str(Path(self._socket_dir.name) / kernel_id[:8]),
+            kernel_spec_manager=self._specs,
         )
+        try:
+            spec = manager.kernel_spec
+        except Exception:  # NoSuchKernel, or a kernel.json that does not parse
+            raise ToolError(ErrorKind.NOT_FOUND, f"No kernelspec {name!r} here; list_kernels shows the kernelspecs.") from None
         await manager.start_kernel(cwd=str(self.root))
         client = manager.client()
         client.start_channels()
@@ -87,13 +111,23 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
             with anyio.CancelScope(shield=True):
                 await ZmqChannels(manager, client).close(shut_down=True)
             raise
-        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client)))
+        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client), name=name, environment=_interpreter(spec)))
+
+    def where_modules_go(self, kernel: RunningKernel[ZmqChannels], module: str) -> str:
+        if not kernel.environment:
+            return super().where_modules_go(kernel, module)
+        python = kernel.environment
+        return (f"The kernel ({kernel.name}) runs {python}, which lacks {module}: install it into that environment "
+                f"({python} -m pip install {module}, or the package that provides it), or use a kernel of another environment: "
+                "serve with --kernel NAME (MCP_VARIANTS_KERNEL), or open a notebook whose metadata.kernelspec names it; "
+                "`jupyter kernelspec list` and list_kernels show the kernelspecs (`python -m ipykernel install --user --name NAME` "
+                "run in an environment adds its own).")
 
     async def list_kernels(self) -> list[KernelInfo]:
         return [
             KernelInfo(
                 kernel_id=k.kernel_id,
-                name=self.kernel_name,
+                name=k.name,
                 state=k.execution_state,
                 started=k.started.isoformat(timespec="seconds"),
                 last_activity=k.last_activity.isoformat(timespec="seconds"),
@@ -126,3 +160,10 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
                 await kernel.channels.close(shut_down=True)
         self._kernels.clear()
         self._socket_dir.cleanup()
+
+
+def _interpreter(spec: Any) -> str:
+    """The Python a Python kernel runs, as its kernelspec's argv says (jupyter_client's own rule for 'python')."""
+    if spec.language.lower() != "python" or not spec.argv:
+        return ""
+    return sys.executable if spec.argv[0] in OWN_PYTHON else str(spec.argv[0])

@@ -31,6 +31,7 @@ class ClientState:
     backend_key: str = EMBEDDED
     notebook: str | None = None  # the default notebook set by use_notebook
     persistent: bool = True  # False for a stateless request: nothing it sets outlives the call
+    notebook_names: dict[str, str] = field(default_factory=dict)  # name given in use_notebook -> path
     key: str | None = None  # "stdio", "http:<session>"; None when stateless: who made an edit (runtime.Origin)
 
 
@@ -65,6 +66,8 @@ class Hub:
     clients: dict[str, ClientState] = field(default_factory=dict)
     # (backend key, notebook path) → kernel id: one kernel per notebook in use.
     notebook_kernels: dict[tuple[str, str], str] = field(default_factory=dict)
+    # (backend key, kernel id) of kernels use_notebook attached a notebook to: they ran before, so unuse leaves them running.
+    attached_kernels: set[tuple[str, str]] = field(default_factory=set)
     sandboxes: dict[str, Sandbox] = field(default_factory=dict)
     notebook_locks: KeyedLocks = field(default_factory=KeyedLocks)  # by (backend key, notebook path)
     closed: bool = False  # aclose ran: the signal path and the exit path may both call it
@@ -75,6 +78,12 @@ class Hub:
         if key not in self.clients:
             self.clients[key] = ClientState(backend_key=self.default_backend, key=key)
         return self.clients[key]
+
+    def forget(self, key: str) -> None:
+        """The client's connection or session ended: what it chose goes with it. Kernels, notebooks and
+        sandboxes are the server's, not a client's: they stay (docs/reference/security.md)."""
+        if self.clients.pop(key, None) is not None:
+            logger.debug("client %s ended: its state is forgotten", key)
 
     def backend(self, client: ClientState) -> Backend:
         backend = self.backends.get(client.backend_key)

@@ -4,6 +4,7 @@ restarts and stops, and the message source of its channels."""
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Container
 from typing import Generic
@@ -12,7 +13,9 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
-from .runtime import Execution, OutputsListener, ProgressCallback, RunStatus
+from .runtime import Execution, KernelspecChoice, OutputsListener, Progress, RunStatus
+
+MISSING_MODULE = re.compile(r"No module named '([^'.]+)")
 
 
 class DefaultKernel:
@@ -53,7 +56,7 @@ class KernelPool(ABC, Generic[S]):
         self._default = DefaultKernel()
 
     @abstractmethod
-    async def start_kernel(self) -> str: ...
+    async def start_kernel(self, kernel_name: str | None = None) -> str: ...
 
     @abstractmethod
     async def _forget(self, kernel: RunningKernel[S]) -> None:
@@ -69,19 +72,27 @@ class KernelPool(ABC, Generic[S]):
     async def is_running(self, kernel_id: str) -> bool:
         return kernel_id in self._kernels
 
-    async def notebook_kernel(self, path: str, known: str | None) -> tuple[str, bool]:
+    async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
         """A kernel of its own per notebook: `known` while it runs, else a new one."""
         if known is not None and await self.is_running(known):
             return known, False
-        return await self.start_kernel(), known is not None
+        return await self.start_kernel(await kernelspec()), known is not None
 
     def is_shared(self, kernel_id: str) -> bool:
         kernel = self._kernels.get(kernel_id)
         return kernel is not None and kernel.shared
 
+    async def attach(self, kernel_id: str) -> None:
+        """The kernels a runtime started are usable by id already; a remote runtime also opens others."""
+        self._find(kernel_id)
+
+    def where_modules_go(self, kernel: RunningKernel[S], module: str) -> str:
+        """How to give a kernel a module it lacks: the runtime's part of the ModuleNotFoundError hint."""
+        return (f"The kernel ({kernel.name}) lacks {module}: install it into that kernel's environment, or use a kernel "
+                "that has it (list_kernels shows the kernelspecs; use_notebook's kernel_id or a notebook's metadata.kernelspec picks one).")
+
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0,
-                      on_outputs: OutputsListener | None = None) -> Execution:
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
         restarted = False
         if kernel_id is None:
             kernel_id, restarted = await self.default_kernel()
@@ -91,11 +102,21 @@ class KernelPool(ABC, Generic[S]):
         async with kernel.lock:
             await self._before_run(kernel)
             execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
-                                       progress=progress, progress_interval=progress_interval, on_outputs=on_outputs)
+                                       progress=progress, on_outputs=on_outputs)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)
         execution.kernel_restarted = restarted
+        if execution.status is RunStatus.ERROR:
+            execution.hint = self._hint(kernel, execution)
         return execution
+
+    def _hint(self, kernel: RunningKernel[S], execution: Execution) -> str:
+        """For a ModuleNotFoundError: which environment lacks the module, and how to use another."""
+        error = next((o for o in execution.outputs if o["output_type"] == "error"), None)
+        missing = MISSING_MODULE.search(error["evalue"]) if error and error["ename"] == "ModuleNotFoundError" else None
+        if missing is None:
+            return ""
+        return self.where_modules_go(kernel, missing.group(1))
 
     def _track(self, kernel: RunningKernel[S]) -> str:
         self._kernels[kernel.kernel_id] = kernel

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,9 +11,10 @@ from typing import Any
 import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
+from .atomic_files import atomic_write
 from .file_notebooks import FileNotebooks
 from .notebook_format import check, parse
-from .paths import is_inside, resolve_inside
+from .paths import glob_matches, is_inside, resolve_inside
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
 
@@ -60,7 +59,7 @@ class LocalContents(FileNotebooks):
                 if entry.is_symlink() and not is_inside(self.root, path.resolve()):
                     continue  # a symbolic link out of the root is not ours to show
                 is_dir = entry.is_dir()
-                if pattern is None or fnmatch.fnmatch(entry.name, pattern):
+                if pattern is None or glob_matches(pattern, entry.name, path.relative_to(self.root).as_posix()):
                     stat = entry.stat()
                     found.append({
                         "path": readable(path.relative_to(self.root).as_posix()),
@@ -95,17 +94,3 @@ class LocalContents(FileNotebooks):
         check(notebook)
         text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
         await anyio.to_thread.run_sync(atomic_write, real, text)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Temporary file in the same folder, fsync, rename: the old file or the new one, never half."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

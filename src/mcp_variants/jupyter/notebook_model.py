@@ -15,16 +15,24 @@ from ..protocol.errors import ErrorKind, ToolError
 CELL_TYPES = ("code", "markdown", "raw")
 
 
-def new_notebook() -> dict[str, Any]:
+def new_notebook(kernel: str = "python3", display_name: str = "Python 3", language: str = "python") -> dict[str, Any]:
+    """An empty notebook whose metadata names the kernelspec it runs in, as JupyterLab writes it."""
     return {
         "nbformat": 4,
         "nbformat_minor": 5,
         "metadata": {
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-            "language_info": {"name": "python"},
+            "kernelspec": {"name": kernel, "display_name": display_name, "language": language},
+            "language_info": {"name": language},
         },
         "cells": [],
     }
+
+
+def kernelspec_name(notebook: dict[str, Any]) -> str | None:
+    """The kernelspec a notebook's metadata names, if any."""
+    spec = (notebook.get("metadata") or {}).get("kernelspec")
+    name = spec.get("name") if isinstance(spec, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def new_cell_id() -> str:
@@ -46,16 +54,23 @@ def source_text(cell: dict[str, Any]) -> str:
 
 
 def locate(notebook: dict[str, Any], cell_index: int | None = None, cell_id: str | None = None) -> int:
-    """The index of the cell named by index or id (exactly one of them)."""
-    cells = notebook["cells"]
-    if (cell_index is None) == (cell_id is None):
+    """The index of the cell named by index or by id; given both, they must name the same cell."""
+    if cell_index is None and cell_id is None:
         raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Name the cell by cell_index or by cell_id (one of them).")
+    if cell_index is not None and cell_id is not None:
+        by_id = next((i for i, cell in enumerate(notebook["cells"]) if cell.get("id") == cell_id), None)
+        if by_id != cell_index:
+            where = f"cell {by_id}" if by_id is not None else "no cell"
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"cell_index {cell_index} and cell_id {cell_id!r} ({where}) disagree: "
+                                                         "name the cell by cell_index or by cell_id (one of them).")
+        return by_id
     if cell_id is not None:
-        for index, cell in enumerate(cells):
+        for index, cell in enumerate(notebook["cells"]):
             if cell.get("id") == cell_id:
                 return index
         raise ToolError(ErrorKind.NOT_FOUND, f"No cell with id {cell_id!r}; read_notebook lists the cell ids.")
     assert cell_index is not None
+    cells = notebook["cells"]
     if not 0 <= cell_index < len(cells):
         raise ToolError(
             ErrorKind.NOT_FOUND,
@@ -92,14 +107,17 @@ def move_cell(notebook: dict[str, Any], source: int, target: int) -> None:
     cells.insert(target, cells.pop(source))
 
 
-def edit_source(cell: dict[str, Any], old: str, new: str) -> None:
-    """Replace the one occurrence of `old`; refuse when there is none or more than one."""
+def edit_source(cell: dict[str, Any], old: str, new: str, *, replace_all: bool = False) -> int:
+    """Replace the one occurrence of `old` (every one with `replace_all`); how many were replaced.
+    Refused when there is none, or more than one without `replace_all`."""
     text = source_text(cell)
     count = text.count(old) if old else 0
-    if count != 1:
+    if count == 0 or (count > 1 and not replace_all):
         problem = "does not occur" if count == 0 else f"occurs {count} times"
-        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"old_string {problem} in the cell; give a string that occurs exactly once.")
-    cell["source"] = text.replace(old, new, 1)
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"old_string {problem} in the cell; give a string that occurs exactly once"
+                                                     + ("." if count == 0 else ", or pass replace_all: true to replace all of them."))
+    cell["source"] = text.replace(old, new)
+    return count
 
 
 def set_outputs(cell: dict[str, Any], outputs: list[dict[str, Any]], execution_count: int | None) -> None:

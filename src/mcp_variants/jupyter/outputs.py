@@ -15,6 +15,20 @@ def strip_ansi(text: str) -> str:
     return ANSI_ESCAPE.sub("", text)
 
 
+def output_text(msg_type: str, content: dict[str, Any]) -> str:
+    """What an iopub output message shows as a line of text (for streamed progress); '' for the others."""
+    if msg_type == "stream":
+        return strip_ansi(str(content.get("text", "")))
+    if msg_type in ("display_data", "execute_result"):
+        data = content.get("data", {})
+        plain = data.get("text/plain")
+        shown = plain if isinstance(plain, str) else f"[{next(iter(data), 'display')}]"
+        return strip_ansi(shown) + "\n"
+    if msg_type == "error":
+        return f"{content.get('ename', 'Error')}: {content.get('evalue', '')}\n"
+    return ""
+
+
 @dataclass
 class OutputCollector:
     """Accumulates nbformat 4 outputs; stops storing text past `hard_cap` bytes.

@@ -16,10 +16,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import anyio
 
-from .outputs import OutputCollector, RunTracker
-from .runtime import Execution, OutputsListener, ProgressCallback, RunStatus
+from .outputs import OutputCollector, RunTracker, output_text
+from .runtime import Execution, OutputsListener, Progress, RunStatus
 
 MAX_WAIT_S = 1.0  # the longest wait for a message before the loop looks at the clock and the kernel again
+STREAM_S = 0.5  # streamed output is sent at most this often, what came meanwhile together
+STREAM_CHARS = 2_000  # at most this much of it per notification (the end of it: the latest lines)
 DRAIN_S = 5.0  # after an interrupt, how long what the run still prints is kept
 REPLY_S = 5.0  # how long the shell reply may take after the run went idle
 
@@ -63,6 +65,8 @@ class RunningKernel(Generic[S]):
 
     kernel_id: str
     channels: S
+    name: str = ""  # its kernelspec
+    environment: str = ""  # where its code runs, for messages: a local Python kernel's interpreter
     started: datetime = field(default_factory=utc_now)
     lock: anyio.Lock = field(default_factory=anyio.Lock)
     last_activity: datetime = field(default_factory=utc_now)
@@ -72,8 +76,8 @@ class RunningKernel(Generic[S]):
 
 
 async def run_code(
-    kernel: RunningKernel[Any], code: str, *, timeout: float, hard_cap_bytes: int,
-    progress: ProgressCallback | None, progress_interval: float, on_outputs: OutputsListener | None = None,
+    kernel: RunningKernel[Any], code: str, *, timeout: float, hard_cap_bytes: int, progress: Progress | None,
+    on_outputs: OutputsListener | None = None,
 ) -> Execution:
     """Run `code` in `kernel` (whose lock the caller holds) until it idles, times out or dies;
     `on_outputs` hears of every change to the outputs while it runs."""
@@ -81,7 +85,9 @@ async def run_code(
     collector = OutputCollector(hard_cap_bytes)
     began = time.perf_counter()
     deadline = began + timeout
-    next_progress = began + progress_interval
+    keepalive = progress.interval if progress is not None and progress.interval > 0 else None
+    next_progress = began + keepalive if keepalive else float("inf")
+    streamed = StreamedText() if progress is not None and progress.stream else None
     heard = began  # the last message, or the last time the kernel was found alive
     run = RunTracker(channels.execute(code), collector)
     ended: RunStatus | None = None  # TIMEOUT or DIED; otherwise the tracker's status
@@ -103,10 +109,12 @@ async def run_code(
                 await channels.interrupt()
                 await _drain(channels, run, feed)
                 break
-            if progress is not None and now >= next_progress:
-                await progress(now - began, f"running for {now - began:.0f} s")
-                next_progress = now + progress_interval
-            wait = min(deadline, next_progress if progress else deadline, now + MAX_WAIT_S) - now
+            if progress is not None and keepalive and now >= next_progress:
+                await progress.report(now - began, f"running for {now - began:.0f} s")
+                next_progress = now + keepalive
+            if progress is not None and streamed is not None and streamed.due(now):
+                await progress.report(now - began, streamed.take())
+            wait = min(deadline, next_progress, streamed.flush_at if streamed else deadline, now + MAX_WAIT_S) - now
             msg = await channels.iopub(max(wait, 0.001))
             if msg is None:
                 if time.perf_counter() - heard >= channels.silence_before_check():
@@ -120,6 +128,8 @@ async def run_code(
                 ended = RunStatus.DIED
                 break
             feed(msg)
+            if streamed is not None and msg["parent_header"].get("msg_id") == run.msg_id:
+                streamed.add(output_text(msg["header"]["msg_type"], msg["content"]), heard)
         if ended is None:
             run.settle(await _reply(channels, run.msg_id))
     finally:
@@ -135,6 +145,28 @@ async def run_code(
         truncated_bytes=collector.dropped_bytes,
         queued=queued,
     )
+
+
+class StreamedText:
+    """What a run printed since the last progress notification, sent STREAM_S after the first of it."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self.flush_at = float("inf")
+
+    def add(self, text: str, now: float) -> None:
+        if text:
+            self._parts.append(text)
+            self.flush_at = min(self.flush_at, now + STREAM_S)
+
+    def due(self, now: float) -> bool:
+        return now >= self.flush_at
+
+    def take(self) -> str:
+        text = "".join(self._parts)
+        self._parts.clear()
+        self.flush_at = float("inf")
+        return text if len(text) <= STREAM_CHARS else "…" + text[-STREAM_CHARS:]
 
 
 def _says_kernel_died(msg: dict[str, Any]) -> bool:

@@ -27,6 +27,18 @@ OutputsListener = Callable[[list[dict[str, Any]], int | None], None]
 Origin = str | None
 ChangeListener = Callable[[Origin], None]
 Unwatch = Callable[[], Awaitable[None]]  # ends a watch (Contents.watch)
+# The kernelspec a notebook's new kernel gets (its metadata's, when the runtime has it), None for the
+# runtime's default; asked only when a kernel must start, since it reads the notebook.
+KernelspecChoice = Callable[[], Awaitable[str | None]]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How a run reports while it goes, to a client that asked (a progressToken)."""
+
+    report: ProgressCallback
+    interval: float = 5.0  # seconds between keep-alives; 0: none
+    stream: bool = False  # also what the run prints, as it comes
 
 
 class RunStatus(StrEnum):
@@ -48,30 +60,50 @@ class Execution:
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
     queued: bool = False  # TIMEOUT before a shared kernel began it (busy with others' runs): not interrupted
+    hint: str = ""  # what the runtime can add to an error, such as where a missing module would go
 
 
 @dataclass
 class KernelInfo:
     kernel_id: str
-    name: str
+    name: str  # its kernelspec
     state: str
     started: str
     last_activity: str
     execution_count: int
 
 
+@dataclass(frozen=True)
+class KernelSpecInfo:
+    """A kernel a runtime can start, as `jupyter kernelspec list` (or /api/kernelspecs) names it."""
+
+    name: str
+    display_name: str
+    language: str
+    is_default: bool  # what start_kernel() starts without a name
+
+
 class Kernels(Protocol):
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: ProgressCallback | None = None, progress_interval: float = 5.0,
-                      on_outputs: OutputsListener | None = None) -> Execution:
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
         """Run `code` in `kernel_id` (the default kernel when None)."""
         ...
 
-    async def start_kernel(self) -> str: ...
+    async def start_kernel(self, kernel_name: str | None = None) -> str:
+        """Start a kernel of that kernelspec (the runtime's default when None); ToolError(NOT_FOUND) for an unknown one."""
+        ...
 
-    async def notebook_kernel(self, path: str, known: str | None) -> tuple[str, bool]:
+    async def kernelspecs(self) -> list[KernelSpecInfo]: ...
+
+    async def attach(self, kernel_id: str) -> None:
+        """Make a running kernel usable by id: the ones this runtime started are; a Jupyter server's
+        other kernels are opened (and never shut down by us). ToolError(NOT_FOUND) when there is none."""
+        ...
+
+    async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
         """The kernel the notebook at `path` runs in: `known` (the one it ran in last) while that
-        still runs, else another; True when it replaced `known` (the state `known` had is gone)."""
+        still runs, else another, of the kernelspec `kernelspec()` picks when one must start; True
+        when it replaced `known` (the state `known` had is gone)."""
         ...
 
     def is_shared(self, kernel_id: str) -> bool:

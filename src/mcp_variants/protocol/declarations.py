@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema_rs
 
 from .errors import DeclarationError
-from .types import ASSISTANT_CONTENT, Selector, ToolDeclaration, UnknownCombination, Variant, unknown_combination
+from .types import ASSISTANT_CONTENT, ArgumentAlias, Selector, ToolDeclaration, UnknownCombination, Variant, unknown_combination
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -39,7 +39,31 @@ def parse_declaration(raw: Mapping[str, Any]) -> ToolDeclaration:
         variants=variants,
         annotations=raw.get("annotations"),
         meta=raw.get("_meta"),
+        aliases=_parse_aliases(name, raw.get("argumentAliases", {}), input_schema),
     )
+
+
+def _parse_aliases(tool: str, raw: Any, input_schema: dict[str, Any]) -> tuple[ArgumentAlias, ...]:
+    """`argumentAliases`: {alias: {"canonical": name, "values"?: {word: value}, "add"?: int}}.
+
+    An alias names an argument inputSchema lists, is not itself listed, and translates its value
+    at most one way."""
+    if not isinstance(raw, dict):
+        raise DeclarationError(tool, "argumentAliases is an object", repr(raw))
+    properties = input_schema.get("properties", {})
+    aliases = []
+    for alias, spec in raw.items():
+        if not isinstance(spec, dict) or set(spec) - {"canonical", "values", "add"} or spec.get("canonical") not in properties:
+            raise DeclarationError(tool, "an argument alias names an argument of inputSchema", f"{alias}: {spec!r}")
+        if alias in properties:
+            raise DeclarationError(tool, "an argument alias is not itself an argument of inputSchema", alias)
+        values, add = spec.get("values"), spec.get("add")
+        bad_values = values is not None and not isinstance(values, dict)
+        bad_add = add is not None and (isinstance(add, bool) or not isinstance(add, int))
+        if bad_values or bad_add or (values is not None and add is not None):
+            raise DeclarationError(tool, "an argument alias translates its value at most one way (values or add)", alias)
+        aliases.append(ArgumentAlias(alias, spec["canonical"], values, add))
+    return tuple(aliases)
 
 
 def _parse_variant(tool: str, item: Any) -> Variant:

@@ -105,7 +105,7 @@ def _success(
 
     if era is Era.OUTPUTS:
         return {"outputs": [Output(s, one(s)).to_wire() for s in selectors]}
-    result: dict[str, Any] = {"content": one(ASSISTANT_CONTENT)}
+    result: dict[str, Any] = {"content": legacy_content(one(ASSISTANT_CONTENT), era)}
     if legacy_output_schema(declaration, era) is not None:
         result["structuredContent"] = one(ASSISTANT_STRUCTURED)
     return result
@@ -134,7 +134,16 @@ def _failure(
                                 {"tool": declaration.name}) from breach
         return {"outputs": outputs, "isError": True}
     # Legacy eras: content only on errors; structuredContent is the success contract.
-    return {"content": one(ASSISTANT_CONTENT), "isError": True}
+    return {"content": legacy_content(one(ASSISTANT_CONTENT), era), "isError": True}
+
+
+def legacy_content(blocks: list[dict[str, Any]], era: Era) -> list[dict[str, Any]]:
+    """Content blocks an older era can carry: resource_link came with 2025-06-18, so before it a link
+    is a text block naming the resource (docs/choices.md, "Images")."""
+    if era is not Era.CONTENT_ONLY:
+        return blocks
+    return [{"type": "text", "text": f"[{b.get('mimeType', 'resource')} at {b['uri']}: resources/read returns it]"}
+            if b.get("type") == "resource_link" else b for b in blocks]
 
 
 def legacy_output_schema(declaration: ToolDeclaration, era: Era) -> dict[str, Any] | None:

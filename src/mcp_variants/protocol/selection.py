@@ -39,9 +39,9 @@ def select(
     the fixed assistant/content fallback.
     """
     requested = params.get("requestedOutputs", _MISSING)
-    offered = [v.selector.to_wire() for v in declaration.offered(negotiated_extensions)]
 
     def refuse(reason: str, message: str, selector: Any = _NO_SELECTOR) -> ProtocolError:
+        offered = [v.selector.to_wire() for v in declaration.offered(negotiated_extensions)]  # only when refusing: most calls are not
         data: dict[str, Any] = {"reason": reason, "tool": declaration.name, "offered": offered}
         if selector is not _NO_SELECTOR:
             data["selector"] = selector

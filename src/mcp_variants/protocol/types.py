@@ -98,6 +98,21 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class ArgumentAlias:
+    """Another name a tool accepts for one of its arguments, not listed in its inputSchema
+    (variants/<tool>.json `argumentAliases`; docs/choices.md, "Argument aliases").
+
+    The alias's value becomes the canonical argument's: as it is, looked up in `values`
+    (an enum of other words), or plus `add` (a count that starts elsewhere).
+    """
+
+    name: str
+    canonical: str
+    values: dict[str, Any] | None = None
+    add: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ToolDeclaration:
     """One tool as declared in variants/<tool>.json."""
 
@@ -108,6 +123,7 @@ class ToolDeclaration:
     title: str | None = None
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = field(default=None)
+    aliases: tuple[ArgumentAlias, ...] = ()
 
     def variant(self, selector: Selector) -> Variant | None:
         for variant in self.variants:

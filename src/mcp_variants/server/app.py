@@ -26,11 +26,14 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, load_shape, variants_dir
+from ..images import ImagePolicy
+from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.hub import EMBEDDED, Hub
+from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.runtime import Backend
+from ..protocol.arguments import canonical_arguments
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome, build_result
 from ..protocol.selection import select
@@ -41,6 +44,7 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
+from .image_resources import ImageResources
 from .notebook_resources import NotebookResources
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
@@ -69,6 +73,7 @@ class ServerState:
     input_validators: dict[str, Any]
     hub: Hub
     limits: Limits
+    images: ImagePolicy
     resources: Resources
     subscriptions: Subscriptions
 
@@ -78,10 +83,13 @@ class ServerState:
         await self.hub.aclose()
 
 
-def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None) -> ServerState:
-    """Load and check the declarations; DeclarationError stops the server from starting.
+def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
+               kernel_name: str = "python3", images: ImagePolicy | None = None) -> ServerState:
+    """Load and check the declarations; DeclarationError stops the server from starting, and so does
+    ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
-    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one.
+    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
+    `kernel_name` is its default kernelspec too.
     """
     directory = variants_dir()
     declarations = load_declarations(directory)
@@ -93,12 +101,17 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
         if missing:
             raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
-    embedded = Backend(EMBEDDED, "the embedded kernels", EmbeddedRuntime(root, hard_cap_bytes=limits.hard_cap_bytes), LocalContents(root))
-    hub = Hub({EMBEDDED: embedded})
+    start_removing_stale_temporaries(root)
+    runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
+    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
     if jupyter_url:
-        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes)
+        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
+                                              kernel_name=kernel_name)
         hub.default_backend = REMOTE
-    resources = Resources([ViewResources(), NotebookResources(hub)])
+    else:
+        runtime.check_kernel_name()
+    images = images or ImagePolicy()
+    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
     return ServerState(
         declarations=declarations,
         specs={name: TOOLS[name] for name in declarations},
@@ -106,6 +119,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
         limits=limits,
+        images=images,
         resources=resources,
         subscriptions=Subscriptions(resources.owner),
     )
@@ -119,6 +133,23 @@ def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
         return "stdio"
     session = ctx.request.headers.get("mcp-session-id")
     return f"http:{session}" if session else None
+
+
+def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
+    """The requesting client's state, created on first use and forgotten, with its subscriptions, when its
+    connection ends (an HTTP session's DELETE or idle expiry, the end of stdio)."""
+    hub = state.hub
+    key = client_key(ctx)
+    if key is not None and key not in hub.clients:
+        # mcp 2.3.0 hands handlers no public way to the connection; its exit stack is unwound when the
+        # connection ends, whether the client ended it or the SDK expired it.
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None:
+            connection.exit_stack.callback(hub.forget, key)
+            connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
+        else:
+            logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
+    return hub.client(key)
 
 
 def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
@@ -199,8 +230,8 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
-    # The MCP Apps views (ui://) and the notebooks (notebook:///), with subscriptions to notebooks.
-    register_resources(server, state.resources, state.subscriptions, lambda ctx: state.hub.client(client_key(ctx)))
+    # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, and images in link mode.
+    register_resources(server, state.resources, state.subscriptions, lambda ctx: client_state(ctx, state))
     return server
 
 
@@ -223,7 +254,11 @@ def _register_empty_features(server: Server[Any]) -> None:
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, empty("", None))
 
 
-async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, arguments: dict[str, Any]) -> Outcome:
+async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, given: dict[str, Any]) -> Outcome:
+    try:
+        arguments = canonical_arguments(declaration, given)
+    except ToolError as exc:
+        return Outcome(failure=exc)
     problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
     if problems:
         return Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS,
@@ -232,8 +267,8 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    client = state.hub.client(client_key(ctx))
-    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress)
+    client = client_state(ctx, state)
+    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress, images=state.images)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)
     except ToolError as exc:

@@ -25,7 +25,6 @@ both transports.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
@@ -33,6 +32,7 @@ import orjson
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
+from ..protocol.jsonrpc import INVALID_REQUEST, Batch, Kind, Refusal, check_bytes, dumps, peek_id, refuse_batch
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
 
 SDK_VERSION: Final[str] = "2026-07-28"
@@ -46,25 +46,6 @@ _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope
 
 
 # ---- pure rewriting -------------------------------------------------------------------------
-
-
-def _loads(body: bytes) -> Any:
-    """orjson, or the standard library for what orjson refuses (an escaped lone surrogate
-    is valid JSON): a body the bridge cannot read must not skip the bridge. None if not JSON."""
-    try:
-        return orjson.loads(body)
-    except orjson.JSONDecodeError:
-        try:
-            return json.loads(body)
-        except ValueError:
-            return None
-
-
-def _dumps(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # a lone surrogate: orjson refuses it, the standard library escapes it
-        return json.dumps(value).encode()
 
 
 def rewrite_request(params: dict[str, Any] | None, header_version: str | None = None) -> str | None:
@@ -155,29 +136,49 @@ def bridge_outbound(item: SessionMessage) -> SessionMessage:
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+DEFAULT_MAX_BODY_BYTES: Final[int] = 4 * 1024 * 1024  # the SDK's own default
 _HEADER: Final[bytes] = b"mcp-protocol-version"
 _NEEDLES: Final[tuple[bytes, ...]] = (TUNNEL_KEY.encode(), str(UNSUPPORTED_PROTOCOL_VERSION).encode())
+_NULL_ID: Final[bytes] = b'"id":null'
+_EVENT_ENDS: Final[tuple[bytes, ...]] = (b"\n\n", b"\r\n\r\n", b"\r\r")
 
 
 class BridgeMiddleware:
-    """ASGI middleware applying the same rewriting to streamable HTTP POSTs."""
+    """ASGI middleware applying the same rewriting to streamable HTTP POSTs.
 
-    def __init__(self, app: ASGIApp) -> None:
+    It reads each POST body, so it also keeps the body within `max_body_bytes` (413 at once
+    when Content-Length says more; otherwise reading stops at the limit: memory stays
+    constant whatever a client sends) and answers, as stdio does, every body that is no
+    message the SDK would answer (protocol/jsonrpc.py); a batch is refused (400, -32600):
+    the SDK's HTTP transport takes one message per POST.
+    """
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
         self.app = app
+        self.max_body_bytes = max_body_bytes
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        body, scope = self._rewrite_inbound(body, scope)
+        body = await self._read_body(scope, receive)
+        if body is None:
+            return  # the client went away while sending
+        if isinstance(body, Refusal):  # and close the connection: the rest of the body is never read
+            await _answer(send, 413, body.response(), close=True)
+            return
+        checked = check_bytes(body)
+        if isinstance(checked, Batch):
+            await _answer(send, 400, refuse_batch(checked, "Invalid Request: JSON-RPC batches are not served over streamable HTTP"))
+            return
+        if isinstance(checked, Refusal):
+            await _answer(send, 400, checked.response())
+            return
+        body, scope = self._rewrite_inbound(checked.body, body, scope)
         delivered = False
 
         async def replay() -> Message:
@@ -188,12 +189,32 @@ class BridgeMiddleware:
             message: Message = await receive()
             return message
 
-        await self.app(scope, replay, _OutboundRewriter(send))
+        await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None))
+
+    async def _read_body(self, scope: Scope, receive: Receive) -> bytes | Refusal | None:
+        """The whole body, a refusal once it is known to be too large (nothing more is read), or None on a disconnect."""
+        limit = self.max_body_bytes
+        declared = next((v for k, v in scope["headers"] if k == b"content-length"), b"")
+        if declared.isdigit() and int(declared) > limit:
+            return _too_large(int(declared), limit, None)
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return _too_large(size, limit, peek_id((b"".join(parts) + chunk)[:4096]))
+            parts.append(chunk)
+            if not message.get("more_body"):
+                return parts[0] if len(parts) == 1 else b"".join(parts)
 
     @staticmethod
-    def _rewrite_inbound(body: bytes, scope: Scope) -> tuple[bytes, Scope]:
-        decoded = _loads(body)
-        if not isinstance(decoded, dict) or not isinstance(decoded.get("params"), dict):
+    def _rewrite_inbound(decoded: dict[str, Any], body: bytes, scope: Scope) -> tuple[bytes, Scope]:
+        """The body and scope the SDK gets for a request: bridged when it is a 2026-12-01 one, else as they came."""
+        if not isinstance(decoded.get("params"), dict):
             return body, scope  # the SDK answers what is not a request
         headers = scope["headers"]
         versions = [v.decode("latin-1") for k, v in headers if k == _HEADER]
@@ -208,19 +229,37 @@ class BridgeMiddleware:
         new_headers = [(k, v) for k, v in headers if k not in (_HEADER, b"content-length")]
         if forwarded is not None:
             new_headers.append((_HEADER, forwarded.encode("latin-1")))
-        body = _dumps(decoded)
+        body = dumps(decoded)
         new_headers.append((b"content-length", str(len(body)).encode()))
         return body, {**scope, "headers": new_headers}
 
 
-class _OutboundRewriter:
-    """Rewrites a JSON response whole, or an SSE stream event by event."""
+def _too_large(size: int, limit: int, request_id: Any) -> Refusal:
+    return Refusal(request_id, INVALID_REQUEST,
+                   f"Invalid Request: the body is {size:,} bytes or more; this server takes at most {limit:,} (--max-message-bytes)",
+                   {"limit": limit})
 
-    def __init__(self, send: Any) -> None:
+
+async def _answer(send: Send, status: int, message: Any, close: bool = False) -> None:
+    body = dumps(message)
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+class _OutboundRewriter:
+    """Rewrites a JSON response whole, or an SSE stream event by event (an event split across chunks is held
+    until it is complete)."""
+
+    def __init__(self, send: Send, request_id: Any = None) -> None:
         self._send = send
+        self._request_id = request_id  # the SDK answers some transport errors (no session...) with id null
         self._start: Message | None = None
         self._json = False
-        self._buffer = b""
+        self._parts: list[bytes] = []
+        self._events = SseEvents()
 
     async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -234,33 +273,75 @@ class _OutboundRewriter:
         if message["type"] != "http.response.body":
             await self._send(message)
             return
+        more = bool(message.get("more_body"))
         if self._json:
-            self._buffer += message.get("body", b"")
-            if message.get("more_body"):
+            self._parts.append(message.get("body", b""))
+            if more:
                 return
-            body = _rewrite_json_body(self._buffer)
+            body = _rewrite_json_body(b"".join(self._parts), self._request_id)
             assert self._start is not None
             headers = [(k, v) for k, v in self._start.get("headers", []) if k != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
             await self._send({**self._start, "headers": headers})
             await self._send({"type": "http.response.body", "body": body, "more_body": False})
             return
-        await self._send({**message, "body": _rewrite_sse_chunk(message.get("body", b""))})
+        events = self._events.feed(message.get("body", b""))
+        if not more:
+            events += self._events.rest()
+        if events or not more:
+            await self._send({**message, "body": _rewrite_sse_events(events)})
 
 
-def _rewrite_json_body(body: bytes) -> bytes:
-    if not any(needle in body for needle in _NEEDLES):
+class SseEvents:
+    """Cuts an event stream into whole events (each ends with a blank line), in linear time."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The events `chunk` completes; the bytes of an unfinished one are kept."""
+        scan_from = max(0, len(self._pending) - 3)  # an end may straddle the two
+        self._pending += chunk
+        end = max(_end_after(self._pending, mark, scan_from) for mark in _EVENT_ENDS)
+        if end == 0:
+            return b""
+        events = bytes(self._pending[:end])
+        del self._pending[:end]
+        return events
+
+    def rest(self) -> bytes:
+        """At the end of the stream: what is left."""
+        rest = bytes(self._pending)
+        self._pending.clear()
+        return rest
+
+
+def _end_after(buffer: bytearray, mark: bytes, start: int) -> int:
+    at = buffer.rfind(mark, start)
+    return at + len(mark) if at >= 0 else 0
+
+
+def _rewrite_json_body(body: bytes, request_id: Any = None) -> bytes:
+    """A JSON response as the client should see it; an error with id null gets `request_id` (the request's own,
+    which the SDK did not read) when there is one."""
+    anonymous = request_id is not None and _NULL_ID in body
+    if not anonymous and not any(needle in body for needle in _NEEDLES):
         return body
-    decoded = _loads(body)
-    if isinstance(decoded, dict):
-        return _dumps(rewrite_response(decoded))
-    return body
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body
+    if not isinstance(decoded, dict):
+        return body
+    if anonymous and "error" in decoded and decoded.get("id") is None:
+        decoded["id"] = request_id
+    return dumps(rewrite_response(decoded))
 
 
-def _rewrite_sse_chunk(chunk: bytes) -> bytes:
-    if not any(needle in chunk for needle in _NEEDLES):
-        return chunk
-    lines = chunk.split(b"\n")
+def _rewrite_sse_events(events: bytes) -> bytes:
+    if not any(needle in events for needle in _NEEDLES):
+        return events
+    lines = events.split(b"\n")
     for i, line in enumerate(lines):
         if line.startswith(b"data:"):
             payload = line[5:].strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -15,6 +16,7 @@ from typing import Any
 import anyio
 
 from .. import __version__
+from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
 
@@ -50,6 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
     serve.add_argument("--hard-cap", type=int, default=int(_env("HARD_CAP", "4000000")),
                        help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
+    serve.add_argument("--kernel", default=_env("KERNEL", "python3"),
+                       help="the kernelspec kernels start with, from `jupyter kernelspec list` (a notebook's metadata.kernelspec "
+                            "picks its own) [MCP_VARIANTS_KERNEL, default python3]")
+    serve.add_argument("--images", choices=[m.value for m in ImageMode], default=_env("IMAGES", ImageMode.INLINE.value),
+                       help="images in content results: inline image blocks, or resource_link blocks to a resource "
+                            "resources/read returns [MCP_VARIANTS_IMAGES, default inline]")
+    serve.add_argument("--image-max-pixels", type=int, default=int(_env("IMAGE_MAX_PIXELS", str(DEFAULT_MAX_PIXELS))),
+                       help="inline images for the model are scaled down to this many pixels on their longer side; 0: never "
+                            f"[MCP_VARIANTS_IMAGE_MAX_PIXELS, default {DEFAULT_MAX_PIXELS}]")
     serve.add_argument("--jupyter-url", default=os.environ.get("JUPYTER_URL"),
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
@@ -57,6 +68,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
                        help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
                             "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
+    serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
+                       help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
+                            "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
+    serve.add_argument("--session-idle-timeout", type=float, default=float(_env("SESSION_IDLE_TIMEOUT", "600")),
+                       help="HTTP: seconds a session may go without a request in flight or an open stream before it ends "
+                            "[MCP_VARIANTS_SESSION_IDLE_TIMEOUT, default 600]")
+    serve.add_argument("--max-sessions", type=int, default=int(_env("MAX_SESSIONS", "100")),
+                       help="HTTP: sessions open at once; one more is refused (503) until one ends "
+                            "[MCP_VARIANTS_MAX_SESSIONS, default 100]")
+    serve.add_argument("--read-timeout", type=float, default=float(_env("READ_TIMEOUT", "10")),
+                       help="HTTP: seconds for a request's headers, and between pieces of its body [MCP_VARIANTS_READ_TIMEOUT, default 10]")
+    serve.add_argument("--max-connections", type=int, default=int(_env("MAX_CONNECTIONS", "200")),
+                       help="HTTP: connections open at once; one more closes the one longest waiting for a request "
+                            "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -115,10 +140,15 @@ def serve(args: argparse.Namespace) -> None:
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
     try:
-        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token)
+        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token, kernel_name=args.kernel,
+                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)
+    # What start-up built (the SDK, the declarations, the schemas: about 100,000 objects) lives as long as the
+    # process; out of the collector's sight a full collection takes a millisecond instead of some 40 (p99 latency).
+    gc.collect()
+    gc.freeze()
     runner = _serve_http if args.http else _serve_stdio
     anyio.run(_with_shutdown, runner, server, state, args)
 
@@ -171,17 +201,21 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
     from .stdio import bridged_stdio
 
-    async with bridged_stdio(at_eof=state.subscriptions.end_streams) as (read_stream, write_stream):
+    async with bridged_stdio(args.max_message_bytes, at_eof=state.subscriptions.end_streams) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None:
     import uvicorn
 
-    from .http import build_http_app
+    from .connections import GuardedH11Protocol
+    from .http import HttpLimits, build_http_app
 
-    app = build_http_app(server, args.host, args.token)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False)
+    limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
+                        max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
+    app = build_http_app(server, args.host, args.token, limits)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False,
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler
     # that was there before it; with the default one the process would die before the
     # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.

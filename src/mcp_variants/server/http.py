@@ -1,15 +1,16 @@
-"""Streamable HTTP: loopback by default, bearer token required anywhere else."""
+"""Streamable HTTP: loopback by default, bearer token required anywhere else, and limits fit for a personal server."""
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 
-from .bridge import BridgeMiddleware
+from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
 
 LOOPBACK_NAMES = {"localhost"}
 
@@ -54,7 +55,19 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-def build_http_app(server: Server[Any], host: str, token: str | None) -> Any:
+@dataclass(frozen=True)
+class HttpLimits:
+    """What one client may hold (docs/reference/security.md). The SDK's defaults (30 minutes, 10,000 sessions)
+    let a client that never ends its sessions pin 1.6 GB; these fit one person's clients."""
+
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    session_idle_timeout: float = 600.0  # seconds without a request in flight or an open GET stream
+    max_sessions: int = 100
+    read_timeout: float = 10.0  # for a request's headers, and between pieces of its body
+    max_connections: int = 200
+
+
+def build_http_app(server: Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
     """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
@@ -64,8 +77,10 @@ def build_http_app(server: Server[Any], host: str, token: str | None) -> Any:
         allowed_hosts=allowed,
         allowed_origins=[f"http://{h}" for h in allowed],
     )
-    app: Any = server.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
-    app = BridgeMiddleware(app)
+    app: Any = server.streamable_http_app(
+        streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
+        session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+    app = BridgeMiddleware(app, limits.max_body_bytes)
     if token:
         app = BearerAuth(app, token)
     return app

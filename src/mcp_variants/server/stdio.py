@@ -1,136 +1,360 @@
-"""stdio without worker threads, with the 2026-12-01 bridge applied as messages cross.
+"""stdio on the event loop: this process's stdin and stdout, framed, checked and bridged.
 
-The SDK's stdio_server reads and writes through anyio.wrap_file, so every line and every
-flush goes through a worker thread: about a quarter of a millisecond per call, most of
-our overhead over a raw kernel round trip (docs/performance.md). Here the process's
-stdin and stdout are event-loop pipes. Like the SDK, we keep the real descriptors for the
-protocol and point fd 0 at /dev/null and fd 1 at stderr while serving, so a stray print,
-or a kernel that inherits our stdout, cannot corrupt the wire.
+The SDK's stdio_server reads and writes through anyio.wrap_file, so every line and every flush
+goes through a worker thread: about a quarter of a millisecond per call, most of our overhead
+over a raw kernel round trip (docs/performance.md). Here stdin and stdout are event-loop pipes
+(or, for a regular file, which a loop cannot watch, plain reads and writes: a file never blocks
+for long). Like the SDK, we keep the real descriptors for the protocol and point fd 0 at
+/dev/null and fd 1 at stderr while serving, so a stray print, or a kernel that inherits our
+stdout, cannot corrupt the wire.
 
-Falls back to the SDK's transport when stdin or stdout is not a pipe (a regular file,
-for example), which the event loop cannot watch.
+This transport owns the framing, so that every request with an id gets exactly one answer:
+
+- lines of at most `max_message_bytes` (server/lines.py): a longer one is answered -32600 and
+  dropped as it arrives, in bounded memory, and the connection keeps serving;
+- every line checked as JSON-RPC (protocol/jsonrpc.py) and answered when it is no message the
+  SDK would answer (it drops what it cannot parse without a word);
+- the era decided by the first request that validly claims one (server/stdio_era.py);
+- batches served on a 2025-03-26 connection, the one version that had them, and refused with
+  -32600 on every other;
+- the 2026-12-01 bridge applied to each message as it crosses.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import stat
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, jsonrpc_message_adapter
+from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
+from pydantic import ValidationError
 
+from ..protocol.jsonrpc import (
+    ID_PEEK_BYTES,
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    Batch,
+    Kind,
+    Message,
+    Refusal,
+    check_bytes,
+    dumps,
+    error_response,
+    peek_id,
+    refuse_batch,
+)
 from .bridge import bridge_inbound, bridge_outbound
+from .lines import LineFramer, Oversized
+from .stdio_era import ConnectionEra, Era
 
-MAX_LINE = 64 * 1024 * 1024  # one JSON-RPC message; the SDK's reader has no limit either
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the SDK's limit for an HTTP body, and ours for a stdio line
+READ_CHUNK = 256 * 1024
 EOF_GRACE_SECONDS = 30.0  # how long requests already received may still finish after stdin closes
+
+_Key = tuple[bool, int | str]  # a request id, keyed so that 1 and "1" stay two ids
+
+
+def _key(request_id: int | str) -> _Key:
+    return isinstance(request_id, str), request_id
 
 
 @asynccontextmanager
-async def bridged_stdio(at_eof: Callable[[], None] = lambda: None) -> AsyncIterator[tuple[Any, Any]]:
+async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+                        at_eof: Callable[[], None] = lambda: None) -> AsyncIterator[tuple[Any, Any]]:
     """(read_stream, write_stream) for Server.run, over this process's stdin and stdout. `at_eof`
     runs when stdin ends, before the requests still running are waited for (it ends the ones that
     would never end by themselves: subscriptions/listen streams)."""
-    loop = asyncio.get_running_loop()
-    protocol_in, protocol_out = os.dup(0), os.dup(1)
-    stdin = os.fdopen(protocol_in, "rb", buffering=0)
-    stdout = os.fdopen(protocol_out, "wb", buffering=0)
-    reader = asyncio.StreamReader(limit=MAX_LINE)
-    try:
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-        transport, flow = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
-    except ValueError:  # not a pipe, socket or character device
-        stdin.close()
-        stdout.close()
-        async with _sdk_stdio() as streams:
-            yield streams
-        return
-    writer = asyncio.StreamWriter(transport, flow, None, loop)
+    source = await _Input.open(os.dup(0))
+    sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
-    read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](16)
-    write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](16)
-
-    unanswered: set[Any] = set()
-    all_answered = anyio.Event()
-
-    async def read_lines() -> None:
-        async with read_send:
-            while line := await reader.readline():
-                if not line.strip():
-                    continue
-                try:
-                    item: SessionMessage | Exception = SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
-                except Exception as exc:  # the SDK answers what it cannot parse
-                    item = exc
-                if isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCRequest):
-                    unanswered.add(item.message.id)
-                await read_send.send(bridge_inbound(item))
-            # EOF: the client is done sending. Answer what it already asked before the
-            # SDK sees the end of input (which cancels requests still running).
-            at_eof()
-            if unanswered:
-                with anyio.move_on_after(EOF_GRACE_SECONDS):
-                    await all_answered.wait()
-
-    async def write_lines() -> None:
-        async with write_receive:
-            async for item in write_receive:
-                message = bridge_outbound(item).message
-                writer.write(message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
-                await writer.drain()
-                if isinstance(message, JSONRPCResponse | JSONRPCError):
-                    unanswered.discard(message.id)
-                    if not unanswered:
-                        all_answered.set()
-
+    channel = _Channel(sink, max_message_bytes, at_eof)
     reading = anyio.CancelScope()
 
     async def read_until_stopped() -> None:
         with reading:
-            await read_lines()
+            await channel.read_from(source)
 
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(read_until_stopped)
-            tg.start_soon(write_lines)
+            tg.start_soon(channel.write_from_sdk)
             try:
-                yield read_receive, write_send
+                yield channel.to_sdk_receive, channel.from_sdk_send
             finally:
                 # Stop reading, but let every response already written reach the client.
                 reading.cancel()
-                await write_send.aclose()
+                await channel.from_sdk_send.aclose()
     finally:
-        writer.close()
-        transport.close()
+        sink.close()
+        source.close()
         _restore_standard_descriptors(saved)
 
 
-@asynccontextmanager
-async def _sdk_stdio() -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's threaded transport, with the bridge on both streams."""
-    async with stdio_server() as (read_stream, write_stream):
-        read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](16)
-        write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](16)
+# ---- the descriptors --------------------------------------------------------------------------------
 
-        async def inbound() -> None:
-            async with read_send:
-                async for item in read_stream:
-                    await read_send.send(bridge_inbound(item))
 
-        async def outbound() -> None:
-            async with write_stream, write_receive:
-                async for item in write_receive:
-                    await write_stream.send(bridge_outbound(item))
+def _is_pipe(fd: int) -> bool:
+    """What an event loop can watch: a pipe, a socket or a character device (a terminal, /dev/null); not a file."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(inbound)
-            tg.start_soon(outbound)
-            yield read_receive, write_send
-            tg.cancel_scope.cancel()
+
+class _Input:
+    """The protocol's stdin: an event-loop pipe, or a regular file read as it is (a read of a file never waits long)."""
+
+    def __init__(self, fd: int, reader: asyncio.StreamReader | None, transport: asyncio.BaseTransport | None) -> None:
+        self._fd, self._reader, self._transport = fd, reader, transport
+
+    @classmethod
+    async def open(cls, fd: int) -> _Input:
+        if not _is_pipe(fd):
+            return cls(fd, None, None)
+        reader = asyncio.StreamReader(limit=READ_CHUNK)
+        transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0))
+        return cls(fd, reader, transport)
+
+    async def read(self) -> bytes:
+        """The next bytes; b"" at the end."""
+        if self._reader is not None:
+            return await self._reader.read(READ_CHUNK)
+        return os.read(self._fd, READ_CHUNK)
+
+    def close(self) -> None:
+        if self._transport is not None:
+            self._transport.close()  # closes the descriptor
+        else:
+            os.close(self._fd)
+
+
+class _Output:
+    """The protocol's stdout: an event-loop pipe with flow control, or a regular file written at once (a write to a
+    file never waits for a reader: `> out.txt` works, and as fast as a pipe)."""
+
+    def __init__(self, fd: int, writer: asyncio.StreamWriter | None) -> None:
+        self._fd, self._writer = fd, writer
+        self._lock = anyio.Lock()  # whole lines: the SDK's answers and the transport's own
+        self._broken = False
+
+    @classmethod
+    async def open(cls, fd: int) -> _Output:
+        if not _is_pipe(fd):
+            return cls(fd, None)
+        loop = asyncio.get_running_loop()
+        transport, flow = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(fd, "wb", buffering=0))
+        return cls(fd, asyncio.StreamWriter(transport, flow, None, loop))
+
+    async def write(self, data: bytes) -> None:
+        async with self._lock:
+            if self._broken:
+                return
+            try:
+                if self._writer is not None:
+                    self._writer.write(data)
+                    await self._writer.drain()
+                    return
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self._fd, view):]
+            except OSError as exc:  # the client closed its end, or the file cannot grow: nobody to answer
+                logger.warning("stdout is gone (%s); answers are dropped from here on", exc)
+                self._broken = True
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()  # closes the descriptor once what is buffered is written
+        else:
+            os.close(self._fd)
+
+
+# ---- one connection -------------------------------------------------------------------------------
+
+
+@dataclass
+class _PendingBatch:
+    """A batch being served: the answers in, the ids still out."""
+
+    waiting: Counter[_Key] = field(default_factory=Counter)
+    answers: list[bytes] = field(default_factory=list)
+    sealed: bool = False  # every element has been passed on or answered
+
+    @property
+    def done(self) -> bool:
+        return self.sealed and not self.waiting
+
+    def expects(self, key: _Key) -> bool:
+        return self.waiting[key] > 0
+
+    def answer(self, key: _Key | None, data: bytes) -> None:
+        if key is not None and self.waiting[key] > 0:
+            self.waiting[key] -= 1
+            self.waiting += Counter()  # drop the zero counts
+        self.answers.append(data)
+
+
+class _Channel:
+    def __init__(self, output: _Output, max_message_bytes: int, at_eof: Callable[[], None]) -> None:
+        self.output = output
+        self.at_eof = at_eof
+        self.limit = max_message_bytes
+        self.framer = LineFramer(max_message_bytes, keep=ID_PEEK_BYTES)
+        self.era = ConnectionEra()
+        self.unanswered: Counter[_Key] = Counter()  # requests passed to the SDK, by id
+        self.batches: list[_PendingBatch] = []
+        self._answer_came = anyio.Event()
+        self.to_sdk_send, self.to_sdk_receive = anyio.create_memory_object_stream[SessionMessage | Exception](16)
+        self.from_sdk_send, self.from_sdk_receive = anyio.create_memory_object_stream[SessionMessage](16)
+
+    # -- inbound
+
+    async def read_from(self, source: _Input) -> None:
+        async with self.to_sdk_send:
+            while chunk := await source.read():
+                for line in self.framer.feed(chunk):
+                    await self._line(line)
+            for line in self.framer.end():
+                await self._line(line)
+            # EOF: the client is done sending. Answer what it already asked before the
+            # SDK sees the end of input (which cancels requests still running).
+            self.at_eof()
+            with anyio.move_on_after(EOF_GRACE_SECONDS):
+                while self.unanswered:
+                    self._answer_came = anyio.Event()
+                    await self._answer_came.wait()
+
+    async def _line(self, line: bytes | Oversized) -> None:
+        if isinstance(line, Oversized):
+            await self._write(error_response(
+                peek_id(line.prefix), INVALID_REQUEST,
+                f"Invalid Request: the message is {line.size:,} bytes; this server takes at most {self.limit:,} "
+                "(--max-message-bytes)", {"limit": self.limit, "size": line.size}))
+            return
+        if not line.strip():
+            return
+        checked = check_bytes(line)
+        if isinstance(checked, Batch):
+            await self._batch(checked)
+        elif isinstance(checked, Refusal):
+            if checked.answer:
+                await self._write(checked.response())
+            else:
+                logger.warning("dropped a notification: %s", checked.message)
+        else:
+            answer = await self._admit(checked)
+            if answer is not None:
+                await self._write(answer)
+
+    async def _admit(self, message: Message) -> dict[str, Any] | None:
+        """Pass `message` to the SDK, or return the answer it gets instead."""
+        if message.kind is Kind.REQUEST:
+            answer = self.era.screen(message)
+            if answer is not None:
+                return answer
+        try:
+            parsed = jsonrpc_message_adapter.validate_python(message.body, by_name=False)
+        except ValidationError as exc:  # a shape our checks let through and the SDK's model does not
+            if message.kind is not Kind.REQUEST:
+                logger.warning("dropped a %s the SDK cannot read: %s", message.kind.value, exc)
+                return None
+            return error_response(message.id, INVALID_REQUEST, f"Invalid Request: {exc.errors()[0]['msg']}")
+        if message.kind is Kind.REQUEST and message.id is not None:
+            self.unanswered[_key(message.id)] += 1
+        await self.to_sdk_send.send(bridge_inbound(SessionMessage(parsed)))
+        return None
+
+    async def _batch(self, batch: Batch) -> None:
+        if not self.era.allows_batches:
+            await self._refuse_batch(batch)
+            return
+        pending = _PendingBatch()
+        self.batches.append(pending)
+        for element in batch.elements:
+            if isinstance(element, Refusal):
+                if element.answer:
+                    pending.answers.append(dumps(element.response()))
+                continue
+            if element.kind is Kind.REQUEST and element.method == "initialize":
+                pending.answers.append(dumps(error_response(element.id, INVALID_REQUEST,
+                                                            "Invalid Request: initialize is never part of a batch")))
+                continue
+            key = _key(element.id) if element.kind is Kind.REQUEST and element.id is not None else None
+            if key is not None:
+                pending.waiting[key] += 1  # before the SDK can answer it
+            answer = await self._admit(element)
+            if answer is not None:
+                pending.answer(key, dumps(answer))
+        pending.sealed = True
+        await self._flush_batch(pending)
+
+    async def _refuse_batch(self, batch: Batch) -> None:
+        if self.era.era is Era.UNDECIDED:
+            why = "before the connection has a version"
+        elif self.era.era is Era.STATELESS:
+            why = "at 2026-07-28 and 2026-12-01"
+        else:
+            why = f"at {self.era.version}"
+        await self._write(refuse_batch(batch, f"Invalid Request: JSON-RPC batches are not served {why}; only 2025-03-26 had them"))
+
+    async def _flush_batch(self, pending: _PendingBatch) -> None:
+        if not pending.done or pending not in self.batches:
+            return
+        self.batches.remove(pending)
+        if pending.answers:  # a batch of notifications only gets no answer (JSON-RPC)
+            await self.output.write(b"[" + b",".join(pending.answers) + b"]\n")
+
+    # -- outbound
+
+    async def write_from_sdk(self) -> None:
+        async with self.from_sdk_receive:
+            async for item in self.from_sdk_receive:
+                message = bridge_outbound(item).message
+                data = _encode(message)
+                if data is None:
+                    continue
+                if not isinstance(message, JSONRPCResponse | JSONRPCError) or message.id is None:
+                    await self.output.write(data + b"\n")
+                    continue
+                key = _key(message.id)
+                self._answered(key)
+                pending = next((batch for batch in self.batches if batch.expects(key)), None)
+                if pending is None:
+                    await self.output.write(data + b"\n")
+                    continue
+                pending.answer(key, data)
+                await self._flush_batch(pending)
+
+    def _answered(self, key: _Key) -> None:
+        if self.unanswered[key] > 1:
+            self.unanswered[key] -= 1
+        else:
+            self.unanswered.pop(key, None)
+        self._answer_came.set()
+
+    async def _write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
+        await self.output.write(dumps(message) + b"\n")
+
+
+def _encode(message: Any) -> bytes | None:
+    """A message the SDK wrote, as one line; a response that cannot be encoded becomes a -32603 with its id."""
+    try:
+        text: str = message.model_dump_json(by_alias=True, exclude_unset=True)
+        return text.encode()
+    except Exception as exc:  # pydantic refuses text that is no Unicode (a lone surrogate)
+        if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
+            logger.error("the answer to request %r cannot be encoded: %s", message.id, exc)
+            return dumps(error_response(message.id, INTERNAL_ERROR, "Internal error: the answer holds text that is no Unicode"))
+        logger.error("dropped a notification that cannot be encoded: %s", exc)
+        return None
 
 
 def _divert_standard_descriptors() -> tuple[int, int]:

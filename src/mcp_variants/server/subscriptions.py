@@ -123,6 +123,11 @@ class Subscriptions:
         if watch is not None:
             await watch.close()
 
+    async def forget(self, client_key: str) -> None:
+        """The client's session ended: its subscriptions end with it."""
+        for key in [k for k in self._sessions if k[0] == client_key]:
+            await self._sessions.pop(key).close()
+
     @asynccontextmanager
     async def listening(self, client: ClientState, uris: Iterable[str]) -> AsyncIterator[None]:
         """While a subscriptions/listen stream is open: its URIs watched, their changes published on the bus."""

@@ -8,6 +8,7 @@ from ..jupyter.remote import REMOTE, remote_key, server_backend
 from ..jupyter.remote.kernels import RemoteKernels
 from ..jupyter.remote.server_client import JupyterServerClient, split_url
 from ..jupyter.runtime import Backend
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
@@ -15,6 +16,11 @@ from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    provider = args.get("document_provider", "jupyter")
+    if provider != "jupyter":
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS,
+                        f"document_provider {provider!r} is not served here: notebooks are kept in the Jupyter server's contents "
+                        "(document_provider 'jupyter', the default), or under --root by the embedded runtime.")
     url, url_token = split_url(args["url"])
     token = args.get("token") or url_token
     server = JupyterServerClient(url, token)

@@ -1,4 +1,4 @@
-"""edit_cell_source: replace the one occurrence of a string in a cell's source."""
+"""edit_cell_source: replace the one occurrence of a string in a cell's source (or every one, with replace_all)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     async with editing(ctx, path) as notebook:
         index = locate_cell(notebook, args)
         cell = notebook["cells"][index]
-        edit_source(cell, args["old_string"], args["new_string"])
+        replaced = edit_source(cell, args["old_string"], args["new_string"], replace_all=bool(args.get("replace_all")))
         label = cell_label(notebook, index)
     source = source_text(cell)
-    text = f"Edited {label} in {path}: replaced old_string with new_string; the source is now {plural(len(source.splitlines()), 'line')}."
-    record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "source": source}
+    what = "old_string" if replaced == 1 else f"{replaced} occurrences of old_string"
+    text = f"Edited {label} in {path}: replaced {what} with new_string; the source is now {plural(len(source.splitlines()), 'line')}."
+    record = {"notebook": path, "cellId": cell["id"], "cellIndex": index, "source": source, "replacements": replaced}
     return Outcome(value=Message("cell.edit", text, record), meta=cell_meta(cell["id"]))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .shared.arguments import timeout_of
 from .shared.cell_execution import run_cell
 from .shared.cells import locate_cell
 from .shared.executions import EXECUTION_PROJECTORS
@@ -17,7 +16,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
     notebook, _ = await load_stable(ctx, path)
     cell = notebook["cells"][locate_cell(notebook, args)]
-    return await run_cell(ctx, path, cell, "cell.execute", timeout_of(ctx, args))
+    return await run_cell(ctx, path, cell, "cell.execute", args)
 
 
 TOOL = ToolSpec("execute_cell", run, EXECUTION_PROJECTORS)

@@ -6,7 +6,6 @@ from typing import Any
 
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
-from .shared.arguments import timeout_of
 from .shared.cell_execution import run_cell
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import editing, notebook_path
@@ -18,7 +17,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     cell = make_cell("code", args["source"])
     async with editing(ctx, path) as notebook:
         insert_cell(notebook, int(args.get("cell_index", -1)), cell)
-    return await run_cell(ctx, path, cell, "cell.insert_execute", timeout_of(ctx, args))
+    return await run_cell(ctx, path, cell, "cell.insert_execute", args)
 
 
 TOOL = ToolSpec("insert_execute_code_cell", run, EXECUTION_PROJECTORS)

@@ -5,19 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .shared.arguments import cursor_offset
+from .shared.arguments import paging_start
 from .shared.meta import cache_meta
 from .shared.spec import ToolContext, ToolSpec
 from .shared.tables import TABLE_PROJECTORS, Table, rows_within
 
 CACHE_TTL_MS = 30_000
+# jupyter-mcp-server's defaults (its max_depth 1 is our depth 2): its callers page by them (docs/choices.md, "Defaults").
+DEFAULT_LIMIT = 25
+DEFAULT_DEPTH = 2
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     folder = args.get("path", "") or ""
-    offset = cursor_offset(args, "list_files") or 0
-    limit = int(args.get("limit", 100))
-    entries = await ctx.backend.contents.list_entries(folder, int(args.get("depth", 1)), args.get("pattern"))
+    offset = paging_start(args, "list_files")
+    entries = await ctx.backend.contents.list_entries(folder, int(args.get("depth", DEFAULT_DEPTH)), args.get("pattern") or None)
+    limit = int(args.get("limit", DEFAULT_LIMIT)) or len(entries)  # 0: no count limit (the text budget still ends a page)
     columns = (("path", "Path"), ("type", "Type"), ("size", "Size"), ("modified", "Modified"))
     page = entries[offset:offset + limit]
     page = page[:rows_within(page, columns, ctx.limits.assistant_text_bytes)]

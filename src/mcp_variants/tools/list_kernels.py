@@ -1,4 +1,4 @@
-"""list_kernels: the kernels this server runs."""
+"""list_kernels: the kernels this server runs, and the kernelspecs it can start."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ CACHE_TTL_MS = 10_000
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     kernels = await ctx.backend.kernels.list_kernels()
+    specs = await ctx.backend.kernels.kernelspecs()
     records = [
         {"id": k.kernel_id, "name": k.name, "state": k.state, "started": k.started,
          "lastActivity": k.last_activity, "executionCount": k.execution_count}
@@ -24,10 +25,13 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         title="Kernels",
         columns=(("id", "ID"), ("name", "Name"), ("state", "State"), ("started", "Started"), ("lastActivity", "Last activity")),
         rows=[{k: r[k] for k in ("id", "name", "state", "started", "lastActivity")} for r in records],
-        programmatic={"kernels": records},
+        programmatic={"kernels": records, "kernelspecs": [
+            {"name": s.name, "displayName": s.display_name, "language": s.language, "isDefault": s.is_default} for s in specs]},
         text_limit=ctx.limits.assistant_text_bytes,
         empty_message="No kernels are running. execute_code starts one.",
         facets={"state": sorted({k.state for k in kernels})},
+        note="Kernelspecs: " + ", ".join(f"{s.name} ({s.display_name}{', the default' if s.is_default else ''})" for s in specs)
+             + ". A notebook's metadata.kernelspec picks its kernel; --kernel sets the default." if specs else "",
     )
     return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 

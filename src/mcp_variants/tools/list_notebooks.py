@@ -21,20 +21,25 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         paths.add(ctx.client.notebook)
     states = {k.kernel_id: k.state for k in await backend.kernels.list_kernels()} if paths else {}
     records: list[dict[str, Any]] = []
+    names = {path: name for name, path in ctx.client.notebook_names.items()}
     for path in sorted(paths):
         kernel_id = kernels.get(path)
-        records.append({
+        record: dict[str, Any] = {
             "path": path,
             "kernelId": kernel_id,
             "kernelState": states.get(kernel_id, NOT_RUNNING) if kernel_id else NOT_RUNNING,
             "isDefault": path == ctx.client.notebook,
-        })
+        }
+        if path in names:
+            record["name"] = names[path]
+        records.append(record)
     listing = Table(
         kind="notebooks.list",
         title="Open notebooks",
-        columns=(("path", "Path"), ("kernelId", "Kernel"), ("kernelState", "State"), ("default", "Default")),
+        columns=(("path", "Path"), ("kernelId", "Kernel"), ("kernelState", "State"), ("default", "Default"))
+        + ((("name", "Name"),) if names else ()),
         rows=[{"path": r["path"], "kernelId": r["kernelId"], "kernelState": r["kernelState"],
-               "default": "yes" if r["isDefault"] else "no"} for r in records],
+               "default": "yes" if r["isDefault"] else "no", **({"name": r.get("name")} if names else {})} for r in records],
         programmatic={"notebooks": records, "default": ctx.client.notebook},
         text_limit=ctx.limits.assistant_text_bytes,
         empty_message="No notebooks are open. use_notebook opens one.",

@@ -1,10 +1,11 @@
-"""move_cell: move one cell of a notebook to another index."""
+"""move_cell: move one cell of a notebook to another index, or to where another cell is."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.notebook_model import move_cell
+from ..jupyter.notebook_model import locate, move_cell
+from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.cells import locate_cell
 from .shared.messages import MESSAGE_PROJECTORS, Message
@@ -15,10 +16,13 @@ from .shared.spec import ToolContext, ToolSpec
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
-    target = int(args["target_index"])
+    target_id = args.get("target_cell_id")
+    if (args.get("target_index") is None) == (target_id is None):
+        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Say where the cell goes: target_index, or target_cell_id (one of them).")
     async with editing(ctx, path) as notebook:
         index = locate_cell(notebook, args)
         cell_id = notebook["cells"][index]["id"]
+        target = locate(notebook, cell_id=target_id) if target_id is not None else int(args["target_index"])
         move_cell(notebook, index, target)
         total = len(notebook["cells"])
     if index == target:

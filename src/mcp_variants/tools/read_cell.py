@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..images import ImagePolicy
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
 from .shared.cells import cell_record, locate_cell
@@ -23,6 +24,7 @@ class CellView:
     record: dict[str, Any]  # shapes/notebook-cell.json, outputs always present (empty when not asked for)
     include_outputs: bool
     text_limit: int
+    images: ImagePolicy
 
     @property
     def shown_outputs(self) -> list[dict[str, Any]]:
@@ -48,7 +50,7 @@ def assistant_content(view: CellView) -> list[dict[str, Any]]:
     heading = {"type": "text", "text": f"{_heading(view)}:\n{source}" if source else f"{_heading(view)}: empty source."}
     if not view.shows_outputs:
         return [heading]
-    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=True)
+    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=True, images=view.images)
     if not outputs:
         return [heading, {"type": "text", "text": "Outputs:"}, {"type": "text", "text": "No outputs."}]
     if outputs[0]["type"] == "text":
@@ -69,11 +71,12 @@ def user_content(view: CellView) -> list[dict[str, Any]]:
     cell = {"type": "text", "text": f"{prompt}\n{source}"}
     if not view.shows_outputs:
         return [cell]
-    return [cell, *(output_blocks(view.shown_outputs, view.text_limit, for_model=False) or [{"type": "text", "text": "(no output)"}])]
+    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=False, images=view.images)
+    return [cell, *(outputs or [{"type": "text", "text": "(no output)"}])]
 
 
 def assistant_structured(view: CellView) -> dict[str, Any]:
-    result = outputs_structured("cell.read", view.shown_outputs, view.text_limit)
+    result = outputs_structured("cell.read", view.shown_outputs, view.text_limit, images=view.images)
     record = view.record
     result["cell"] = {"index": record["index"], "id": record["id"], "type": record["type"], "executionCount": record["executionCount"]}
     result["source"] = cap_text(record["source"], view.text_limit, hint=SOURCE_HINT).text
@@ -103,7 +106,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     index = locate_cell(notebook, args)
     include_outputs = bool(args.get("include_outputs", True))
     record = cell_record(notebook, index, outputs=True)
-    view = CellView(path, record, include_outputs, ctx.limits.assistant_text_bytes)
+    view = CellView(path, record, include_outputs, ctx.limits.assistant_text_bytes, ctx.images)
     return Outcome(value=view, meta=cell_meta(record["id"]))
 
 

@@ -10,7 +10,7 @@ from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
 from .shared import tables
-from .shared.arguments import cursor_offset
+from .shared.arguments import paging_start
 from .shared.cells import cell_record
 from .shared.notebooks import load_stable, notebook_path
 from .shared.spec import ToolContext, ToolSpec
@@ -18,7 +18,7 @@ from .shared.tables import Table
 from .shared.text import cap_text, plural
 
 PREVIEW_CHARS = 80
-DEFAULT_LIMIT = 50
+DEFAULT_LIMIT = 20  # jupyter-mcp-server's: its callers page by it (docs/choices.md, "Defaults")
 WHOLE_CELL_HINT = "read_cell with this cell's id shows it whole"
 
 
@@ -60,20 +60,13 @@ def preview(source: str) -> str:
     return first[:PREVIEW_CHARS] + ("…" if more else "")
 
 
-def _paging_start(args: dict[str, Any]) -> int:
-    if args.get("cursor") is not None and "start" in args:
-        raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Pass start or cursor, not both; cursor is the nextCursor of the previous page.")
-    offset = cursor_offset(args, "read_notebook")
-    return int(args.get("start", 0)) if offset is None else offset
-
-
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
     detailed = args.get("detail", "brief") == "detailed"
-    start = _paging_start(args)
-    limit = int(args.get("limit", DEFAULT_LIMIT))
+    start = paging_start(args, "read_notebook")
     notebook, _ = await load_stable(ctx, path)
     total = len(notebook["cells"])
+    limit = int(args.get("limit", DEFAULT_LIMIT)) or total  # 0: no count limit (the text budget still ends a page)
     if start and start >= total:
         cells_there = f"{total} cells (0 to {total - 1})" if total else "no cells"
         raise ToolError(ErrorKind.NOT_FOUND, f"start {start} is past the last cell: {path} has {cells_there}. Start at 0.")

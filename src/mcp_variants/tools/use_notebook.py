@@ -1,22 +1,25 @@
-"""use_notebook: open a notebook (creating it on request), start its kernel, make it this client's default."""
+"""use_notebook: open a notebook (creating it on request), give it a kernel (its own kernelspec's, or a running
+one), make it this client's default, and remember a short name for it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.notebook_model import new_notebook
+from ..jupyter.notebook_model import kernelspec_name, new_notebook
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.notebooks import kernel_for, live_note, load_stable, notebook_lock, notebook_path
+from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import plural
+
+NEW_KERNEL = "NEW"  # kernel_id asking for a fresh kernel rather than naming one (jupyter-mcp-server's word)
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook"):
         raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Name the notebook to use: notebook='path/to.ipynb' (relative to the root).")
-    path = notebook_path(ctx, args)
+    path = notebook_path(ctx, {"notebook": args["notebook"]})
     contents = ctx.backend.contents
     created = False
     if not await contents.exists(path):
@@ -28,22 +31,33 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
             )
         async with notebook_lock(ctx, path):
             if not await contents.exists(path):
-                await contents.write_notebook(path, new_notebook())
+                default = next(s for s in await ctx.backend.kernels.kernelspecs() if s.is_default)
+                await contents.write_notebook(path, new_notebook(default.name, default.display_name, default.language))
                 created = True
     notebook, upgraded = await load_stable(ctx, path)
-    kernel_id = await kernel_for(ctx, path)
+    requested = args.get("kernel_id")
+    kernel_id = await _attach(ctx, path, requested) if requested else await kernel_for(ctx, path)
+    kernel_name = next((k.name for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), "")
 
     previous = ctx.client.notebook
+    name = args.get("name")
     if ctx.client.persistent:
         ctx.client.notebook = path
+        if name:
+            ctx.client.notebook_names[name] = path
     cells = len(notebook["cells"])
     what = "Created" if created else "Using"
-    text = f"{what} {path} ({plural(cells, 'cell')}; kernel {kernel_id})."
+    text = f"{what} {path} ({plural(cells, 'cell')}; kernel {kernel_id}, {kernel_name or 'kernelspec unknown'})."
+    wanted = kernelspec_name(notebook)
+    if wanted and wanted != kernel_name and not requested and await notebook_kernelspec(ctx, path) is None:
+        text += f" Its metadata names kernelspec {wanted!r}, which this runtime does not have (list_kernels shows the ones it has)."
     if upgraded:
         text += " It had no cell ids (nbformat < 4.5): it was upgraded and saved, so cell ids stay stable."
     text += await live_note(ctx, path)
     if ctx.client.persistent:
         text += " It is now this client's default notebook: later calls may leave out notebook."
+        if name:
+            text += f" Later calls may also name it notebook={name!r}."
         if previous and previous != path:
             text += f" {previous} stays open; unuse_notebook(notebook={previous!r}) stops its kernel."
     else:
@@ -51,11 +65,32 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
             " No default was kept: this request is stateless (it carries no session), "
             f"so pass notebook={path!r} on each call."
         )
-    record = {
-        "notebook": path, "kernelId": kernel_id, "cellCount": cells,
+    record: dict[str, Any] = {
+        "notebook": path, "kernelId": kernel_id, "kernelName": kernel_name, "cellCount": cells,
         "created": created, "upgraded": upgraded, "isDefault": ctx.client.persistent,
     }
+    if name:
+        record["name"] = name
     return Outcome(value=Message("notebook.use", text, record))
+
+
+async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
+    """The notebook's kernel becomes `requested` (a running kernel), or a fresh one for NEW; a kernel
+    started for it before is shut down, unless another notebook uses it."""
+    kernels = ctx.backend.kernels
+    key = (ctx.backend.key, path)
+    before = ctx.hub.notebook_kernels.pop(key, None)
+    if requested.strip().upper() == NEW_KERNEL:
+        kernel_id = await kernels.start_kernel(await notebook_kernelspec(ctx, path))
+    else:
+        await kernels.attach(requested)
+        kernel_id = requested
+        ctx.hub.attached_kernels.add((ctx.backend.key, kernel_id))
+    ctx.hub.notebook_kernels[key] = kernel_id
+    shared = kernel_id == before or before in ctx.hub.notebook_kernels.values()
+    if before is not None and not shared and (ctx.backend.key, before) not in ctx.hub.attached_kernels:
+        await kernels.shutdown_kernel(before)
+    return kernel_id
 
 
 TOOL = ToolSpec("use_notebook", run, MESSAGE_PROJECTORS)

@@ -26,6 +26,7 @@ from ..remote.kernels import RemoteKernels
 from ..remote.server_client import JupyterServerClient, reason
 from ..remote.websocket import WebSocketChannels, open_channels
 from ..run_loop import RunningKernel
+from ..runtime import KernelspecChoice
 from .rooms import Rooms
 
 logger = logging.getLogger(__name__)
@@ -40,11 +41,11 @@ class SessionKernels(RemoteKernels):
         self.rooms = rooms
         self._created: dict[str, str] = {}  # kernel id → id of the session this process created for it
 
-    async def notebook_kernel(self, path: str, known: str | None) -> tuple[str, bool]:
+    async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
         if not await self.rooms.collaborative(path):
-            return await super().notebook_kernel(path, known)
+            return await super().notebook_kernel(path, known, kernelspec)
         path = clean_relative(path).as_posix()
-        session = await self._session(path) or await self._start_session(path)
+        session = await self._session(path) or await self._start_session(path, await kernelspec() or self.kernel_name)
         kernel_id = str(session["kernel"]["id"])
         if kernel_id not in self._kernels:
             channels = await open_channels(self.server, kernel_id)
@@ -63,8 +64,8 @@ class SessionKernels(RemoteKernels):
                 return dict(session)
         return None
 
-    async def _start_session(self, path: str) -> dict[str, Any]:
-        body = {"path": path, "name": PurePosixPath(path).name, "type": "notebook", "kernel": {"name": self.kernel_name}}
+    async def _start_session(self, path: str, kernel_name: str) -> dict[str, Any]:
+        body = {"path": path, "name": PurePosixPath(path).name, "type": "notebook", "kernel": {"name": kernel_name}}
         response = await self.server.request("POST", "api/sessions", json=body)
         if response.status_code not in (200, 201):
             raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} could not start a session for "
@@ -72,23 +73,6 @@ class SessionKernels(RemoteKernels):
         session = dict(response.json())
         self._created[str(session["kernel"]["id"])] = str(session["id"])
         return session
-
-    async def shutdown_kernel(self, kernel_id: str) -> None:
-        """A shared kernel is only let go of: the people in JupyterLab keep it."""
-        kernel = self._kernels.get(kernel_id)
-        if kernel is None or not kernel.shared:
-            await super().shutdown_kernel(kernel_id)
-            return
-        self._untrack(kernel_id, died=False)
-        await kernel.channels.close()
-
-    async def _forget(self, kernel: RunningKernel[WebSocketChannels]) -> None:
-        if not kernel.shared:
-            await super()._forget(kernel)
-            return
-        self._untrack(kernel.kernel_id, died=True)  # the server may have restarted it for its session: not ours to stop
-        with anyio.CancelScope(shield=True):
-            await kernel.channels.close()
 
     async def aclose(self) -> None:
         """Let go of the shared kernels, ending the sessions this process created that nobody else

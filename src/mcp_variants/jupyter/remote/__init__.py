@@ -25,15 +25,17 @@ def remote_key(url: str) -> str:
     return f"{REMOTE}:{hashlib.sha256(url.encode()).hexdigest()[:12]}"
 
 
-def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int) -> Backend:
+def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
+                   kernel_name: str = "python3") -> Backend:
     """A Backend on one Jupyter server: its kernels and its contents share the one client, and
     what is known of its collaboration API."""
     rooms = Rooms(server)
-    return Backend(key, label, SessionKernels(server, rooms, hard_cap_bytes=hard_cap_bytes), LiveContents(server, rooms))
+    return Backend(key, label, SessionKernels(server, rooms, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes),
+                   LiveContents(server, rooms))
 
 
-def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int) -> Backend:
+def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int, kernel_name: str = "python3") -> Backend:
     """A Backend on the Jupyter server at `url`; a `?token=` in the URL is used when no token is given."""
     base, url_token = split_url(url)
     return server_backend(key, JupyterServerClient(base, token or url_token), label=f"the Jupyter server at {base}",
-                          hard_cap_bytes=hard_cap_bytes)
+                          hard_cap_bytes=hard_cap_bytes, kernel_name=kernel_name)

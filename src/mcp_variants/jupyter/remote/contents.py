@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from typing import Any
 from urllib.parse import quote
 
@@ -13,7 +12,7 @@ from ...protocol.errors import ErrorKind, ToolError
 from ..file_notebooks import FileNotebooks
 from ..local_contents import SKIPPED, entry_type
 from ..notebook_format import check, without_transient
-from ..paths import clean_relative
+from ..paths import clean_relative, glob_matches
 from .server_client import JupyterServerClient, reason, utc_timestamp
 
 
@@ -59,7 +58,7 @@ class RemoteContents(FileNotebooks):
         found: list[dict[str, Any]] = []
         for child in children:
             is_dir = child["type"] == "directory"
-            if pattern is None or fnmatch.fnmatch(child["name"], pattern):
+            if pattern is None or glob_matches(pattern, child["name"], child["path"]):
                 found.append({
                     "path": child["path"],
                     "name": child["name"],

@@ -9,7 +9,7 @@ import anyio
 from ...protocol.errors import ErrorKind, ToolError
 from ..kernel_pool import KernelPool
 from ..run_loop import RunningKernel, utc_now
-from ..runtime import KernelInfo
+from ..runtime import KernelInfo, KernelSpecInfo
 from .server_client import JupyterServerClient, utc_timestamp
 from .websocket import WebSocketChannels, open_channels
 
@@ -17,18 +17,28 @@ logger = logging.getLogger(__name__)
 
 
 class RemoteKernels(KernelPool[WebSocketChannels]):
-    """Kernels on a Jupyter server; the ones this process started are shut down by aclose."""
+    """Kernels on a Jupyter server; the ones this process started are shut down by aclose, the ones it
+    attached to (RunningKernel.shared: a person's, a notebook session's) only let go of."""
 
     def __init__(self, server: JupyterServerClient, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
         super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
         self.server = server
 
-    async def start_kernel(self) -> str:
+    async def kernelspecs(self) -> list[KernelSpecInfo]:
+        response = await self.server.request("GET", "api/kernelspecs")
+        listing = response.json() if response.status_code == 200 else {}
+        return [KernelSpecInfo(name, (s.get("spec") or {}).get("display_name", name), (s.get("spec") or {}).get("language", ""),
+                               name == self.kernel_name)
+                for name, s in sorted((listing.get("kernelspecs") or {}).items())]
+
+    async def start_kernel(self, kernel_name: str | None = None) -> str:
+        name = kernel_name or self.kernel_name
         # path "" starts the kernel in the server's root folder.
-        response = await self.server.request("POST", "api/kernels", json={"name": self.kernel_name, "path": ""})
+        response = await self.server.request("POST", "api/kernels", json={"name": name, "path": ""})
         if response.status_code not in (200, 201):
-            raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} could not start a {self.kernel_name} kernel "
-                                        f"({response.status_code}).")
+            kind = ErrorKind.NOT_FOUND if response.status_code in (400, 404) else ErrorKind.INTERNAL
+            raise ToolError(kind, f"The Jupyter server at {self.server.url} could not start a {name} kernel "
+                                  f"({response.status_code}); list_kernels shows its kernelspecs.")
         kernel_id = response.json()["id"]
         try:
             channels = await open_channels(self.server, kernel_id)
@@ -36,7 +46,18 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             with anyio.CancelScope(shield=True):
                 await self._delete(kernel_id)
             raise
-        return self._track(RunningKernel(kernel_id, channels))
+        return self._track(RunningKernel(kernel_id, channels, name=name))
+
+    async def attach(self, kernel_id: str) -> None:
+        """A kernel of the server this runtime did not start (a person's, say): its channels, opened once."""
+        if kernel_id in self._kernels:
+            return
+        response = await self.server.request("GET", f"api/kernels/{kernel_id}")
+        if response.status_code != 200:
+            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on the Jupyter server at {self.server.url}; "
+                                                 "list_kernels shows the running ones.")
+        channels = await open_channels(self.server, kernel_id)
+        self._track(RunningKernel(kernel_id, channels, name=str(response.json().get("name", "")), shared=True))
 
     async def is_running(self, kernel_id: str) -> bool:
         """Ours, and still on the server (a person, or the server's culler, may have shut it down)."""
@@ -80,10 +101,12 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             kernel.last_activity = utc_now()
 
     async def shutdown_kernel(self, kernel_id: str) -> None:
+        """Ours are shut down; a shared one is only let go of (our websocket closed): others keep it."""
         kernel = self._untrack(kernel_id, died=False)
         if kernel is not None:
             await kernel.channels.close()
-            await self._delete(kernel_id)
+            if not kernel.shared:
+                await self._delete(kernel_id)
 
     async def _delete(self, kernel_id: str) -> None:
         try:
@@ -92,18 +115,21 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             logger.debug("could not delete kernel %s", kernel_id)
 
     async def _forget(self, kernel: RunningKernel[WebSocketChannels]) -> None:
-        """A kernel died: drop it, and shut down whatever the server restarted in its place."""
+        """A kernel died: drop it, and shut down whatever the server restarted in its place (unless it is
+        shared: the server restarts it for its session, not ours to stop)."""
         self._untrack(kernel.kernel_id, died=True)
         with anyio.CancelScope(shield=True):
-            await self._delete(kernel.kernel_id)
+            if not kernel.shared:
+                await self._delete(kernel.kernel_id)
             await kernel.channels.close()
 
     async def aclose(self) -> None:
-        """Shut down every kernel this runtime started (concurrently), then the HTTP client."""
+        """Shut down every kernel this runtime started and let go of the shared ones (concurrently), then the HTTP client."""
         async def close(kernel: RunningKernel[WebSocketChannels]) -> None:
             with anyio.move_on_after(10, shield=True):
                 await kernel.channels.close()
-                await self._delete(kernel.kernel_id)
+                if not kernel.shared:
+                    await self._delete(kernel.kernel_id)
 
         async with anyio.create_task_group() as tg:
             for kernel in list(self._kernels.values()):

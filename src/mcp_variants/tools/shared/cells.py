@@ -9,9 +9,9 @@ from ...protocol.errors import ErrorKind, ToolError
 
 
 def locate_cell(notebook: dict[str, Any], args: dict[str, Any]) -> int:
-    """The index of the cell `args` names by cell_index or cell_id."""
+    """The index of the cell `args` names by cell_index or cell_id (both, when they name the same cell)."""
     index, cell_id = args.get("cell_index"), args.get("cell_id")
-    if not notebook["cells"] and (index is None) != (cell_id is None):
+    if not notebook["cells"] and (index is not None or cell_id is not None):
         raise ToolError(ErrorKind.NOT_FOUND, "The notebook has no cells yet; insert_cell adds one.")
     return locate(notebook, index, cell_id)
 

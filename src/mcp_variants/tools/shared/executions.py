@@ -3,11 +3,10 @@ of nbformat outputs they share with read_cell."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from ...images import INLINE_IMAGES, ImagePolicy, decoded
 from ...jupyter.outputs import strip_ansi
 from ...jupyter.runtime import Execution, RunStatus
 from ...protocol.errors import ErrorKind, ToolError
@@ -36,6 +35,7 @@ class ExecutionView:
     kind: str
     text_limit: int
     cell: dict[str, Any] | None = None  # notebook, cellId, cellIndex when the code ran in a cell
+    images: ImagePolicy = INLINE_IMAGES
 
 
 def _image(bundle: dict[str, Any]) -> tuple[str, str] | None:
@@ -44,13 +44,6 @@ def _image(bundle: dict[str, Any]) -> tuple[str, str] | None:
         if isinstance(data, str):
             return mime, data.replace("\n", "")
     return None
-
-
-def _decoded_size(data: str) -> int:
-    try:
-        return len(base64.b64decode(data, validate=False))
-    except (binascii.Error, ValueError):
-        return len(data)
 
 
 def _output_texts(output: dict[str, Any]) -> str | None:
@@ -64,10 +57,10 @@ def _output_texts(output: dict[str, Any]) -> str | None:
     return strip_ansi(plain) if isinstance(plain, str) else None
 
 
-def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: bool,
+def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: bool, images: ImagePolicy = INLINE_IMAGES,
                   first_note: str = "", last_note: str = "") -> list[dict[str, Any]]:
     """Content blocks for nbformat outputs, in their order: texts merged and capped, images as
-    image blocks, the notes before and after them; [] when there is nothing to show."""
+    `images` has them (image blocks or links), the notes before and after them; [] when there is nothing to show."""
     blocks: list[dict[str, Any]] = []
     texts: list[str] = [first_note + "\n"] if first_note else []
 
@@ -81,7 +74,7 @@ def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: 
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             flush()
-            blocks.append({"type": "image", "mimeType": image[0], "data": image[1]})
+            blocks.append(images.block(image[0], image[1], for_model=for_model))
             continue
         text = _output_texts(output)
         if text:
@@ -92,16 +85,17 @@ def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: 
     return blocks
 
 
-def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int, *, dropped_bytes: int = 0) -> dict[str, Any]:
-    """The Results contract's outputs shape: texts capped, images referenced by type and size, never inlined."""
-    items, images, cut = _contract_items(outputs, text_limit)
-    result: dict[str, Any] = {"kind": kind, "result": items, "outputs": items, "count": len(items), "images": images}
+def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int, *, images: ImagePolicy = INLINE_IMAGES,
+                       dropped_bytes: int = 0) -> dict[str, Any]:
+    """The Results contract's outputs shape: texts capped, images referenced by type and size (and link), never inlined."""
+    items, count, cut = _contract_items(outputs, text_limit, images)
+    result: dict[str, Any] = {"kind": kind, "result": items, "outputs": items, "count": len(items), "images": count}
     if dropped_bytes or cut:
         result["truncated"] = True
     return result
 
 
-def _contract_items(outputs: list[dict[str, Any]], text_limit: int) -> tuple[list[Any], int, bool]:
+def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: ImagePolicy) -> tuple[list[Any], int, bool]:
     """The items, how many are images, and whether any text was cut."""
     items: list[Any] = []
     images = 0
@@ -110,7 +104,11 @@ def _contract_items(outputs: list[dict[str, Any]], text_limit: int) -> tuple[lis
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             images += 1
-            items.append({"type": "image", "mimeType": image[0], "bytes": _decoded_size(image[1])})
+            item: dict[str, Any] = {"type": "image", "mimeType": image[0], "bytes": len(decoded(image[1]))}
+            link = policy.link(*image)
+            if link is not None:
+                item["uri"] = link
+            items.append(item)
             continue
         text = _output_texts(output)
         if text is not None:
@@ -125,7 +123,7 @@ def _run_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]
     execution = view.execution
     dropped = (f"[{execution.truncated_bytes} bytes of output were not kept: the run printed more than the server keeps]"
                if execution.truncated_bytes else "")
-    return output_blocks(execution.outputs, view.text_limit, for_model=for_model,
+    return output_blocks(execution.outputs, view.text_limit, for_model=for_model, images=view.images,
                          first_note=RESTART_NOTE if execution.kernel_restarted else "", last_note=dropped)
 
 
@@ -134,7 +132,8 @@ def _success_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, A
 
 
 def assistant_structured(view: ExecutionView) -> dict[str, Any]:
-    return outputs_structured(view.kind, view.execution.outputs, view.text_limit, dropped_bytes=view.execution.truncated_bytes)
+    return outputs_structured(view.kind, view.execution.outputs, view.text_limit, images=view.images,
+                              dropped_bytes=view.execution.truncated_bytes)
 
 
 def programmatic_structured(view: ExecutionView) -> dict[str, Any]:
@@ -176,7 +175,7 @@ def _error_projector(selector: Selector) -> Any:
     def project(failure: ToolError) -> Any:
         view: ExecutionView | None = failure.partial
         if selector == ASSISTANT_STRUCTURED:
-            return _error_structured(failure, _contract_items(view.execution.outputs, view.text_limit)[0] if view else [])
+            return _error_structured(failure, _contract_items(view.execution.outputs, view.text_limit, view.images)[0] if view else [])
         if selector in (PROGRAMMATIC_STRUCTURED, UI_STRUCTURED):
             return _error_structured(failure, view.execution.outputs if view else [])
         return _error_content(failure, for_model=selector == ASSISTANT_CONTENT)
@@ -200,10 +199,11 @@ EXECUTION_PROJECTORS = ToolProjectors(
 
 
 def execution_outcome(
-    execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None
+    execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None, *,
+    images: ImagePolicy = INLINE_IMAGES,
 ) -> tuple[ExecutionView, ToolError | None]:
     """The view of a run, and the failure it amounts to when it did not end well."""
-    view = ExecutionView(execution, kind, text_limit, cell)
+    view = ExecutionView(execution, kind, text_limit, cell, images)
     if execution.status == RunStatus.OK:
         return view, None
     if execution.status == RunStatus.TIMEOUT and execution.queued:
@@ -233,4 +233,6 @@ def execution_outcome(
     if error is not None:
         details = {"ename": error["ename"], "evalue": error["evalue"], "traceback": [strip_ansi(t) for t in error["traceback"]]}
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
+    if execution.hint:
+        message += f". {execution.hint}"
     return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)

@@ -6,15 +6,16 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-from ...jupyter.notebook_model import ensure_ids
+from ...jupyter.notebook_model import ensure_ids, kernelspec_name
 from ...jupyter.paths import clean_relative
 from ...protocol.errors import ErrorKind, ToolError
 from .spec import ToolContext
 
 
 def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
-    """The notebook named in `args`, else the client's default from use_notebook."""
-    path = args.get("notebook") or ctx.client.notebook
+    """The notebook named in `args` (by path, or by a name this client gave it in use_notebook), else the client's default."""
+    named = args.get("notebook")
+    path = ctx.client.notebook_names.get(named, named) if named else ctx.client.notebook
     if not path:
         raise ToolError(ErrorKind.NO_NOTEBOOK, "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
     if not path.endswith(".ipynb"):
@@ -31,9 +32,19 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     """The kernel serving `path` (one of its own, or its JupyterLab session's), and True when it
     replaced the one it ran in before: earlier state is gone."""
     key = (ctx.backend.key, path)
-    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key))
+    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key),
+                                                                    lambda: notebook_kernelspec(ctx, path))
     ctx.hub.notebook_kernels[key] = kernel_id
     return kernel_id, replaced
+
+
+async def notebook_kernelspec(ctx: ToolContext, path: str) -> str | None:
+    """The kernelspec the notebook's metadata names, when this runtime has it (as JupyterLab picks a notebook's
+    kernel); None for the runtime's default."""
+    wanted = kernelspec_name(await ctx.backend.contents.read_notebook(path))
+    if wanted is None:
+        return None
+    return wanted if any(spec.name == wanted for spec in await ctx.backend.kernels.kernelspecs()) else None
 
 
 def notebook_lock(ctx: ToolContext, path: str) -> AbstractAsyncContextManager[None]:

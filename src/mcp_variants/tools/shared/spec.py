@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ...images import ImagePolicy
 from ...jupyter.hub import ClientState, Hub
 from ...jupyter.runtime import Backend, ProgressCallback
 from ...protocol.projection import Outcome, ToolProjectors
@@ -27,6 +28,7 @@ class ToolContext:
     hub: Hub
     client: ClientState
     progress: ProgressCallback | None = None
+    images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
 
     @property
     def backend(self) -> Backend:

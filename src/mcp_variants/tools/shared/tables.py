@@ -29,6 +29,7 @@ class Table:
     empty_message: str
     next_cursor: str | None = None
     facets: dict[str, list[str]] = field(default_factory=dict)
+    note: str = ""  # a line the model reads after the rows (or the empty message)
 
     def tsv(self) -> str:
         lines = ["\t".join(label for _, label in self.columns)]
@@ -58,11 +59,13 @@ def rows_within(rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]
 
 
 def assistant_content(listing: Table) -> list[dict[str, Any]]:
+    note = f"\n{listing.note}" if listing.note else ""
     if not listing.rows:
-        return [{"type": "text", "text": listing.empty_message}]
+        return [{"type": "text", "text": listing.empty_message + note}]
     text = f"{listing.title} ({len(listing.rows)}):\n{listing.tsv()}"
     if listing.next_cursor:
         text += f"\nMore rows follow: call again with cursor={listing.next_cursor!r}."
+    text += note
     return [{"type": "text", "text": cap_text(text, listing.text_limit, hint=PAGING_HINT).text}]
 
 

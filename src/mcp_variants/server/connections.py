@@ -1,0 +1,111 @@
+"""HTTP connections: a deadline for every request's headers and body, and a cap on open connections.
+
+uvicorn (0.54, h11) times out a connection only while it is idle between requests
+(`timeout_keep_alive`): one that sends half a request and stalls is kept forever, and its
+`limit_concurrency` answers 503 to everyone once stalled connections fill it. This is uvicorn's
+own h11 protocol with the two things it lacks:
+
+- a read deadline: a request's headers must arrive within `read_timeout` seconds of the
+  connection (or of the previous response), and each piece of its body within `read_timeout`
+  of the last; a connection that misses one is closed. A request that is being served (a long
+  `execute_code`, an SSE stream) has nothing left to send and no deadline;
+- a cap: at most `max_connections` are open. A new connection over the cap closes the one that
+  has waited longest for a request's headers (a stalled or an idle keep-alive one); only when
+  every connection is serving a request is the new one refused (closed at once). So a thousand
+  stalled connections cannot starve a client that sends its request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+logger = logging.getLogger(__name__)
+
+
+class GuardedH11Protocol(H11Protocol):
+    def __init__(self, *args: Any, read_timeout: float, max_connections: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.read_timeout = read_timeout
+        self.max_connections = max_connections
+        self._deadline: asyncio.TimerHandle | None = None
+        self.waiting_since: float | None = None  # when it began to wait for a request's headers
+
+    @classmethod
+    def factory(cls, read_timeout: float, max_connections: int) -> Any:
+        """What uvicorn's `Config(http=...)` takes: it builds one protocol per connection."""
+        return functools.partial(cls, read_timeout=read_timeout, max_connections=max_connections)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._watch()
+        open_ = [c for c in self.connections if not c.transport.is_closing()]
+        if len(open_) > self.max_connections:
+            self._make_room(open_)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch(progress=True)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # uvicorn's keep-alive timer takes the idle connection from here
+        self._cancel_deadline()
+        self.waiting_since = time.monotonic()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_deadline()
+        super().connection_lost(exc)
+
+    # -- deadlines
+
+    def _awaits_headers(self) -> bool:
+        return self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
+
+    def _watch(self, progress: bool = False) -> None:
+        """Arm the deadline for what the connection waits for now: headers (counted from when it began to
+        wait), body (counted from the last piece), or nothing."""
+        if self._awaits_headers():
+            if self.waiting_since is None:
+                self.waiting_since = time.monotonic()
+            if self._deadline is None:
+                delay = max(0.0, self.waiting_since + self.read_timeout - time.monotonic())
+                self._deadline = self.loop.call_later(delay, self._missed, "headers")
+            return
+        self.waiting_since = None
+        if self.conn.their_state is h11.SEND_BODY:
+            if progress or self._deadline is None:
+                self._cancel_deadline()
+                self._deadline = self.loop.call_later(self.read_timeout, self._missed, "body")
+            return
+        self._cancel_deadline()
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _missed(self, what: str) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            logger.info("closing a connection from %s: no request %s within %g s", self.client, what, self.read_timeout)
+            self.transport.close()
+
+    # -- the cap
+
+    def _make_room(self, open_: list[Any]) -> None:
+        waiting = [c for c in open_
+                   if c is not self and isinstance(c, GuardedH11Protocol) and c.waiting_since is not None and c._awaits_headers()]
+        if not waiting:
+            logger.warning("refusing a connection: %d are open and every one is serving a request", len(open_) - 1)
+            self.transport.close()
+            return
+        oldest = min(waiting, key=lambda c: c.waiting_since or 0.0)
+        logger.info("%d connections open: closing the one from %s, waiting for a request since %.1f s", len(open_),
+                    oldest.client, time.monotonic() - (oldest.waiting_since or 0.0))
+        oldest.transport.close()

@@ -1,0 +1,101 @@
+"""Argument aliases and nulls (protocol/arguments.py): another server's names, turned into ours before
+input validation; an alias and its canonical name that disagree are refused."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_variants.catalog import load_declarations
+from mcp_variants.protocol.arguments import canonical_arguments
+from mcp_variants.protocol.declarations import parse_declaration
+from mcp_variants.protocol.errors import DeclarationError, ErrorKind, ToolError
+
+DECLARATIONS = load_declarations()
+
+
+def declared(aliases: dict, properties: dict | None = None):
+    return parse_declaration({
+        "name": "t", "inputSchema": {"type": "object", "properties": properties or {"depth": {"type": "integer"},
+                                                                                   "create": {"type": "boolean"},
+                                                                                   "source": {"type": "string"}}},
+        "argumentAliases": aliases, "outputVariants": [{"audience": "assistant", "format": "content"}],
+    })
+
+
+def test_a_renamed_argument_takes_the_canonical_name():
+    tool = DECLARATIONS["insert_cell"]
+    assert canonical_arguments(tool, {"cell_source": "x = 1", "notebook_name": "a.ipynb"}) == {"source": "x = 1", "notebook": "a.ipynb"}
+
+
+def test_values_and_offsets_are_translated():
+    use, files = DECLARATIONS["use_notebook"], DECLARATIONS["list_files"]
+    assert canonical_arguments(use, {"notebook_path": "a.ipynb", "mode": "create"}) == {"notebook": "a.ipynb", "create": True}
+    assert canonical_arguments(use, {"notebook_path": "a.ipynb", "mode": "connect"})["create"] is False
+    assert canonical_arguments(files, {"max_depth": 0, "start_index": 25}) == {"depth": 1, "start": 25}
+
+
+def test_nulls_are_arguments_not_given():
+    tool = DECLARATIONS["read_cell"]
+    assert canonical_arguments(tool, {"cell_index": None, "cell_id": "abc", "notebook_name": None}) == {"cell_id": "abc"}
+
+
+def test_an_alias_agreeing_with_its_canonical_name_is_accepted():
+    assert canonical_arguments(DECLARATIONS["insert_cell"], {"source": "s", "cell_source": "s"}) == {"source": "s"}
+    assert canonical_arguments(DECLARATIONS["list_files"], {"depth": 2, "max_depth": 1}) == {"depth": 2}
+
+
+@pytest.mark.parametrize(("tool", "arguments", "words"), [
+    ("insert_cell", {"source": "a", "cell_source": "b"}, ["cell_source is another name for source", '"a"', '"b"']),
+    ("use_notebook", {"notebook": "a.ipynb", "mode": "create", "create": False}, ["mode", "create=true", "create=false"]),
+    ("list_files", {"depth": 1, "max_depth": 1}, ["max_depth=1", "depth=2"]),
+])
+def test_an_alias_disagreeing_with_its_canonical_name_is_refused_saying_why(tool, arguments, words):
+    with pytest.raises(ToolError) as refused:
+        canonical_arguments(DECLARATIONS[tool], arguments)
+    assert refused.value.kind is ErrorKind.INVALID_ARGUMENTS
+    for word in words:
+        assert word in refused.value.message, refused.value.message
+
+
+def test_an_alias_value_outside_its_words_is_refused():
+    with pytest.raises(ToolError, match="mode must be one of"):
+        canonical_arguments(DECLARATIONS["use_notebook"], {"notebook": "a.ipynb", "mode": "open"})
+    with pytest.raises(ToolError, match="max_depth must be an integer"):
+        canonical_arguments(DECLARATIONS["list_files"], {"max_depth": True})
+
+
+@pytest.mark.parametrize(("aliases", "rule"), [
+    ({"x": {"canonical": "missing"}}, "names an argument of inputSchema"),
+    ({"depth": {"canonical": "source"}}, "is not itself an argument"),
+    ({"x": {"canonical": "depth", "add": 1, "values": {"a": 1}}}, "at most one way"),
+    ({"x": {"canonical": "depth", "add": "1"}}, "at most one way"),
+    ({"x": {"canonical": "depth", "to": "y"}}, "names an argument of inputSchema"),
+])
+def test_a_broken_alias_stops_the_server(aliases, rule):
+    with pytest.raises(DeclarationError, match=rule):
+        declared(aliases)
+
+
+def test_every_declared_alias_names_a_listed_argument_and_is_not_listed():
+    for name, declaration in DECLARATIONS.items():
+        properties = declaration.input_schema.get("properties", {})
+        for alias in declaration.aliases:
+            assert alias.canonical in properties and alias.name not in properties, (name, alias)
+
+
+@given(st.dictionaries(st.sampled_from(["source", "cell_source", "notebook", "notebook_name", "cell_index"]),
+                       st.one_of(st.none(), st.text(max_size=3), st.integers(-2, 2))))
+def test_the_result_never_holds_an_alias_or_a_null(arguments):
+    tool = DECLARATIONS["insert_cell"]
+    try:
+        result = canonical_arguments(tool, arguments)
+    except ToolError as refused:
+        assert refused.kind is ErrorKind.INVALID_ARGUMENTS
+        return
+    assert not {"cell_source", "notebook_name"} & result.keys()
+    assert None not in result.values()
+    for alias, canonical in (("cell_source", "source"), ("notebook_name", "notebook")):
+        if arguments.get(alias) is not None:
+            assert result[canonical] == arguments[alias]
