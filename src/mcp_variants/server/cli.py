@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
                        help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
+    serve.add_argument("--gateway-url", default=os.environ.get("JUPYTER_GATEWAY_URL"),
+                       help="run kernels on this Jupyter Enterprise Gateway; notebooks and files stay under --root, or on "
+                            "--jupyter-url [JUPYTER_GATEWAY_URL]")
+    serve.add_argument("--gateway-token", default=os.environ.get("JUPYTER_GATEWAY_AUTH_TOKEN"),
+                       help="the token of --gateway-url (its EG_AUTH_TOKEN); never logged or returned [JUPYTER_GATEWAY_AUTH_TOKEN]")
     serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
@@ -130,10 +135,11 @@ def serve(args: argparse.Namespace) -> None:
         except InsecureBinding as exc:
             sys.exit(f"mcp-variants: {exc}")
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", ENV_PREFIX + "TOKEN"):
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     try:
-        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token, kernel_name=args.kernel,
+        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token,
+                           gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
