@@ -18,7 +18,8 @@
    read_notebook at 2026-12-01 back to back (bench.throughput.drive), to the one worker, or client i
    to worker i mod 2 (no balancer). Interleaved rounds. Goal: two workers on two cores >= 1.6x one.
 
-Run alone: python -m bench.scale [--calls N] [--seconds S] [--rounds N]
+Run alone: python -m bench.scale [--calls N] [--seconds S] [--rounds N] [--record]
+(--record writes bench/results/<UTC date>-<short sha>-scale.json and scale-latest.json; `python -m bench` runs it too)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -268,9 +270,19 @@ def main() -> None:
     parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
                         help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
+    parser.add_argument("--record", action="store_true", help="also write it under bench/results/ (with the machine and commit)")
     args = parser.parse_args()
     report = run(args.calls, args.warmup, args.seconds, args.rounds, wait_quiet=args.wait_quiet)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
+    if args.record:
+        from .run import RESULTS, _git, machine
+
+        now = datetime.now(UTC)
+        sha = _git("rev-parse", "--short", "HEAD") or "nogit"
+        text = json.dumps({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(),
+                           "scale": report}, indent=2) + "\n"
+        (RESULTS / f"{now:%Y-%m-%d}-{sha}-scale.json").write_text(text)
+        (RESULTS / "scale-latest.json").write_text(text)
 
 
 if __name__ == "__main__":
