@@ -134,16 +134,20 @@ def round_trips(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, 
     for runtime, raw, server in PAIRS:
         ratio = round(summaries[server]["median"] / summaries[raw]["median"], 3)
         paired = summarize([s / r for s, r in zip(samples[server], samples[raw], strict=True)])
+        modes = _mode_ratios(samples[raw], samples[server])
+        # Where both split into prompt calls and calls a delayed ACK held back, the medians fall in either mode
+        # by chance (about half the calls in each): the goal is judged within each mode.
+        judged = list(modes.values()) or [ratio]
         pairs.append({"runtime": runtime, "raw": raw, "server": server, "raw_median_ms": summaries[raw]["median"],
                       "server_median_ms": summaries[server]["median"], "ratio": ratio,
                       "overhead_ms": round(summaries[server]["median"] - summaries[raw]["median"], 3),
-                      "paired_ratio_median": paired["median"], "within_goal": ratio <= GOAL_RATIO,
-                      **_mode_ratios(samples[raw], samples[server])})
+                      "paired_ratio_median": paired["median"], "judged_by": "each mode" if modes else "the medians",
+                      "within_goal": max(judged) <= GOAL_RATIO, **modes})
     return {"code": CODE, "calls_per_contestant": calls, "warmup_rounds": warmup, "seed": seed, "wall_s": round(wall, 2),
             "cold": cold, "contestants": [_row(name, samples[name], summaries[name]) for name in NAMES], "pairs": pairs,
             "share_over_30ms_note": "calls slower than 30 ms: a write held back by Nagle's algorithm until the peer's delayed ACK "
                                     "(neither the gateway nor a Hub user's server sets TCP_NODELAY on its kernel websocket)",
-            "goal": f"server <= {GOAL_RATIO}x raw", "cpu_busy_during": busy}
+            "goal": f"server <= {GOAL_RATIO}x raw (within each Nagle mode where both split)", "cpu_busy_during": busy}
 
 
 def _requests() -> list[tuple[str, bytes, dict[str, str]]]:
