@@ -5,8 +5,9 @@
 Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the execute_code
 round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code on each
 runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
-(bench.listing); the response size of every variant for a 200 KB print (bench.sizes); HTTP
-throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
+(bench.listing); the response size of every variant for a 200 KB print (bench.sizes); live
+notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
+HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
 abandoned HTTP session costs (bench.sessions); execute_code through an Enterprise Gateway and a
 JupyterHub against their raw clients, and one worker against two (bench.scale).
 
@@ -31,12 +32,13 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, roundtrip, runtimes, scale, sessions, sizes, throughput
+from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, throughput
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson",
-            "jupyter_server", "jupyter_kernel_client", "websocket-client", "tornado", "httpx")
+            "jupyter_server", "jupyter_kernel_client", "websocket-client", "tornado", "httpx", "jupyterlab", "jupyter-collaboration",
+            "jupyter-server-ydoc", "pycrdt", "jupyter-ydoc", "websockets")
 
 
 def _git(*args: str) -> str:
@@ -90,6 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-runtimes", action="store_true", help="skip execute_code on the three runtimes against their raw clients")
     parser.add_argument("--skip-listing", action="store_true", help="skip list_files over 1,000 files")
     parser.add_argument("--skip-sizes", action="store_true", help="skip the response sizes of a 200 KB print")
+    parser.add_argument("--live-calls", type=int, default=30, help="calls of each notebook tool per server, live benchmark (default 30)")
+    parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the JupyterLab page (default 40 each)")
+    parser.add_argument("--skip-live", action="store_true", help="skip live notebooks (JupyterLab in Chromium; the REST path beside)")
     parser.add_argument("--throughput-seconds", type=float, default=5.0, help="seconds per contestant per throughput round (default 5)")
     parser.add_argument("--throughput-rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")
     parser.add_argument("--skip-throughput", action="store_true", help="skip HTTP throughput against the SDK's bare server")
@@ -124,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_sizes:
         report["sizes"] = sizes.run()
         print(sizes.format_report(report["sizes"]) + "\n", flush=True)
+    if not args.skip_live:
+        report["live"] = live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet)
+        print(live.format_report(report["live"]) + "\n", flush=True)
     if not args.skip_throughput:
         report["throughput"] = throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=args.wait_quiet)
         print(throughput.format_report(report["throughput"]) + "\n", flush=True)

@@ -273,7 +273,7 @@ def conformance(root: Path) -> dict[str, Any]:
         "nbformat": 4, "nbformat_minor": 5, "metadata": {},
         "cells": [{"id": "c1", "cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [], "execution_count": None}],
     }))
-    target = StdioTarget([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)], cwd=str(root))
+    target = StdioTarget([sys.executable, "-m", "mcp_variants", "serve", "--embedded", "--root", str(root)], cwd=str(root))
     try:
         # The App-only tool needs a notebook to page through; everything else uses the defaults.
         return run(target, None, RunConfig(calls=CallConfig(calls={"read_notebook_page": {"notebook": "paging.ipynb"}})))

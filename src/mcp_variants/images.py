@@ -121,27 +121,3 @@ def scaled(mime: str, data: str, max_pixels: int) -> tuple[str, str]:
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
         return mime, data
     return out_mime, base64.b64encode(buffer.getvalue()).decode()
-
-
-class ImageResources:
-    """The images as resources: never listed (a link is found in a result), read by their link."""
-
-    read_cache = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
-
-    def __init__(self, store: ImageStore) -> None:
-        self.store = store
-
-    def list_resources(self) -> list[dict[str, Any]]:
-        return []
-
-    def read(self, uri: str) -> dict[str, Any] | None:
-        if not uri.startswith(URI_PREFIX):
-            return None
-        try:
-            mime, data = self.store.get(uri)
-        except ImageNotKept:
-            raise LookupError(
-                "This image is no longer kept: the server keeps the most recently used images, up to "
-                f"{self.store.max_bytes // (1024 * 1024)} MB. Run the cell again, or read_cell it, for a new link."
-            ) from None
-        return {"contents": [{"uri": uri, "mimeType": mime, "blob": base64.b64encode(data).decode()}]}

@@ -5,7 +5,8 @@
 - `OutputTail`: drains a child's pipe in a thread (a chatty child never blocks on a full pipe), keeping the end.
 - `PipedProcess`: a child spoken to over its stdin and stdout (a stdio MCP server).
 - `ServerProcess`: a child that serves on a TCP port (the HTTP server, a `--server-cmd`), ready once the port accepts.
-- `JupyterServerProcess`: a jupyter-server (or another Jupyter server app) on 127.0.0.1 in a folder of its own.
+- `JupyterServerProcess`: a jupyter-server (or another Jupyter server app, JupyterLab with real-time
+  collaboration say) on 127.0.0.1 in a folder of its own.
 
 Processes are stopped by PID only, never by name. psutil checks each process's start time
 before it signals one, so a PID the system has given to another process since is never hit.
@@ -14,6 +15,7 @@ before it signals one, so a PID the system has given to another process since is
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import secrets
 import shlex
@@ -272,12 +274,24 @@ class ServerProcess:
         self.stop()
 
 
+# The server extensions of real-time collaboration (jupyter-collaboration): the file ids its rooms
+# are named by, and the rooms (jupyter-server-ydoc).
+COLLABORATION_EXTENSIONS = ("jupyter_server_fileid", "jupyter_server_ydoc")
+
+
+def installed(*modules: str) -> bool:
+    """Whether every one of `modules` can be imported here (without importing it)."""
+    return all(importlib.util.find_spec(module) is not None for module in modules)
+
+
 class JupyterServerProcess(ServerProcess):
     """A Jupyter server this process launches on 127.0.0.1, isolated in `folder`:
 
     - `folder/root`: what it serves, and its kernels' working folder (and its own);
-    - `folder/config` and `folder/runtime`: JUPYTER_CONFIG_DIR (empty, so no user or site
-      configuration leaks in) and JUPYTER_RUNTIME_DIR;
+    - `folder/config`, `folder/data` and `folder/runtime`: JUPYTER_CONFIG_DIR, JUPYTER_DATA_DIR
+      (its file ids, say) and JUPYTER_RUNTIME_DIR; no configuration of the user or of the
+      environment is read (JUPYTER_NO_CONFIG), so only the server `extensions` named here are
+      loaded, whatever else is installed;
     - `folder/jupyter_server_config.py`: `config`, extra configuration text (the sandboxes'
       TCP_NODELAY kernel-websocket class, say);
     - `folder/token`: its token (`token`, or a random one), read by the server through
@@ -286,26 +300,33 @@ class JupyterServerProcess(ServerProcess):
     - `folder/server.log`: its output; `output()` masks the token.
 
     Ready once /api/status answers 200 to the token. `app` is the module run with `python -m`:
-    jupyter_server, or another ServerApp-based one (`jupyterlab`, for jupyter-collaboration);
-    `args` are more command-line options, `env` more environment variables. It runs in a
-    session of its own; as root it passes allow_root. `start()` retries on a fresh port when
-    the server exits before it serves (a port taken between our probe and its bind).
+    jupyter_server, or another ServerApp-based one (`jupyterlab`, which loads itself);
+    `extensions` are server extensions to load (COLLABORATION_EXTENSIONS for real-time
+    collaboration); `args` are more command-line options, `env` more environment variables.
+    It runs in a session of its own; as root it passes allow_root. `start()` retries on a
+    fresh port when the server exits before it serves (a port taken between our probe and its bind).
     """
 
     PORT_ATTEMPTS = 3
 
     def __init__(self, folder: Path, *, token: str | None = None, config: str = "", app: str = "jupyter_server",
-                 args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
+                 extensions: Sequence[str] = (), args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
         self.folder = folder
         self.root = folder / "root"
         self.token = token or secrets.token_urlsafe(32)
         self.config = config
         self.app = app
+        self.extensions = list(extensions)
         self.args = list(args)
         base = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_TOKEN", "JUPYTER_TOKEN_FILE", "MCP_VARIANTS_TOKEN")}
         base.update(JUPYTER_TOKEN_FILE=str(folder / "token"), JUPYTER_CONFIG_DIR=str(folder / "config"),
-                    JUPYTER_RUNTIME_DIR=str(folder / "runtime"), **(env or {}))
+                    JUPYTER_DATA_DIR=str(folder / "data"), JUPYTER_RUNTIME_DIR=str(folder / "runtime"),
+                    JUPYTER_NO_CONFIG="1", **(env or {}))
         super().__init__([], 0, cwd=self.root, env=base, log=folder / "server.log", new_session=True)
+
+    @property
+    def collaborative(self) -> bool:
+        return set(COLLABORATION_EXTENSIONS) <= set(self.extensions)
 
     @property
     def url(self) -> str:
@@ -325,12 +346,15 @@ class JupyterServerProcess(ServerProcess):
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             command.append("--ServerApp.allow_root=True")  # jupyter-server refuses root otherwise
+        if self.extensions:
+            command.append(f"--ServerApp.jpserver_extensions={dict.fromkeys(self.extensions, True)!r}")  # a Python literal
         return [*command, *self.args]
 
     def _prepare_folder(self) -> None:
         if (self.folder / "token").exists():
             return
         self.root.mkdir(parents=True, exist_ok=True)
+        (self.folder / "data").mkdir(exist_ok=True)  # the file id database goes there: the folder must exist
         (self.folder / "jupyter_server_config.py").write_text(self.config)
         descriptor = os.open(self.folder / "token", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as token_file:
@@ -342,6 +366,14 @@ class JupyterServerProcess(ServerProcess):
         self.port = free_port()
         self.argv = self.command(self.port)
         return super().spawn()
+
+    def restart(self, timeout: float = 60.0) -> Self:
+        """Stop it and start it again on the same port and token: its URL stays, so its clients can
+        connect again (what a Jupyter server restarted by its user looks like to them)."""
+        self.stop()
+        self.argv = self.command(self.port)
+        ServerProcess.spawn(self)
+        return self.wait_ready(timeout)
 
     def ready(self) -> bool:
         try:

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from support.lab import CHROMIUM, find_node
 
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "apps"
 VIEWS = REPO / "src" / "mcp_variants" / "apps" / "views"
 REPORT_HOST = REPO / "src" / "mcp_variants" / "report" / "report-host.js"  # built from apps/report/host.ts
-CHROMIUM = Path(os.environ.get("MCP_VARIANTS_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("MCP_VARIANTS_ARTIFACTS", REPO / "build" / "test-artifacts")) / "apps"
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
@@ -41,23 +39,13 @@ def apps_installed() -> Path:
     return APPS / "node_modules"
 
 
-def _node_major(node: str) -> int:
-    try:
-        out = subprocess.run([node, "--version"], check=False, capture_output=True, text=True, timeout=20).stdout
-    except OSError:
-        return 0
-    match = re.match(r"v(\d+)", out.strip())
-    return int(match.group(1)) if match else 0
-
-
 def node(minimum: int = 18) -> str:
     """A Node of at least `minimum`: the one on PATH, else tests/outside's Node 22."""
-    candidates = [shutil.which("node"), str(REPO / "tests" / "outside" / "node_modules" / ".bin" / "node")]
-    for candidate in candidates:
-        if candidate and Path(candidate).exists() and _node_major(candidate) >= minimum:
-            return candidate
-    unavailable(f"no Node >= {minimum} (PATH or tests/outside/node_modules/.bin/node)")
-    raise AssertionError("unreachable")
+    found = find_node(minimum)
+    if found is None:
+        unavailable(f"no Node >= {minimum} (PATH or tests/outside/node_modules/.bin/node)")
+        raise AssertionError("unreachable")
+    return found
 
 
 def chromium() -> Path:

@@ -15,7 +15,7 @@ from mcp_variants.protocol.errors import DeclarationError
 from mcp_variants.protocol.types import UI_STRUCTURED, ToolDeclaration
 from mcp_variants.protocol.versions import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
 
-from .conftest import Pool
+from .conftest import NOTEBOOK, Pool
 from .support import UI
 from .support import VIEWS as VIEWS_DIR
 
@@ -50,8 +50,9 @@ def raw(pool: Pool) -> Raw:
 @pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
 def test_every_version_lists_and_reads_the_views(raw: Raw, version: str) -> None:
     listed = raw.request(version, "resources/list")["result"]
-    assert [r["uri"] for r in listed["resources"]] == [v.uri for v in VIEWS]
-    for entry in listed["resources"]:
+    # The views first, then the root's notebooks (notebook:///, tests/integration/test_notebook_resources.py).
+    assert [r["uri"] for r in listed["resources"]] == [v.uri for v in VIEWS] + [f"notebook:///{NOTEBOOK}"]
+    for entry in listed["resources"][:len(VIEWS)]:
         assert entry["uri"].startswith("ui://") and entry["mimeType"] == MIME_TYPE
         assert entry["_meta"]["ui"]["csp"] == {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
     for view in VIEWS:
@@ -62,7 +63,8 @@ def test_every_version_lists_and_reads_the_views(raw: Raw, version: str) -> None
         assert content["_meta"]["ui"]["csp"]["connectDomains"] == []
         if version not in HANDSHAKE_VERSIONS:  # the stateless eras' required cache hints
             assert result["resultType"] == "complete" and result["cacheScope"] == "public" and result["ttlMs"] > 0
-    assert raw.request(version, "resources/templates/list")["result"]["resourceTemplates"] == []
+    assert [t["uriTemplate"] for t in raw.request(version, "resources/templates/list")["result"]["resourceTemplates"]] == [
+        "notebook:///{+path}"]
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-12-01"])

@@ -23,7 +23,8 @@ from jsonschema import Draft202012Validator
 from mcp_variants.client.http import parse_messages
 from mcp_variants.client.stdio import StdioConnection, envelope
 from support import servers
-from support.jupyter import jupyter  # noqa: F401 - the fixture, for test_remote_and_sandboxes
+from support.jupyter import jupyter, jupyterlab  # noqa: F401 - the fixtures, for the remote runtime and live notebooks
+from support.processes import Reaper
 
 OUTPUTS_VERSION = "2026-12-01"
 LEGACY_VERSION = "2025-11-25"
@@ -172,6 +173,16 @@ class StatelessClient:
 
 
 # ---- processes ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reaper() -> Iterator[Reaper]:
+    """Every process a test watches is stopped by PID at its end, also when it fails."""
+    reaper = Reaper()
+    try:
+        yield reaper
+    finally:
+        reaper.kill_all()
 
 
 @pytest.fixture(scope="module")

@@ -97,7 +97,8 @@ async function main() {
     }
   }
   await client.close();
-  process.stdout.write(JSON.stringify(report) + '\n');
+  // A write to a pipe is asynchronous in Node: exiting before it drained cut the report at 64 KiB.
+  await new Promise((resolve) => process.stdout.write(JSON.stringify(report) + '\n', resolve));
 }
 
 main().then(

@@ -4,7 +4,8 @@ suite and the benchmarks do.
 
 - `servers`: our server's command line (`serve_command`) and `HttpServer`, `mcp-variants serve --http`
   on a free loopback port with a raw wire client of it (`conformance.wire.HttpTarget`).
-- `jupyter`: the `jupyter` fixture (a stock jupyter-server, `JupyterServerProcess`) and its kernels.
+- `jupyter`: the `jupyter` fixture (a stock jupyter-server, `JupyterServerProcess`), the `jupyterlab` fixture
+  (JupyterLab with real-time collaboration), their kernels and sessions.
 - `processes`: what a test checks about processes: `Reaper`, `gone`, `kernels_of`, `processes_in`.
 
 `pyproject.toml` puts tests/ on sys.path (`pythonpath`), so any test imports `support.…`.

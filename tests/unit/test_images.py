@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import base64
 import io
+from functools import partial
 
+import anyio
 import pytest
+from mcp.shared.exceptions import MCPError
 from PIL import Image
 
-from mcp_variants.images import URI_PREFIX, ImageMode, ImagePolicy, ImageResources, ImageStore, scaled
+from mcp_variants.images import URI_PREFIX, ImageMode, ImagePolicy, ImageStore, scaled
+from mcp_variants.jupyter.hub import ClientState
 from mcp_variants.protocol.projection import legacy_content
 from mcp_variants.protocol.versions import Era
+from mcp_variants.server.image_resources import ImageResources
 
 
 def png(width: int, height: int, color: str = "red") -> str:
@@ -38,14 +43,16 @@ def test_the_store_keeps_the_most_recently_used_images_within_its_budget():
 
 def test_a_resource_read_returns_the_blob_and_an_evicted_link_says_what_to_do():
     store = ImageStore(max_bytes=150)
-    resources = ImageResources(store)
+    resources, client = ImageResources(store), ClientState()
     uri = store.put("image/png", b"x" * 100)
-    result = resources.read(uri)
+    result = anyio.run(partial(resources.read, client, uri, stateless=False))
     assert result == {"contents": [{"uri": uri, "mimeType": "image/png", "blob": base64.b64encode(b"x" * 100).decode()}]}
+    assert anyio.run(partial(resources.read, client, uri, stateless=True))["cacheScope"] == "private"
     store.put("image/png", b"y" * 100)
-    with pytest.raises(LookupError, match="Run the cell again"):
-        resources.read(uri)
-    assert resources.read("ui://mcp-variants/table.html") is None and resources.list_resources() == []
+    with pytest.raises(MCPError, match="Run the cell again"):
+        anyio.run(partial(resources.read, client, uri, stateless=False))
+    assert resources.owns(uri) and not resources.owns("ui://mcp-variants/table.html")
+    assert anyio.run(resources.entries, client) == []
 
 
 def test_inline_images_for_the_model_are_scaled_to_the_cap_and_the_persons_are_not():

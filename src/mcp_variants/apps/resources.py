@@ -1,5 +1,5 @@
-"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read (through the
-one registry, server/resources.py).
+"""The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read
+(`ViewResources`, one of the sources server/resources.py serves).
 
 Each view is one self-contained HTML file (inline JS and CSS, built from apps/ by
 apps/build.sh and committed under views/). A tool links its view with
@@ -18,7 +18,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from ..protocol.errors import DeclarationError
+from mcp.shared.exceptions import MCPError
+
+from ..jupyter.hub import ClientState
+from ..jupyter.runtime import ChangeListener, Unwatch
+from ..protocol.errors import INVALID_PARAMS, DeclarationError
 from ..protocol.types import UI_STRUCTURED, ToolDeclaration
 
 MIME_TYPE: Final[str] = "text/html;profile=mcp-app"
@@ -140,16 +144,38 @@ def read_result(uri: str) -> dict[str, Any] | None:
 
 
 class ViewResources:
-    """The views as resources (server/resources.py serves them): listed, and the same for every client of this
-    server version, so a host may cache a read for an hour."""
+    """The views as a source of resources (server/resources.py serves every source). They are
+    served at every protocol version: hosts that speak an older version render them from the
+    legacy CallToolResult (docs/apps.md). They never change, so nothing is watched."""
 
-    read_cache = READ_CACHE_HINT
+    SCHEME = "ui://"
 
-    def list_resources(self) -> list[dict[str, Any]]:
-        return [resource_entry(v) for v in VIEWS]
+    def owns(self, uri: str) -> bool:
+        return uri.startswith(self.SCHEME)
 
-    def read(self, uri: str) -> dict[str, Any] | None:
-        return read_result(uri)
+    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
+        return [resource_entry(view) for view in VIEWS]
+
+    def templates(self) -> list[dict[str, Any]]:
+        return []
+
+    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
+        result = read_result(uri)
+        if result is None:
+            raise not_found(uri)
+        if stateless:
+            # Required cache hints at 2026-07-28 and later (SEP-2549): a view is the same for
+            # every client of this server version.
+            result.update(READ_CACHE_HINT)
+        return result
+
+    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
+        return None
+
+
+def not_found(uri: str) -> MCPError:
+    """resources/read of a URI no source has."""
+    return MCPError(INVALID_PARAMS, "Resource not found", {"uri": uri, "available": sorted(VIEWS_BY_URI)})
 
 
 __all__ = [
@@ -157,8 +183,9 @@ __all__ = [
     "RESOURCE_UI_META",
     "VIEWS",
     "View",
-    "check_view_links",
     "ViewResources",
+    "check_view_links",
+    "not_found",
     "read_result",
     "resource_entry",
     "view_html",

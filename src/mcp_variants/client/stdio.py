@@ -10,7 +10,8 @@ import json
 import queue
 import sys
 import threading
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -40,10 +41,10 @@ class StdioConnection:
 
     def __init__(
         self, command: Sequence[str], cwd: Path | None = None, *, on_write: Callable[[bytes], None] | None = None,
-        stderr_keep: int | None = STDERR_TAIL,
+        stderr_keep: int | None = STDERR_TAIL, env: Mapping[str, str] | None = None,
     ) -> None:
         self.on_write = on_write
-        self.child = PipedProcess(command, cwd=cwd, stderr_keep=stderr_keep)
+        self.child = PipedProcess(command, cwd=cwd, env=env, stderr_keep=stderr_keep)
         self.process = self.child.process
         self._ids = itertools.count(1)
         self._lines: queue.Queue[bytes | None] = queue.Queue()  # None: the server closed stdout
@@ -52,9 +53,9 @@ class StdioConnection:
 
     @classmethod
     def serve(cls, root: Path, *extra: str, on_write: Callable[[bytes], None] | None = None,
-              stderr_keep: int | None = STDERR_TAIL) -> StdioConnection:
+              stderr_keep: int | None = STDERR_TAIL, env: Mapping[str, str] | None = None) -> StdioConnection:
         return cls([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra], on_write=on_write,
-                   stderr_keep=stderr_keep)
+                   stderr_keep=stderr_keep, env=env)
 
     @property
     def stderr_tail(self) -> bytes:
@@ -91,6 +92,28 @@ class StdioConnection:
             if response.get("id") == request_id and "method" not in response:
                 return response
             self.notifications.append(response)
+
+    def notification(self, method: str, timeout: float) -> dict[str, Any] | None:
+        """The next `method` notification the server sends while no request waits (those read before
+        come first); None when none comes within `timeout` s. Other messages read meanwhile are kept
+        in `notifications`."""
+        for index, kept in enumerate(self.notifications):
+            if kept.get("method") == method:
+                return self.notifications.pop(index)
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                self._lines.put(None)
+                return None
+            message: dict[str, Any] = json.loads(line)
+            if message.get("method") == method:
+                return message
+            self.notifications.append(message)
+        return None
 
     def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 120) -> dict[str, Any]:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}

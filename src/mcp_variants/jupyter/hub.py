@@ -32,6 +32,7 @@ class ClientState:
     notebook: str | None = None  # the default notebook set by use_notebook
     persistent: bool = True  # False for a stateless request: nothing it sets outlives the call
     notebook_names: dict[str, str] = field(default_factory=dict)  # name given in use_notebook -> path
+    key: str | None = None  # "stdio", "http:<session>"; None when stateless: who made an edit (runtime.Origin)
 
 
 class KeyedLocks:
@@ -75,7 +76,7 @@ class Hub:
         if key is None:
             return ClientState(backend_key=self.default_backend, persistent=False)
         if key not in self.clients:
-            self.clients[key] = ClientState(backend_key=self.default_backend)
+            self.clients[key] = ClientState(backend_key=self.default_backend, key=key)
         return self.clients[key]
 
     def forget(self, key: str) -> None:
@@ -105,6 +106,7 @@ class Hub:
 
         async with anyio.create_task_group() as tg:
             for key, backend in list(self.backends.items()):
+                tg.start_soon(close, backend.contents.aclose, f"{key} notebooks")
                 tg.start_soon(close, backend.kernels.aclose, key)
             for sandbox_id, sandbox in list(self.sandboxes.items()):
                 tg.start_soon(close, sandbox.aclose, f"sandbox {sandbox_id}")

@@ -13,7 +13,7 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
-from .runtime import Execution, Progress, RunStatus
+from .runtime import Execution, KernelspecChoice, OutputsListener, Progress, RunStatus
 
 MISSING_MODULE = re.compile(r"No module named '([^'.]+)")
 
@@ -72,6 +72,16 @@ class KernelPool(ABC, Generic[S]):
     async def is_running(self, kernel_id: str) -> bool:
         return kernel_id in self._kernels
 
+    async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
+        """A kernel of its own per notebook: `known` while it runs, else a new one."""
+        if known is not None and await self.is_running(known):
+            return known, False
+        return await self.start_kernel(await kernelspec()), known is not None
+
+    def is_shared(self, kernel_id: str) -> bool:
+        kernel = self._kernels.get(kernel_id)
+        return kernel is not None and kernel.shared
+
     async def attach(self, kernel_id: str) -> None:
         """The kernels a runtime started are usable by id already; a remote runtime also opens others."""
         self._find(kernel_id)
@@ -82,7 +92,7 @@ class KernelPool(ABC, Generic[S]):
                 "that has it (list_kernels shows the kernelspecs; use_notebook's kernel_id or a notebook's metadata.kernelspec picks one).")
 
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: Progress | None = None) -> Execution:
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
         restarted = False
         if kernel_id is None:
             kernel_id, restarted = await self.default_kernel()
@@ -91,7 +101,8 @@ class KernelPool(ABC, Generic[S]):
             raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             await self._before_run(kernel)
-            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes, progress=progress)
+            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
+                                       progress=progress, on_outputs=on_outputs)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)
         execution.kernel_restarted = restarted

@@ -12,6 +12,7 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .atomic_files import atomic_write
+from .file_notebooks import FileNotebooks
 from .notebook_format import check, parse
 from .paths import glob_matches, is_inside, resolve_inside
 
@@ -30,8 +31,9 @@ def readable(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-class LocalContents:
+class LocalContents(FileNotebooks):
     def __init__(self, root: Path) -> None:
+        super().__init__()
         self.root = root.resolve()
 
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
@@ -82,7 +84,10 @@ class LocalContents:
                             f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
         return parse(await anyio.Path(real).read_text(), path)
 
-    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+    async def live(self, path: str) -> bool | None:
+        return None  # files on disk: no Jupyter server in between
+
+    async def _write(self, path: str, notebook: dict[str, Any]) -> None:
         real = resolve_inside(self.root, path)
         if not real.parent.is_dir():
             raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")

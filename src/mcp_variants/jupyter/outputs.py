@@ -108,20 +108,25 @@ class RunTracker:
     collector: OutputCollector
     status: RunStatus = RunStatus.OK  # OK or ERROR; the run loop decides TIMEOUT and DIED itself
     execution_count: int | None = None
+    started: bool = False  # the kernel began this run (in a shared kernel, it may first finish others')
     done: bool = False  # the kernel went idle after this run
 
-    def feed(self, msg: dict[str, Any]) -> None:
+    def feed(self, msg: dict[str, Any]) -> bool:
+        """Take one iopub message; True when it changed the outputs or the execution count."""
         if msg["parent_header"].get("msg_id") != self.msg_id:
-            return
+            return False
+        self.started = True
         msg_type, content = msg["header"]["msg_type"], msg["content"]
         if msg_type == "status":
             self.done = self.done or content.get("execution_state") == "idle"
-        elif msg_type == "execute_input":
+            return False
+        if msg_type == "execute_input":
             self.execution_count = content.get("execution_count") or self.execution_count
-        else:
-            self.collector.add(msg_type, content)
-            if msg_type == "error":
-                self.status = RunStatus.ERROR
+            return True
+        self.collector.add(msg_type, content)
+        if msg_type == "error":
+            self.status = RunStatus.ERROR
+        return True
 
     def settle(self, reply: dict[str, Any] | None) -> None:
         """The shell reply carries the authoritative status: an error without an error output

@@ -9,6 +9,7 @@ reply. A fix to any of those lands in every runtime at once.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -16,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import anyio
 
 from .outputs import OutputCollector, RunTracker, output_text
-from .runtime import Execution, Progress, RunStatus
+from .runtime import Execution, OutputsListener, Progress, RunStatus
 
 MAX_WAIT_S = 1.0  # the longest wait for a message before the loop looks at the clock and the kernel again
 STREAM_S = 0.5  # streamed output is sent at most this often, what came meanwhile together
@@ -71,12 +72,15 @@ class RunningKernel(Generic[S]):
     last_activity: datetime = field(default_factory=utc_now)
     execution_state: str = "idle"
     execution_count: int = 0
+    shared: bool = False  # others run code in it too (a notebook's JupyterLab session): never interrupt their run
 
 
 async def run_code(
     kernel: RunningKernel[Any], code: str, *, timeout: float, hard_cap_bytes: int, progress: Progress | None,
+    on_outputs: OutputsListener | None = None,
 ) -> Execution:
-    """Run `code` in `kernel` (whose lock the caller holds) until it idles, times out or dies."""
+    """Run `code` in `kernel` (whose lock the caller holds) until it idles, times out or dies;
+    `on_outputs` hears of every change to the outputs while it runs."""
     channels: MessageSource = kernel.channels
     collector = OutputCollector(hard_cap_bytes)
     began = time.perf_counter()
@@ -87,14 +91,23 @@ async def run_code(
     heard = began  # the last message, or the last time the kernel was found alive
     run = RunTracker(channels.execute(code), collector)
     ended: RunStatus | None = None  # TIMEOUT or DIED; otherwise the tracker's status
+    queued = False
+
+    def feed(msg: dict[str, Any]) -> None:
+        if run.feed(msg) and on_outputs is not None:
+            on_outputs(collector.outputs, run.execution_count)
+
     kernel.execution_state = "busy"
     try:
         while not run.done:
             now = time.perf_counter()
             if now >= deadline:
                 ended = RunStatus.TIMEOUT
+                if kernel.shared and not run.started:
+                    queued = True  # an interrupt would stop someone else's run, not ours
+                    break
                 await channels.interrupt()
-                await _drain(channels, run)
+                await _drain(channels, run, feed)
                 break
             if progress is not None and keepalive and now >= next_progress:
                 await progress.report(now - began, f"running for {now - began:.0f} s")
@@ -114,7 +127,7 @@ async def run_code(
             if _says_kernel_died(msg):
                 ended = RunStatus.DIED
                 break
-            run.feed(msg)
+            feed(msg)
             if streamed is not None and msg["parent_header"].get("msg_id") == run.msg_id:
                 streamed.add(output_text(msg["header"]["msg_type"], msg["content"]), heard)
         if ended is None:
@@ -130,6 +143,7 @@ async def run_code(
         outputs=collector.outputs,
         duration_ms=(time.perf_counter() - began) * 1000,
         truncated_bytes=collector.dropped_bytes,
+        queued=queued,
     )
 
 
@@ -160,14 +174,14 @@ def _says_kernel_died(msg: dict[str, Any]) -> bool:
     return msg["header"]["msg_type"] == "status" and msg["content"].get("execution_state") in ("restarting", "dead")
 
 
-async def _drain(channels: MessageSource, run: RunTracker) -> None:
+async def _drain(channels: MessageSource, run: RunTracker, feed: Callable[[dict[str, Any]], None]) -> None:
     """After an interrupt: keep what the kernel still says about this run until it idles."""
     end = time.perf_counter() + DRAIN_S
     while not run.done and (left := end - time.perf_counter()) > 0:
         msg = await channels.iopub(left)
         if msg is None:
             return
-        run.feed(msg)
+        feed(msg)
 
 
 async def _reply(channels: MessageSource, msg_id: str) -> dict[str, Any] | None:

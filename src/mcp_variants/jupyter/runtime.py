@@ -2,20 +2,34 @@
 keep files and notebooks in) and the values that cross it.
 
 Three runtimes implement it: embedded (local kernels, files under --root), remote (a Jupyter
-server's REST API and kernel websockets) and sandboxes (a Jupyter server this process launched,
-reached as a remote one). Kernels run code through the one execute loop (run_loop.py), over
-the message source their transport provides; Contents are separate, so a runtime whose
-notebooks live elsewhere (a shared document, say) pairs its own Contents with those kernels.
+server's REST API and kernel websockets, or, when the server has real-time collaboration, the
+notebooks' shared documents and JupyterLab session kernels: live/) and sandboxes (a Jupyter
+server this process launched, reached as a remote one). Kernels run code through the one
+execute loop (run_loop.py), over the message source their transport provides; Contents are
+separate, so a runtime whose notebooks live elsewhere (a shared document) pairs its own
+Contents with those kernels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, message)
+# A run's outputs so far (nbformat 4, the list the run keeps growing) and its execution count,
+# after each message that changed them: how a live notebook shows a run as it streams in.
+OutputsListener = Callable[[list[dict[str, Any]], int | None], None]
+# Who changed a notebook: a client's key (hub.ClientState.key), or None for anyone else (a
+# person in JupyterLab, another program, a stateless request).
+Origin = str | None
+ChangeListener = Callable[[Origin], None]
+Unwatch = Callable[[], Awaitable[None]]  # ends a watch (Contents.watch)
+# The kernelspec a notebook's new kernel gets (its metadata's, when the runtime has it), None for the
+# runtime's default; asked only when a kernel must start, since it reads the notebook.
+KernelspecChoice = Callable[[], Awaitable[str | None]]
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,7 @@ class Execution:
     duration_ms: float
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
+    queued: bool = False  # TIMEOUT before a shared kernel began it (busy with others' runs): not interrupted
     hint: str = ""  # what the runtime can add to an error, such as where a missing module would go
 
 
@@ -70,7 +85,7 @@ class KernelSpecInfo:
 
 class Kernels(Protocol):
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: Progress | None = None) -> Execution:
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
         """Run `code` in `kernel_id` (the default kernel when None)."""
         ...
 
@@ -83,6 +98,17 @@ class Kernels(Protocol):
     async def attach(self, kernel_id: str) -> None:
         """Make a running kernel usable by id: the ones this runtime started are; a Jupyter server's
         other kernels are opened (and never shut down by us). ToolError(NOT_FOUND) when there is none."""
+        ...
+
+    async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
+        """The kernel the notebook at `path` runs in: `known` (the one it ran in last) while that
+        still runs, else another, of the kernelspec `kernelspec()` picks when one must start; True
+        when it replaced `known` (the state `known` had is gone)."""
+        ...
+
+    def is_shared(self, kernel_id: str) -> bool:
+        """Whether others run code in `kernel_id` too (a notebook's JupyterLab session): shutting it
+        down then only lets go of it."""
         ...
 
     async def is_running(self, kernel_id: str) -> bool:
@@ -108,10 +134,33 @@ class Contents(Protocol):
         ...
 
     async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
-        """Replace the notebook at `path` whole, or not at all."""
+        """Replace the notebook at `path` whole (creating it), or not at all."""
+        ...
+
+    def edit_notebook(self, path: str, *, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]:
+        """The notebook at `path` (every cell with an id), to change in place: saved when the block
+        succeeds, untouched when it raises. The caller holds the notebook's lock."""
+        ...
+
+    def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AbstractAsyncContextManager[OutputsListener | None]:
+        """While a run of cell `cell_id` lasts: where its outputs go as they come (a live notebook's
+        cell), or None where they are written once, at the end."""
+        ...
+
+    async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
+        """Call `listener` when the notebook at `path` changes (by whom, when known) until the
+        returned function is awaited."""
+        ...
+
+    async def live(self, path: str) -> bool | None:
+        """Whether edits to `path` appear live in a JupyterLab that has it open: True (its shared
+        document), False (a Jupyter server without real-time collaboration), None where no
+        Jupyter server is involved (files on disk)."""
         ...
 
     async def exists(self, path: str) -> bool: ...
+
+    async def aclose(self) -> None: ...
 
 
 @dataclass

@@ -5,6 +5,10 @@ random token (read from a file: not in the command line, not in the environment 
 inherit) and a free port. Its kernel websocket sets TCP_NODELAY: kernel messages are small
 writes, and Nagle's algorithm holds each one back until the previous is acknowledged
 (`1+1` costs ~48 ms against a stock server, ~6 ms with it).
+
+Where jupyter-collaboration is installed (the `lab` extra), a sandbox is a JupyterLab with
+real-time collaboration: its notebooks are live (shared documents, session kernels) and a
+person can open them in its JupyterLab while the agent works. Without it, a plain jupyter-server.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ..processes import JupyterServerProcess, ProcessStartError
+from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
 from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
 from .remote import server_backend
@@ -90,6 +94,11 @@ class Sandbox:
         return self.server.root
 
     @property
+    def lab_url(self) -> str | None:
+        """Where a person opens it in JupyterLab, live (None: no JupyterLab with collaboration there)."""
+        return f"{self.url}lab" if self.server.app == "jupyterlab" and self.server.collaborative else None
+
+    @property
     def state(self) -> str:
         if self.terminated:
             return "terminated"
@@ -116,8 +125,11 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
     """Start a sandbox server, wait until it answers, and register its backend as sandbox:<id>."""
     sandbox_id = f"s-{next(_ids)}"
     folder = Path(tempfile.mkdtemp(prefix=f"mcp-variants-sandbox-{sandbox_id}-"))
-    server = JupyterServerProcess(folder, config=CONFIG, env={"MCP_VARIANTS_PARENT_PID": str(os.getpid()),
-                                                              "MCP_VARIANTS_SANDBOX_FOLDER": str(folder)})
+    collaborative = installed(*COLLABORATION_EXTENSIONS)
+    server = JupyterServerProcess(folder, config=CONFIG,
+                                  app="jupyterlab" if collaborative and installed("jupyterlab") else "jupyter_server",
+                                  extensions=COLLABORATION_EXTENSIONS if collaborative else (),
+                                  env={"MCP_VARIANTS_PARENT_PID": str(os.getpid()), "MCP_VARIANTS_SANDBOX_FOLDER": str(folder)})
     try:
         # start() stops the server itself when it does not come up (and retries on a taken port).
         await anyio.to_thread.run_sync(server.start, START_TIMEOUT_S)
@@ -154,6 +166,7 @@ async def terminate_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
         del hub.notebook_kernels[key]
     if backend is not None:
         with anyio.move_on_after(5, shield=True):  # the server's own shutdown stops kernels anyway
+            await backend.contents.aclose()
             await backend.kernels.aclose()
     await sandbox.aclose()
     return sandbox

@@ -26,7 +26,7 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, load_shape, variants_dir
-from ..images import ImagePolicy, ImageResources
+from ..images import ImagePolicy
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
@@ -45,7 +45,10 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext, ToolSpec
 from . import bridge
-from .resources import register_resources
+from .image_resources import ImageResources
+from .notebook_resources import NotebookResources
+from .resources import Resources, register_resources
+from .subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,13 @@ class ServerState:
     hub: Hub
     limits: Limits
     images: ImagePolicy
+    resources: Resources
+    subscriptions: Subscriptions
+
+    async def aclose(self) -> None:
+        """At shutdown: no more notifications, then every kernel, document and sandbox of ours."""
+        await self.subscriptions.aclose()
+        await self.hub.aclose()
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
@@ -108,6 +118,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         hub.default_backend = REMOTE
     else:
         runtime.check_kernel_name()
+    images = images or ImagePolicy()
+    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
     return ServerState(
         declarations=declarations,
         specs={name: TOOLS[name] for name in declarations},
@@ -115,7 +127,9 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
         hub=hub,
         limits=limits,
-        images=images or ImagePolicy(),
+        images=images,
+        resources=resources,
+        subscriptions=Subscriptions(resources.owner),
     )
 
 
@@ -129,9 +143,10 @@ def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
     return f"http:{session}" if session else None
 
 
-def client_state(ctx: ServerRequestContext[Any, Any], hub: Hub) -> ClientState:
-    """The requesting client's state, created on first use and forgotten when its connection ends (an HTTP
-    session's DELETE or idle expiry, the end of stdio)."""
+def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
+    """The requesting client's state, created on first use and forgotten, with its subscriptions, when its
+    connection ends (an HTTP session's DELETE or idle expiry, the end of stdio)."""
+    hub = state.hub
     key = client_key(ctx)
     if key is not None and key not in hub.clients:
         # mcp 2.3.0 hands handlers no public way to the connection; its exit stack is unwound when the
@@ -139,6 +154,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], hub: Hub) -> ClientState:
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
             connection.exit_stack.callback(hub.forget, key)
+            connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
     return hub.client(key)
@@ -202,10 +218,16 @@ def build_server(state: ServerState) -> Server[Any]:
         return _finish(ctx, "tools/call", era, result)
 
     async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
+        capabilities = server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
+            by_alias=True, mode="json", exclude_none=True)
+        # Serving subscriptions/listen makes the SDK claim every listChanged at 2026-07-28; this
+        # server sends resource updates only (its tools, prompts and resource list are not announced).
+        for feature in ("tools", "prompts", "resources"):
+            if feature in capabilities:
+                capabilities[feature]["listChanged"] = False
         return {
             "supportedVersions": list(SUPPORTED_VERSIONS),
-            "capabilities": server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
-                by_alias=True, mode="json", exclude_none=True),
+            "capabilities": capabilities,
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
@@ -216,14 +238,15 @@ def build_server(state: ServerState) -> Server[Any]:
     server.add_request_handler("tools/call", CallToolParams, call_tool)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
-    register_resources(server, [ViewResources(), ImageResources(state.images.store)])
+    # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, and images in link mode.
+    register_resources(server, state.resources, state.subscriptions, lambda ctx: client_state(ctx, state))
     return server
 
 
 def _register_empty_features(server: Server[Any]) -> None:
     """Prompts, completions and logging, empty: clients (and the official conformance
     suite) probe them, and an empty answer is truer than "method not found" for a server
-    that simply has none. Resources are the MCP Apps views and the images (server/resources.py)."""
+    that simply has none. Resources are server/resources.py's."""
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
@@ -252,7 +275,7 @@ async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declarat
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    client = client_state(ctx, state.hub)
+    client = client_state(ctx, state)
     tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress, images=state.images)
     try:
         return await state.specs[declaration.name].run(tool_ctx, arguments)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import os
@@ -69,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "--jupyter-url [JUPYTER_GATEWAY_URL]")
     serve.add_argument("--gateway-token", default=os.environ.get("JUPYTER_GATEWAY_AUTH_TOKEN"),
                        help="the token of --gateway-url (its EG_AUTH_TOKEN); never logged or returned [JUPYTER_GATEWAY_AUTH_TOKEN]")
+    serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
+                       help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
+                            "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
     serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
@@ -137,8 +141,11 @@ def serve(args: argparse.Namespace) -> None:
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
     for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
+    jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
+    if not jupyter_url and not args.embedded:
+        jupyter_url, jupyter_token = _server_on(root)
     try:
-        state = load_state(root, limits, jupyter_url=args.jupyter_url, jupyter_token=args.jupyter_token,
+        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
@@ -152,6 +159,19 @@ def serve(args: argparse.Namespace) -> None:
     anyio.run(_with_shutdown, runner, server, state, args)
 
 
+def _server_on(root: Path) -> tuple[str | None, str | None]:
+    """The URL and token of a Jupyter server this user runs on `root` (said on stderr, without the token), or nothing."""
+    from ..jupyter.discovery import server_on
+
+    found = server_on(root)
+    if found is None:
+        return None, None
+    print(f"mcp-variants: working through {found.describe()}, which serves {root}; with real-time collaboration "
+          "(jupyter-collaboration) a notebook open in its JupyterLab shows every edit as it is made, and shares its kernel. "
+          "--embedded keeps the embedded runtime.", file=sys.stderr, flush=True)
+    return found.url, found.token
+
+
 async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Namespace) -> None:
     """Run until EOF or SIGTERM/SIGINT, then shut down every kernel and sandbox we started.
 
@@ -161,11 +181,11 @@ async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Na
         async with anyio.create_task_group() as tg:
             if not args.http:
                 tg.start_soon(_stop_stdio_on_signal, state, tg.cancel_scope)
-            await runner(server, args)
+            await runner(server, state, args)
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
-            await state.hub.aclose()
+            await state.aclose()
 
 
 async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
@@ -176,7 +196,7 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
             # that is not a pipe, reads a file that ends). The timer is a backstop: a thread some
             # library leaves running must not keep a stopped server alive.
             with anyio.CancelScope(shield=True):
-                await state.hub.aclose()
+                await state.aclose()
             exit_anyway = threading.Timer(2.0, os._exit, (0,))
             exit_anyway.daemon = True
             exit_anyway.start()
@@ -184,14 +204,14 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
             return
 
 
-async def _serve_stdio(server: Any, args: argparse.Namespace) -> None:
+async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
     from .stdio import bridged_stdio
 
-    async with bridged_stdio(args.max_message_bytes) as (read_stream, write_stream):
+    async with bridged_stdio(args.max_message_bytes, at_eof=state.subscriptions.end_streams) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def _serve_http(server: Any, args: argparse.Namespace) -> None:
+async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None:
     import uvicorn
 
     from .connections import GuardedH11Protocol
@@ -207,4 +227,13 @@ async def _serve_http(server: Any, args: argparse.Namespace) -> None:
     # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.
     for handled in (signal.SIGTERM, signal.SIGINT):
         signal.signal(handled, lambda *_: None)
-    await uvicorn.Server(config).serve()
+    loop = asyncio.get_running_loop()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # A graceful shutdown waits for every open response: a subscriptions/listen stream
+            # would hold it forever. They end first, each answered with its result.
+            loop.call_soon_threadsafe(state.subscriptions.end_streams)
+            super().handle_exit(sig, frame)
+
+    await Server(config).serve()

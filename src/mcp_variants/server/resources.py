@@ -1,68 +1,132 @@
-"""The one resources registry: resources/list, resources/templates/list and resources/read over every
-provider of resources (the MCP Apps views, images in link mode, ...). A provider is one module's job;
-the handlers are here, once.
+"""The server's resources, from every source: the MCP Apps views (`ui://`, apps/resources.py)
+and the notebooks of the client's runtime (`notebook:///`, notebook_resources.py).
+
+resources/list (paged), resources/templates/list and resources/read at every version; the
+notebooks also `resources/subscribe` / `resources/unsubscribe` at the handshake versions, and
+`subscriptions/listen` at 2026-07-28 and later (subscriptions.py). A source is anything with
+`owns`, `entries`, `templates`, `read` and `watch`; a new kind of resource is a new source.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import PaginatedRequestParams, ReadResourceRequestParams
+from mcp_types import (
+    INVALID_REQUEST,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+    UnsubscribeRequestParams,
+)
 
-from ..protocol.errors import INVALID_PARAMS
+from ..apps.resources import not_found
+from ..jupyter.hub import ClientState
+from ..jupyter.runtime import ChangeListener, Unwatch
+from ..protocol.errors import INVALID_PARAMS, ToolError
 from ..protocol.versions import STATELESS_VERSIONS
+from .subscriptions import Subscriptions
+
+logger = logging.getLogger(__name__)
+
+PAGE = 100  # resources per resources/list page
 
 
-class ResourceProvider(Protocol):
-    """Resources of one kind."""
+class Source(Protocol):
+    def owns(self, uri: str) -> bool: ...
 
-    # The cache hint of a read (SEP-2549, required at 2026-07-28 and later): `ttlMs` and `cacheScope`.
-    read_cache: dict[str, Any]
+    async def entries(self, client: ClientState) -> list[dict[str, Any]]: ...
 
-    def list_resources(self) -> list[dict[str, Any]]:
-        """Its resources/list entries (a provider whose resources are found in results may list none)."""
-        ...
+    def templates(self) -> list[dict[str, Any]]: ...
 
-    def read(self, uri: str) -> dict[str, Any] | None:
-        """The resources/read result for `uri`; None when the URI is not this provider's, LookupError(message)
-        when it is but names nothing (any more)."""
-        ...
+    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]: ...
+
+    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None: ...
 
 
-def register_resources(server: Server[Any], providers: Sequence[ResourceProvider]) -> None:
-    """resources/list, resources/templates/list (none) and resources/read, at every protocol version."""
+class Resources:
+    """Every source, in the order resources/list shows them."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = list(sources)
+
+    def owner(self, uri: str) -> Source:
+        """The source of `uri`; resources/read's not-found error when none has it."""
+        source = next((s for s in self.sources if s.owns(uri)), None)
+        if source is None:
+            raise not_found(uri)
+        return source
+
+
+def register_resources(server: Server[Any], resources: Resources, subscriptions: Subscriptions,
+                       client_of: Callable[[ServerRequestContext[Any, Any]], ClientState]) -> None:
+    """The resources handlers; `client_of` says whose runtime a request sees."""
+    sources, owner = resources.sources, resources.owner
 
     def stamped(ctx: ServerRequestContext[Any, Any], result: dict[str, Any]) -> dict[str, Any]:
         if ctx.protocol_version in STATELESS_VERSIONS:
             result["resultType"] = "complete"
         return result
 
-    def listed() -> list[dict[str, Any]]:
-        return [entry for provider in providers for entry in provider.list_resources()]
-
     async def list_resources(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resources": listed()})
+        client = client_of(ctx)
+        entries: list[dict[str, Any]] = []
+        for source in sources:
+            try:
+                entries += await source.entries(client)
+            except ToolError as exc:  # a runtime that does not answer: the other resources are still listed
+                logger.warning("resources/list: %s", exc.message)
+        cursor = params.cursor if params else None
+        if cursor is not None and not cursor.isdigit():
+            raise MCPError(INVALID_PARAMS, "cursor must be a nextCursor this server returned", {"cursor": cursor})
+        start = int(cursor or 0)
+        result: dict[str, Any] = {"resources": entries[start:start + PAGE]}
+        if start + PAGE < len(entries):
+            result["nextCursor"] = str(start + PAGE)
+        return stamped(ctx, result)
 
     async def list_templates(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        return stamped(ctx, {"resourceTemplates": []})
+        return stamped(ctx, {"resourceTemplates": [t for source in sources for t in source.templates()]})
 
     async def read_resource(ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams) -> dict[str, Any]:
         uri = str(params.uri)
-        for provider in providers:
-            try:
-                result = provider.read(uri)
-            except LookupError as gone:
-                raise MCPError(INVALID_PARAMS, f"Resource not found: {gone}", {"uri": uri}) from None
-            if result is not None:
-                if ctx.protocol_version in STATELESS_VERSIONS:
-                    result.update(provider.read_cache)
-                return stamped(ctx, result)
-        raise MCPError(INVALID_PARAMS, "Resource not found", {"uri": uri, "available": sorted(e["uri"] for e in listed())})
+        result = await owner(uri).read(client_of(ctx), uri, stateless=ctx.protocol_version in STATELESS_VERSIONS)
+        return stamped(ctx, result)
+
+    def session_client(ctx: ServerRequestContext[Any, Any]) -> ClientState:
+        client = client_of(ctx)
+        if client.key is None:
+            raise MCPError(INVALID_REQUEST, "resources/subscribe needs a session (initialize first, or an HTTP session); "
+                                            "at 2026-07-28 and later, use subscriptions/listen.")
+        return client
+
+    async def subscribe(ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams) -> dict[str, Any]:
+        uri = str(params.uri)
+        owner(uri)
+        await subscriptions.subscribe(session_client(ctx), uri, ctx.session)
+        return {}
+
+    async def unsubscribe(ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
+        await subscriptions.unsubscribe(session_client(ctx), str(params.uri))
+        return {}
+
+    async def listen_for_changes(ctx: ServerRequestContext[Any, Any],
+                                 params: SubscriptionsListenRequestParams) -> SubscriptionsListenResult:
+        uris = [str(uri) for uri in params.notifications.resource_subscriptions or []]
+        for uri in uris:
+            owner(uri)
+        async with subscriptions.listening(client_of(ctx), uris):
+            return await subscriptions.listen(ctx, params)
 
     server.add_request_handler("resources/list", PaginatedRequestParams, list_resources)
     server.add_request_handler("resources/templates/list", PaginatedRequestParams, list_templates)
     server.add_request_handler("resources/read", ReadResourceRequestParams, read_resource)
+    server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)
+    server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, unsubscribe)
+    server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, listen_for_changes)

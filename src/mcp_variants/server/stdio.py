@@ -27,7 +27,7 @@ import logging
 import os
 import stat
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,12 +69,15 @@ def _key(request_id: int | str) -> _Key:
 
 
 @asynccontextmanager
-async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> AsyncIterator[tuple[Any, Any]]:
-    """(read_stream, write_stream) for Server.run, over this process's stdin and stdout."""
+async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+                        at_eof: Callable[[], None] = lambda: None) -> AsyncIterator[tuple[Any, Any]]:
+    """(read_stream, write_stream) for Server.run, over this process's stdin and stdout. `at_eof`
+    runs when stdin ends, before the requests still running are waited for (it ends the ones that
+    would never end by themselves: subscriptions/listen streams)."""
     source = await _Input.open(os.dup(0))
     sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
-    channel = _Channel(sink, max_message_bytes)
+    channel = _Channel(sink, max_message_bytes, at_eof)
     reading = anyio.CancelScope()
 
     async def read_until_stopped() -> None:
@@ -200,8 +203,9 @@ class _PendingBatch:
 
 
 class _Channel:
-    def __init__(self, output: _Output, max_message_bytes: int) -> None:
+    def __init__(self, output: _Output, max_message_bytes: int, at_eof: Callable[[], None]) -> None:
         self.output = output
+        self.at_eof = at_eof
         self.limit = max_message_bytes
         self.framer = LineFramer(max_message_bytes, keep=ID_PEEK_BYTES)
         self.era = ConnectionEra()
@@ -222,6 +226,7 @@ class _Channel:
                 await self._line(line)
             # EOF: the client is done sending. Answer what it already asked before the
             # SDK sees the end of input (which cancels requests still running).
+            self.at_eof()
             with anyio.move_on_after(EOF_GRACE_SECONDS):
                 while self.unanswered:
                     self._answer_came = anyio.Event()

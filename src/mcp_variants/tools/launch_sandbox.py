@@ -16,6 +16,9 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     record = sandbox.record()
     text = (f"Launched sandbox {describe(record)}. Call use_sandbox with sandbox_id={record['id']!r} "
             "to run code and keep notebooks there; terminate_sandbox when done.")
+    if sandbox.lab_url:
+        text += (f" It is a JupyterLab with real-time collaboration: a person can watch its notebooks live at {sandbox.lab_url} "
+                 f"(the token is in the file {sandbox.folder / 'token'}).")
     # The Results contract's object shape: the sandbox's fields at the top level, no `result`.
     return Outcome(value=Message("sandbox.launch", text, {"sandbox": record}, assistant={"kind": "sandbox.launch", "sandbox": record}))
 

@@ -14,9 +14,12 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
     running = ctx.hub.notebook_kernels.get((ctx.backend.key, path))
     kernel_id, _ = await notebook_kernel(ctx, path)
-    if kernel_id == running:  # otherwise it was just started, fresh already
+    shared = ctx.backend.kernels.is_shared(kernel_id)
+    if kernel_id == running or shared:  # otherwise it was just started, fresh already
         await ctx.backend.kernels.restart_kernel(kernel_id)
     text = f"Restarted the kernel of {path}: variables and imports are gone; run the cells you need again."
+    if shared:
+        text += " It is the notebook's JupyterLab kernel: the people who have it open lost theirs too."
     return Outcome(value=Message("notebook.restart", text, {"notebook": path, "kernelId": kernel_id, "restarted": True}))
 
 

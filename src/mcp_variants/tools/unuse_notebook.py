@@ -30,12 +30,13 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     # A kernel use_notebook attached the notebook to ran before it and may serve others: it keeps running.
     borrowed = kernel_id is not None and ((backend.key, kernel_id) in ctx.hub.attached_kernels
                                           or any(k == kernel_id for n, k in ctx.hub.notebook_kernels.items() if n != key))
-    stopped = False
+    stopped = shared = False
     if kernel_id is not None and not others:
+        shared = backend.kernels.is_shared(kernel_id)  # the notebook's JupyterLab session: only let go of
         if not borrowed and await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
         del ctx.hub.notebook_kernels[key]
-        stopped = not borrowed
+        stopped = not (borrowed or shared)
     if was_default:
         ctx.client.notebook = None
     for name in [n for n, named in ctx.client.notebook_names.items() if named == path]:
@@ -49,6 +50,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
                      else f"Closed {path}: its kernel {kernel_id} is shut down and its variables are gone.")
     elif borrowed:
         parts.append(f"{path} is closed; its kernel {kernel_id} keeps running: it was attached with kernel_id, not started for {path}.")
+    elif shared:
+        parts.append(f"Its kernel {kernel_id} keeps running: it is the notebook's JupyterLab session, which this client let go of.")
     elif kernel_id is not None:
         parts.append(f"Its kernel {kernel_id} keeps running: {len(others)} other client(s) use {path}.")
     record = {

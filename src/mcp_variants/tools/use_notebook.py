@@ -9,7 +9,7 @@ from ..jupyter.notebook_model import kernelspec_name, new_notebook
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.notebooks import kernel_for, load_stable, notebook_kernelspec, notebook_lock, notebook_path
+from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import plural
 
@@ -53,6 +53,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         text += f" Its metadata names kernelspec {wanted!r}, which this runtime does not have (list_kernels shows the ones it has)."
     if upgraded:
         text += " It had no cell ids (nbformat < 4.5): it was upgraded and saved, so cell ids stay stable."
+    text += await live_note(ctx, path)
     if ctx.client.persistent:
         text += " It is now this client's default notebook: later calls may leave out notebook."
         if name:

@@ -1,7 +1,9 @@
 """The remote runtime: the kernels and files of a Jupyter server, reached by URL and token.
 
 `server_client` speaks its REST API; `kernels` runs code on its kernels, whose messages come
-over each kernel's websocket (`websocket`); `contents` keeps files and notebooks there.
+over each kernel's websocket (`websocket`); `contents` keeps files and notebooks there. When
+the server has real-time collaboration, notebooks are its shared documents and run in their
+JupyterLab sessions' kernels (`..live`); without it, they are files (`contents`).
 Importing it does not import jupyter_client: the websocket client is imported on first use.
 """
 
@@ -9,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 
+from ..live.contents import LiveContents
+from ..live.rooms import Rooms
+from ..live.sessions import SessionKernels
 from ..runtime import Backend
-from .contents import RemoteContents
-from .kernels import RemoteKernels
 from .server_client import JupyterServerClient, split_url
 
 REMOTE = "remote"  # the backend key of --jupyter-url
@@ -24,8 +27,11 @@ def remote_key(url: str) -> str:
 
 def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
                    kernel_name: str = "python3") -> Backend:
-    """A Backend on one Jupyter server: its kernels and its contents share the one client."""
-    return Backend(key, label, RemoteKernels(server, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes), RemoteContents(server))
+    """A Backend on one Jupyter server: its kernels and its contents share the one client, and
+    what is known of its collaboration API."""
+    rooms = Rooms(server)
+    return Backend(key, label, SessionKernels(server, rooms, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes),
+                   LiveContents(server, rooms))
 
 
 def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int, kernel_name: str = "python3") -> Backend:

@@ -9,16 +9,18 @@ import anyio
 import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..file_notebooks import FileNotebooks
 from ..local_contents import SKIPPED, entry_type
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative, glob_matches
 from .server_client import JupyterServerClient, reason, utc_timestamp
 
 
-class RemoteContents:
+class RemoteContents(FileNotebooks):
     """The server keeps paths under its root; we refuse `..` first."""
 
     def __init__(self, server: JupyterServerClient) -> None:
+        super().__init__()
         self.server = server
         self._limit = anyio.CapacityLimiter(8)  # folders listed at once when walking deeper than 1
 
@@ -81,7 +83,10 @@ class RemoteContents:
         # The server marks cells "trusted" on read; that is not part of the file.
         return without_transient(response.json()["content"])
 
-    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+    async def live(self, path: str) -> bool | None:
+        return False  # the file, through /api/contents: a JupyterLab that has it open sees it on reload
+
+    async def _write(self, path: str, notebook: dict[str, Any]) -> None:
         api = self._api(path)
         check(notebook)
         # One PUT of the whole notebook: the server writes it atomically (temporary file, rename).

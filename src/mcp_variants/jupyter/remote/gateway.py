@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..live.contents import LiveContents
+from ..live.rooms import Rooms
 from ..local_contents import LocalContents
 from ..runtime import Backend, KernelInfo
 from . import REMOTE
-from .contents import RemoteContents
 from .kernels import RemoteKernels
 from .server_client import JupyterServerClient, split_url
 
@@ -63,5 +64,7 @@ def gateway_backend(gateway_url: str, gateway_token: str | None, *, root: Path, 
     if not jupyter_url:
         return Backend(GATEWAY, f"the kernels of {kernels.server.name}", kernels, LocalContents(root))
     base, url_token = split_url(jupyter_url)
-    contents = RemoteContents(JupyterServerClient(base, jupyter_token or url_token))
-    return Backend(REMOTE, f"the kernels of {kernels.server.name}, the files of {contents.server.name}", kernels, contents)
+    server = JupyterServerClient(base, jupyter_token or url_token)
+    # Its notebooks as on any Jupyter server: shared documents where it has real-time collaboration, else files.
+    contents = LiveContents(server, Rooms(server))
+    return Backend(REMOTE, f"the kernels of {kernels.server.name}, the files of {server.name}", kernels, contents)

@@ -18,12 +18,12 @@ logger = logging.getLogger(__name__)
 
 
 class RemoteKernels(KernelPool[WebSocketChannels]):
-    """Kernels on a Jupyter server; the ones this process started are shut down by aclose."""
+    """Kernels on a Jupyter server; the ones this process started are shut down by aclose, the ones it
+    attached to (RunningKernel.shared: a person's, a notebook session's) only let go of."""
 
     def __init__(self, server: JupyterServerClient, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
         super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
         self.server = server
-        self._attached: set[str] = set()  # kernels of the server we opened but did not start: never shut down by us
 
     async def kernelspecs(self) -> list[KernelSpecInfo]:
         response = await self.server.request("GET", "api/kernelspecs")
@@ -61,8 +61,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on {self.server.name}; "
                                                  "list_kernels shows the running ones.")
         channels = await open_channels(self.server, kernel_id)
-        self._attached.add(kernel_id)
-        self._track(RunningKernel(kernel_id, channels, name=str(response.json().get("name", ""))))
+        self._track(RunningKernel(kernel_id, channels, name=str(response.json().get("name", "")), shared=True))
 
     async def is_running(self, kernel_id: str) -> bool:
         """Ours, and still on the server (a person, or the server's culler, may have shut it down)."""
@@ -125,33 +124,35 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             kernel.last_activity = utc_now()
 
     async def shutdown_kernel(self, kernel_id: str) -> None:
+        """Ours are shut down; a shared one is only let go of (our websocket closed): others keep it."""
         kernel = self._untrack(kernel_id, died=False)
         if kernel is not None:
             await kernel.channels.close()
-            await self._delete(kernel_id)
+            if not kernel.shared:
+                await self._delete(kernel_id)
 
     async def _delete(self, kernel_id: str) -> None:
-        if kernel_id in self._attached:  # not ours to stop: we only close our websocket
-            self._attached.discard(kernel_id)
-            return
         try:
             await self.server.request("DELETE", f"api/kernels/{kernel_id}")
         except ToolError:  # the server is gone: so is the kernel
             logger.debug("could not delete kernel %s", kernel_id)
 
     async def _forget(self, kernel: RunningKernel[WebSocketChannels]) -> None:
-        """A kernel died: drop it, and shut down whatever the server restarted in its place."""
+        """A kernel died: drop it, and shut down whatever the server restarted in its place (unless it is
+        shared: the server restarts it for its session, not ours to stop)."""
         self._untrack(kernel.kernel_id, died=True)
         with anyio.CancelScope(shield=True):
-            await self._delete(kernel.kernel_id)
+            if not kernel.shared:
+                await self._delete(kernel.kernel_id)
             await kernel.channels.close()
 
     async def aclose(self) -> None:
-        """Shut down every kernel this runtime started (concurrently), then the HTTP client."""
+        """Shut down every kernel this runtime started and let go of the shared ones (concurrently), then the HTTP client."""
         async def close(kernel: RunningKernel[WebSocketChannels]) -> None:
             with anyio.move_on_after(10, shield=True):
                 await kernel.channels.close()
-                await self._delete(kernel.kernel_id)
+                if not kernel.shared:
+                    await self._delete(kernel.kernel_id)
 
         async with anyio.create_task_group() as tg:
             for kernel in list(self._kernels.values()):

@@ -56,9 +56,13 @@ class JupyterServerClient:
         return {"Authorization": f"token {self._token}"} if self._token else {}
 
     def ws_url(self, kernel_id: str) -> str:
+        return self.websocket_url(f"api/kernels/{kernel_id}/channels")
+
+    def websocket_url(self, api_path: str, query: str = "") -> str:
+        """The ws(s):// URL of `api_path` on this server (no token in it: it goes in ws_headers)."""
         parts = urlsplit(self.url)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        return urlunsplit((scheme, parts.netloc, f"{parts.path}api/kernels/{kernel_id}/channels", "", ""))
+        return urlunsplit((scheme, parts.netloc, f"{parts.path}{api_path}", query, ""))
 
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         """One REST call; a server that does not answer, refuses the token or is stopped (by its JupyterHub) is a ToolError."""

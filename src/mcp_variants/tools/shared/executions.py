@@ -206,6 +206,14 @@ def execution_outcome(
     view = ExecutionView(execution, kind, text_limit, cell, images)
     if execution.status == RunStatus.OK:
         return view, None
+    if execution.status == RunStatus.TIMEOUT and execution.queued:
+        return view, ToolError(
+            ErrorKind.TIMEOUT,
+            f"Timed out after {timeout:g} s before the kernel began this run: it is the notebook's shared kernel, busy "
+            "with other runs (a person's, in JupyterLab?), so nothing was interrupted. The kernel still runs this code "
+            "after them, but its outputs are not kept; pass a larger timeout to wait for it.",
+            partial=view,
+        )
     if execution.status == RunStatus.TIMEOUT:
         return view, ToolError(
             ErrorKind.TIMEOUT,

@@ -23,23 +23,17 @@ def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
     return clean_relative(path).as_posix()
 
 
-async def load(ctx: ToolContext, path: str) -> dict[str, Any]:
-    return ensure_ids(await ctx.backend.contents.read_notebook(path))
-
-
 async def kernel_for(ctx: ToolContext, path: str) -> str:
     """The kernel serving `path` on the client's backend, started on first use."""
     return (await notebook_kernel(ctx, path))[0]
 
 
 async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
-    """The kernel serving `path`, and True when it replaced one that died: earlier state is gone."""
+    """The kernel serving `path` (one of its own, or its JupyterLab session's), and True when it
+    replaced the one it ran in before: earlier state is gone."""
     key = (ctx.backend.key, path)
-    kernel_id = ctx.hub.notebook_kernels.get(key)
-    if kernel_id is not None and await ctx.backend.kernels.is_running(kernel_id):
-        return kernel_id, False
-    replaced = kernel_id is not None
-    kernel_id = await ctx.backend.kernels.start_kernel(await notebook_kernelspec(ctx, path))
+    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key),
+                                                                    lambda: notebook_kernelspec(ctx, path))
     ctx.hub.notebook_kernels[key] = kernel_id
     return kernel_id, replaced
 
@@ -60,14 +54,24 @@ def notebook_lock(ctx: ToolContext, path: str) -> AbstractAsyncContextManager[No
 
 @asynccontextmanager
 async def editing(ctx: ToolContext, path: str) -> AsyncIterator[dict[str, Any]]:
-    """The notebook at `path`, written back whole (atomically, validated) when the block succeeds.
-
-    A ToolError inside the block leaves the file as it was.
+    """The notebook at `path`, saved when the block succeeds (validated): the file written back
+    whole, atomically, or in a live notebook the difference applied to its shared document, by
+    cell id, so what others changed meanwhile stays. A ToolError inside the block changes nothing.
     """
-    async with notebook_lock(ctx, path):
-        notebook = await load(ctx, path)
+    async with notebook_lock(ctx, path), ctx.backend.contents.edit_notebook(path, origin=ctx.client.key) as notebook:
         yield notebook
-        await ctx.backend.contents.write_notebook(path, notebook)
+
+
+async def live_note(ctx: ToolContext, path: str) -> str:
+    """What a person with the notebook open in JupyterLab sees of this client's work, said once (use_notebook)."""
+    live = await ctx.backend.contents.live(path)
+    if live:
+        return (" It is live: edits and outputs appear at once in a JupyterLab that has it open (its shared document), "
+                "and runs use its JupyterLab kernel, so variables are shared with the people there.")
+    if live is False:
+        return (" This Jupyter server has no real-time collaboration (jupyter-collaboration): edits are saved to the file "
+                "and will not appear live in a JupyterLab that has it open (reload it there).")
+    return ""
 
 
 def has_stable_ids(notebook: dict[str, Any]) -> bool:

@@ -1,0 +1,237 @@
+"""Live notebooks: how soon an agent's edit shows in a person's JupyterLab page, and every notebook
+tool over the shared document against the REST path, in the same run.
+
+Two Jupyter servers, both from the product's launcher (mcp_variants.processes.JupyterServerProcess):
+
+  live   JupyterLab 4.6 with jupyter-collaboration 5 (the browser tests' one:
+         tests/support/jupyter.jupyterlab_server), `serve --jupyter-url <it>`, 2026-12-01 stateless;
+         the notebook open in headless Chromium (tests/support/lab.LabPage, Debian's chromium)
+  rest   a stock jupyter-server (no collaboration), `serve --jupyter-url <it>`: the contents API
+
+To the page: from just before the tools/call line is written (this process's clock, ms since the
+epoch) to when the page's MutationObserver saw the new text in the notebook (the page's clock:
+the same machine's). `insert` appends a cell holding a fresh marker (insert_cell); `edit`
+replaces one cell's marker by a fresh one (edit_cell_source). The REST path has no such number:
+a JupyterLab without collaboration shows the change only once the person reloads.
+
+Round trips: each notebook tool, called on both servers in interleaved rounds (the order shuffled
+in each round), from the request line written to the response line parsed (bench.roundtrip.StdioServer).
+
+The machine is shared: the CPUs' busy share over the timed part is recorded beside the numbers.
+
+Run alone: python -m bench.live [--calls N] [--page-calls N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from mcp_variants.processes import JupyterServerProcess
+
+from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
+from .stats import summarize
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # the test harness: the JupyterLab the browser tests use, and their page driver
+
+from support.jupyter import jupyterlab_server  # noqa: E402
+from support.lab import CHROMIUM, LabPage, find_node, now_ms  # noqa: E402
+
+GOAL_MS = 300.0  # an agent's edit visible in the page within this, median
+NOTEBOOK = "bench.ipynb"
+TOOLS = ("read_notebook", "read_cell", "insert_cell", "edit_cell_source", "overwrite_cell_source", "move_cell",
+         "clear_cell_output", "delete_cell", "execute_cell", "insert_execute_code_cell")
+
+
+def notebook(root: Path) -> None:
+    cells: list[Any] = [nbformat.v4.new_markdown_cell("# A notebook for the benchmark")]
+    for n in range(10):
+        cells.append(nbformat.v4.new_code_cell(f"value_{n} = {n} * 2\nvalue_{n}", outputs=[
+            nbformat.v4.new_output("execute_result", data={"text/plain": str(n * 2)}, execution_count=n + 1)], execution_count=n + 1))
+    for cell, cell_id in zip(cells, ["intro", *[f"c{n}" for n in range(10)]], strict=True):
+        cell["id"] = cell_id
+    cells[5]["source"] = "state = 'A'"
+    content = nbformat.v4.new_notebook(cells=cells)
+    content.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    (root / NOTEBOOK).write_text(nbformat.writes(content))
+
+
+class Caller:
+    """One `serve --jupyter-url` and the arguments of each tool's next call (some tools need the state they left)."""
+
+    def __init__(self, jupyter: JupyterServerProcess, root: Path) -> None:
+        self.server = StdioServer(root, extra_env={"JUPYTER_TOKEN": jupyter.token},
+                                  argv=[sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), "--jupyter-url", jupyter.url])
+        self.state = "A"
+        self.move = 0
+        self.inserted: list[str] = []
+
+    def arguments(self, tool: str) -> dict[str, Any]:
+        base: dict[str, Any] = {"notebook": NOTEBOOK}
+        if tool == "read_cell":
+            return {**base, "cell_id": "c3"}
+        if tool == "insert_cell":
+            return {**base, "source": "inserted = True"}
+        if tool == "edit_cell_source":
+            old, self.state = self.state, "B" if self.state == "A" else "A"
+            return {**base, "cell_id": "c4", "old_string": f"'{old}'", "new_string": f"'{self.state}'"}
+        if tool == "overwrite_cell_source":
+            return {**base, "cell_id": "c5", "source": f"overwritten = {random.random()}"}
+        if tool == "move_cell":
+            self.move = 1 - self.move
+            return {**base, "cell_id": "c6", "target_index": 7 + self.move}
+        if tool in ("clear_cell_output", "execute_cell"):
+            return {**base, "cell_id": "c7"}
+        if tool == "delete_cell":
+            return {**base, "cell_id": self.inserted.pop()}
+        if tool == "insert_execute_code_cell":
+            return {**base, "source": "1 + 1"}
+        return base
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> tuple[float, dict[str, Any]]:
+        params = {"name": tool, "arguments": arguments if arguments is not None else self.arguments(tool), "_meta": META_2026}
+        elapsed, result = self.server.request("tools/call", params)
+        if result.get("isError"):
+            raise RuntimeError(f"{tool} failed: {json.dumps(result)[:800]}")
+        if tool == "insert_cell":
+            self.inserted.append(result["_meta"]["io.jupyter-mcp/cell_id"])
+        return elapsed, result
+
+
+def page_latency(caller: Caller, page: LabPage, calls: int) -> dict[str, Any]:
+    """tools/call → the change visible in the page, for an appended cell and for an edit."""
+    insert_ms: list[float] = []
+    edit_ms: list[float] = []
+    returned_ms: list[float] = []
+    _, made = caller.call("insert_cell", {"notebook": NOTEBOOK, "source": "# marker start"})
+    target = made["_meta"]["io.jupyter-mcp/cell_id"]
+    marker = "start"
+    for n in range(calls):
+        fresh = uuid.uuid4().hex[:10]
+        page.watch(**{f"insert-{n}": f"inserted {fresh}"})
+        began = now_ms()
+        elapsed, _ = caller.call("insert_cell", {"notebook": NOTEBOOK, "source": f"# inserted {fresh}"})
+        returned_ms.append(elapsed * 1000)
+        page.wait_shown(f"inserted {fresh}")
+        insert_ms.append(page.marks()[f"insert-{n}"] - began)
+        page.watch(**{f"edit-{n}": f"marker {fresh}"})
+        began = now_ms()
+        caller.call("edit_cell_source", {"notebook": NOTEBOOK, "cell_id": target, "old_string": marker, "new_string": fresh})
+        marker = fresh
+        page.wait_shown(f"marker {fresh}")
+        edit_ms.append(page.marks()[f"edit-{n}"] - began)
+    return {"insert": summarize(insert_ms), "edit": summarize(edit_ms), "insert tools/call returned": summarize(returned_ms)}
+
+
+def tool_round_trips(callers: dict[str, Caller], calls: int, seed: int) -> dict[str, Any]:
+    order = random.Random(seed)
+    times: dict[str, dict[str, list[float]]] = {name: {tool: [] for tool in TOOLS} for name in callers}
+    for _ in range(calls):
+        for tool in TOOLS:
+            names = list(callers)
+            order.shuffle(names)
+            for name in names:
+                elapsed, _ = callers[name].call(tool)
+                times[name][tool].append(elapsed * 1000)
+    out: dict[str, Any] = {}
+    for tool in TOOLS:
+        live, rest = summarize(times["live"][tool]), summarize(times["rest"][tool])
+        out[tool] = {"live": live, "rest": rest, "live / rest (median)": round(live["median"] / rest["median"], 3)}
+    return out
+
+
+def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: float = 0.0) -> dict[str, Any]:
+    node = find_node(20)
+    if node is None or not CHROMIUM.exists():
+        return {"skipped": f"needs Node >= 20 and {CHROMIUM} (make test installs both)"}
+    workdir = Path(tempfile.mkdtemp(prefix="mcp-variants-bench-live-"))
+    lab = jupyterlab_server(workdir / "lab")
+    stock = JupyterServerProcess(workdir / "stock")
+    callers: dict[str, Caller] = {}
+    page: LabPage | None = None
+    report: dict[str, Any] = {"goal_ms": GOAL_MS}
+    try:
+        began = time.perf_counter()
+        lab.start()
+        stock.start()
+        report["cold"] = {"jupyterlab and jupyter-server start (s)": round(time.perf_counter() - began, 3)}
+        for jupyter in (lab, stock):
+            notebook(jupyter.root)
+        (workdir / "mcp").mkdir()
+        callers = {"live": Caller(lab, workdir / "mcp"), "rest": Caller(stock, workdir / "mcp")}
+        for name, caller in callers.items():
+            began = time.perf_counter()
+            caller.call("use_notebook", {"notebook": NOTEBOOK})
+            caller.call("execute_cell", {"notebook": NOTEBOOK, "cell_id": "c7"})  # the notebook's kernel, started
+            report["cold"][f"{name}: use_notebook + first execute_cell (s)"] = round(time.perf_counter() - began, 3)
+        page = LabPage(node, CHROMIUM, workdir / "chromium-profile")
+        page.open(lab, NOTEBOOK)
+        report["quiet"] = wait_for_quiet(wait_quiet) if wait_quiet else None
+        report["loadavg_before"] = [round(x, 2) for x in os.getloadavg()]
+        for caller in callers.values():  # warm-up: every tool once
+            for tool in TOOLS:
+                caller.call(tool)
+        cpu_before = _cpu_times()
+        report["page"] = page_latency(callers["live"], page, page_calls)
+        cpu_middle = _cpu_times()
+        report["tools"] = tool_round_trips(callers, calls, seed)
+        report["cpu_busy_during_page"] = cpu_busy(cpu_before, cpu_middle)
+        report["cpu_busy_during_tools"] = cpu_busy(cpu_middle, _cpu_times())
+        report["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
+        report["calls"] = {"page": page_calls, "tools": calls}
+    finally:
+        if page is not None:
+            page.close()
+        for caller in callers.values():
+            caller.server.stop()
+        lab.stop()
+        stock.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return report
+
+
+def format_report(report: dict[str, Any]) -> str:
+    if "skipped" in report:
+        return f"live notebooks: skipped ({report['skipped']})"
+    page = report["page"]
+    lines = [
+        f"live notebooks: an agent's edit in a JupyterLab page (goal: under {report['goal_ms']:g} ms median); "
+        f"CPUs busy {report['cpu_busy_during_page']:.0%} (load {report['loadavg_before']})",
+        f"  {'':32} {'median ms':>10} {'p90 ms':>8} {'max ms':>8}",
+    ]
+    for name in ("insert", "edit", "insert tools/call returned"):
+        row = page[name]
+        lines.append(f"  {name:32} {row['median']:>10.1f} {row['p90']:>8.1f} {row['max']:>8.1f}")
+    lines.append(f"each tool's round trip, the shared document against the REST path (CPUs busy {report['cpu_busy_during_tools']:.0%}):")
+    lines.append(f"  {'tool':28} {'live median':>12} {'live p90':>9} {'rest median':>12} {'rest p90':>9} {'live/rest':>10}")
+    for tool, row in report["tools"].items():
+        lines.append(f"  {tool:28} {row['live']['median']:>12.2f} {row['live']['p90']:>9.2f} {row['rest']['median']:>12.2f} "
+                     f"{row['rest']['p90']:>9.2f} {row['live / rest (median)']:>10.2f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=30, help="calls of each tool per server (default 30)")
+    parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the page (default 40 each)")
+    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
+    parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    args = parser.parse_args()
+    report = run(calls=args.calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Zero configuration on one machine: the Jupyter server (JupyterLab, say) this user already runs
+on the folder given as --root, which `mcp-variants serve` then works through by default.
+
+A running jupyter-server writes `jpserver-<pid>.json` into the user's Jupyter runtime folder
+(what `jupyter server list --json` and jupyter_server's `list_running_servers` read): its URL,
+token, root folder and PID. They are read here directly, the same way, without importing
+jupyter_server.serverapp (a second of imports at every start; measured 1.0 s). A server counts
+when its process runs, its root folder is --root, and it answers /api/status to its token. The
+token is handled like every token: kept for the Authorization header, never logged, never in a
+result.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+
+STATUS_TIMEOUT_S = 2.0
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    url: str
+    root: Path
+    pid: int
+    version: str
+    token: str = field(repr=False)
+
+    def describe(self) -> str:
+        """For the start-up message: no token."""
+        return f"the Jupyter server {self.version} at {self.url} (pid {self.pid})"
+
+
+def runtime_folder() -> Path:
+    from jupyter_core.paths import jupyter_runtime_dir  # JUPYTER_RUNTIME_DIR, or the platform's default
+
+    return Path(jupyter_runtime_dir())
+
+
+def running_servers(folder: Path | None = None) -> list[RunningServer]:
+    """The servers whose info file is in `folder` (the runtime folder) and whose process runs, newest first."""
+    folder = folder or runtime_folder()
+    try:
+        files = sorted(folder.glob("jpserver-*.json"), key=lambda f: f.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found = []
+    for info_file in files:
+        try:
+            info = json.loads(info_file.read_text())
+            server = RunningServer(url=str(info["url"]), root=Path(info["root_dir"]).resolve(), pid=int(info["pid"]),
+                                   version=str(info.get("version", "")), token=str(info.get("token") or ""))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # being written, or not a server's
+        if psutil.pid_exists(server.pid):
+            found.append(server)
+    return found
+
+
+def server_on(root: Path, folder: Path | None = None) -> RunningServer | None:
+    """The running server of this user whose root folder is `root` and which answers to its token."""
+    root = root.resolve()
+    for server in running_servers(folder):
+        if server.root == root and _answers(server):
+            return server
+    return None
+
+
+def _answers(server: RunningServer) -> bool:
+    headers = {"Authorization": f"token {server.token}"} if server.token else {}
+    try:
+        return httpx.get(f"{server.url.rstrip('/')}/api/status", headers=headers, timeout=STATUS_TIMEOUT_S).status_code == 200
+    except httpx.HTTPError:
+        return False

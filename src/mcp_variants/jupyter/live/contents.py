@@ -1,0 +1,118 @@
+"""Files and notebooks on a Jupyter server: notebooks through their shared documents when it has
+real-time collaboration, through /api/contents (RemoteContents) when it has not.
+
+While a notebook's room is in use nothing is written to it through the contents API, so
+there is one writer, and a JupyterLab that has it open shows every change as it is made. Only a
+notebook that does not exist yet is created through the contents API (no room can be in use
+for it). Files and folders are always listed through the contents API.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from ...protocol.errors import ErrorKind, ToolError
+from ..hub import KeyedLocks
+from ..paths import clean_relative
+from ..remote.contents import RemoteContents
+from ..remote.server_client import JupyterServerClient
+from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
+from .document import SharedNotebook
+from .rooms import Rooms
+
+IDLE_CLOSE_S = 600.0  # a document nobody used or watched for this long is let go (the server keeps the notebook)
+
+
+class LiveContents:
+    def __init__(self, server: JupyterServerClient, rooms: Rooms) -> None:
+        self.rest = RemoteContents(server)
+        self.rooms = rooms
+        self._documents: dict[str, SharedNotebook] = {}
+        self._opening = KeyedLocks()
+
+    async def _document(self, path: str) -> SharedNotebook | None:
+        """The shared document of the notebook at `path`, joined on first use; None without collaboration."""
+        path = clean_relative(path).as_posix()
+        document = self._documents.get(path)
+        if document is not None and not document.closed:
+            return document
+        if self.rooms.available is False:
+            return None
+        async with self._opening.hold(path):
+            document = self._documents.get(path)
+            if document is not None and not document.closed:
+                return document
+            if not await self.rest.exists(path):
+                raise ToolError(ErrorKind.NOT_FOUND,
+                                f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+            if await self.rooms.session(path) is None:
+                return None
+            document = SharedNotebook(path, self.rooms)
+            await document.open()
+            self._documents[path] = document
+        await self._let_go_of_idle()
+        return document
+
+    async def _let_go_of_idle(self) -> None:
+        now = time.monotonic()
+        for path, document in list(self._documents.items()):
+            if document.closed or (not document.watched and now - document.last_used > IDLE_CLOSE_S):
+                del self._documents[path]
+                await document.close()
+
+    async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+        return await self.rest.list_entries(path, depth, pattern)
+
+    async def exists(self, path: str) -> bool:
+        return await self.rest.exists(path)
+
+    async def read_notebook(self, path: str) -> dict[str, Any]:
+        document = await self._document(path)
+        if document is None:
+            return await self.rest.read_notebook(path)
+        await document.current()
+        return document.read()
+
+    async def write_notebook(self, path: str, notebook: dict[str, Any]) -> None:
+        document = await self._document(path) if await self.rest.exists(path) else None
+        if document is None:  # a new notebook, or no collaboration
+            await self.rest.write_notebook(path, notebook)
+            return
+        await document.replace(notebook)
+
+    @asynccontextmanager
+    async def edit_notebook(self, path: str, *, origin: Origin) -> AsyncIterator[dict[str, Any]]:
+        document = await self._document(path)
+        if document is None:
+            async with self.rest.edit_notebook(path, origin=origin) as notebook:
+                yield notebook
+            return
+        async with document.editing(origin) as notebook:
+            yield notebook
+
+    @asynccontextmanager
+    async def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AsyncIterator[OutputsListener | None]:
+        document = await self._document(path)
+        if document is None:
+            yield None
+            return
+        async with document.running(cell_id, origin) as write:
+            yield write
+
+    async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
+        document = await self._document(path)
+        if document is None:
+            return await self.rest.watch(path, listener)
+        return document.watch(listener)
+
+    async def live(self, path: str) -> bool | None:
+        return await self._document(path) is not None
+
+    async def aclose(self) -> None:
+        documents, self._documents = list(self._documents.values()), {}
+        for document in documents:
+            await document.close()
+        await self.rest.aclose()

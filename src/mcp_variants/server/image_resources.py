@@ -1,0 +1,45 @@
+"""Images in link mode as a source of resources (server/resources.py serves every source): never
+listed, since a link is found in a result, and read by that link (images.py keeps the bytes)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from mcp.shared.exceptions import MCPError
+
+from ..images import URI_PREFIX, ImageNotKept, ImageStore
+from ..jupyter.hub import ClientState
+from ..jupyter.runtime import ChangeListener, Unwatch
+from ..protocol.errors import INVALID_PARAMS
+
+READ_CACHE_HINT = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
+
+
+class ImageResources:
+    def __init__(self, store: ImageStore) -> None:
+        self.store = store
+
+    def owns(self, uri: str) -> bool:
+        return uri.startswith(URI_PREFIX)
+
+    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
+        return []
+
+    def templates(self) -> list[dict[str, Any]]:
+        return []
+
+    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
+        try:
+            mime, data = self.store.get(uri)
+        except ImageNotKept:
+            raise MCPError(INVALID_PARAMS, "Resource not found: This image is no longer kept: the server keeps the most recently "
+                                           f"used images, up to {self.store.max_bytes // (1024 * 1024)} MB. Run the cell again, "
+                                           "or read_cell it, for a new link.", {"uri": uri}) from None
+        result: dict[str, Any] = {"contents": [{"uri": uri, "mimeType": mime, "blob": base64.b64encode(data).decode()}]}
+        if stateless:
+            result.update(READ_CACHE_HINT)
+        return result
+
+    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
+        return None

@@ -1,0 +1,251 @@
+"""A person and the agent in the same notebook, in a real browser: JupyterLab 4.6 with real-time
+collaboration (jupyter-collaboration 5), the notebook open in headless Chromium (Debian's, through
+playwright-core: support.lab.LabPage, apps/harness/lab.mjs), and our server working through the
+same JupyterLab over MCP (stdio, 2026-12-01, every output checked against its schema).
+
+What the page types are real key events into JupyterLab's editor, so they reach the shared
+document the way a person's do. Screenshots go to build/test-artifacts/apps/live/.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from mcp_variants.processes import JupyterServerProcess
+from support.checked_server import AC, PS, Server, text
+from support.lab import LabPage, now_ms
+from support.processes import Reaper
+
+from .support import ARTIFACTS, apps_installed, chromium, node
+
+pytestmark = pytest.mark.timeout(300)
+SHOTS = ARTIFACTS / "live"
+NO_RELOAD = "() => window.labSameLoad === true"
+
+
+def notebook_file(lab: JupyterServerProcess, name: str, cells: list[dict[str, Any]]) -> str:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.from_dict(c) for c in cells]
+    (lab.root / name).write_text(nbformat.writes(notebook))
+    return name
+
+
+def code(source: str, cell_id: str) -> dict[str, Any]:
+    return {**nbformat.v4.new_code_cell(source), "id": cell_id}
+
+
+def on_disk(lab: JupyterServerProcess, name: str, timeout: float = 15) -> nbformat.NotebookNode:
+    """The file once JupyterLab's autosave caught up with the room (it saves about a second after the last change)."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        current = (lab.root / name).read_text()
+        if current == last:
+            notebook = nbformat.reads(current, as_version=4)
+            nbformat.validate(notebook)
+            return notebook
+        last = current
+    raise AssertionError(f"{name} kept changing on disk")
+
+
+@pytest.fixture(scope="module")
+def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    reaper = Reaper()
+    server = Server(tmp_path_factory.mktemp("mcp-root"), "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                    stateless=True, reaper=reaper)
+    try:
+        yield server
+    finally:
+        server.close()
+        reaper.kill_all()
+    server.assert_secret_kept(jupyterlab.token)
+
+
+@pytest.fixture
+def page(jupyterlab: JupyterServerProcess, tmp_path: Path) -> Iterator[LabPage]:
+    apps_installed()
+    lab_page = LabPage(node(20), chromium(), tmp_path / "chromium-profile")
+    try:
+        yield lab_page
+    finally:
+        lab_page.close()
+
+
+def opened(page: LabPage, lab: JupyterServerProcess, name: str) -> LabPage:
+    page.open(lab, name)
+    page.eval("() => { window.labSameLoad = true; return true; }")
+    return page
+
+
+def all_cells(mcp: Server, name: str) -> list[str]:
+    """The cell ids of the notebook as the agent reads it, page after page."""
+    ids: list[str] = []
+    cursor: str | None = "0"
+    while cursor is not None:
+        page = ok(mcp.call("read_notebook", {"notebook": name, "limit": 500, "cursor": cursor}))[PS]
+        ids += [c["id"] for c in page["cells"]]
+        cursor = page.get("nextCursor")
+    return ids
+
+
+def ok(out: dict[str, Any]) -> dict[str, Any]:
+    assert not out["result"].get("isError"), json.dumps(out["result"])[:2000]
+    return out
+
+
+def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "arrives.ipynb", [code("# the person's notebook", "first")])
+    opened(page, jupyterlab, name)
+    marker = uuid.uuid4().hex[:8]
+    page.watch(cell=f"agent cell {marker}", output=f"output {marker}!")
+    began = now_ms()
+    source = f"# agent cell {marker}\nprint('output', '{marker}' + '!')"
+    ran = ok(mcp.call("insert_execute_code_cell", {"notebook": name, "source": source}))
+    page.wait_shown(f"output {marker}!", timeout=5)
+    marks = page.marks()
+    assert marks["cell"] - began < 2000 and marks["output"] - began < 2000, {k: v - began for k, v in marks.items()}
+    assert page.eval(NO_RELOAD) and page.conflict_dialog() is None, "no reload, no conflict dialog"
+    cells = page.wait(f"(count) => {{ const cells = {page.model}; return cells[1].executionCount === count ? cells : null; }}",
+                      ran[PS]["executionCount"])
+    assert [c["id"] for c in cells] == ["first", ran[PS]["cell"]["cellId"]]
+    assert cells[1]["outputs"] == [f"output {marker}!\n"]
+    assert "not trusted" not in (cells[1]["shown"] or "").lower()
+
+
+def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "typing.ipynb", [code("", "person"), code("agent = 0", "agent")])
+    opened(page, jupyterlab, name)
+    page.edit_cell(0)
+    typed = "# the person types this while the agent edits the next cell"
+
+    def agent_edits() -> None:
+        for n in range(1, 11):
+            ok(mcp.call("edit_cell_source", {"notebook": name, "cell_id": "agent", "old_string": f"agent = {n - 1}",
+                                             "new_string": f"agent = {n}"}))
+
+    with ThreadPoolExecutor(1) as pool:
+        edits = pool.submit(agent_edits)
+        page.type(typed, delay_ms=25)
+        edits.result(timeout=60)
+    page.wait(f"""() => {{ const cells = {page.model}; return cells && cells[1].source === "agent = 10" &&
+                          cells[0].source === {json.dumps(typed)}; }}""", timeout=10)
+    read = ok(mcp.call("read_notebook", {"notebook": name, "detail": "detailed"}))[PS]["cells"]
+    assert [c["source"] for c in read] == [typed, "agent = 10"]
+    saved = on_disk(jupyterlab, name)
+    assert [c.source for c in saved.cells] == [typed, "agent = 10"], "after JupyterLab saves, the file holds both"
+    assert page.eval(NO_RELOAD) and page.conflict_dialog() is None
+
+
+def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab: JupyterServerProcess, page: LabPage,
+                                                                       mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "busy.ipynb", [code("# typed by the person:", "typed"), code("", "agent-own")])
+    opened(page, jupyterlab, name)
+    rounds = 50  # each side: 50 inserts and 50 edits, 200 operations in all
+
+    def agent() -> list[str]:
+        ids = []
+        for n in range(rounds):
+            ids.append(ok(mcp.call("insert_cell", {"notebook": name, "source": f"agent-{n}", "cell_index": -1}))[PS]["cellId"])
+            ok(mcp.call("overwrite_cell_source", {"notebook": name, "cell_id": "agent-own", "source": f"agent edit {n}"}))
+        return ids
+
+    with ThreadPoolExecutor(1) as pool:
+        agent_ids = pool.submit(agent)
+        for n in range(rounds):
+            page.select_cell(0)
+            page.press("b")  # a new cell below the first, selected
+            page.press("Enter")
+            page.type(f"page-{n}")
+            page.press("Escape")
+            page.edit_cell(0)
+            page.type(f" p{n}")
+        inserted = agent_ids.result(timeout=240)
+    expected = {f"agent-{n}" for n in range(rounds)} | {f"page-{n}" for n in range(rounds)}
+    cells = page.wait(f"""(expected) => {{ const cells = {page.model};
+        return cells && expected.every((s) => cells.some((c) => c.source === s)) ? cells : null; }}""", sorted(expected), timeout=30)
+    sources = [c["source"] for c in cells]
+    ids = [c["id"] for c in cells]
+    assert len(ids) == len(set(ids)) == len(expected) + 2, "no cell lost, none twice (in the page's model)"
+    assert sorted(s for s in sources if s in expected) == sorted(expected)
+    assert sources[ids.index("agent-own")] == f"agent edit {rounds - 1}"
+    for n in range(rounds):
+        assert f" p{n}" in sources[ids.index("typed")], f"the page's keystrokes p{n} were lost"
+    assert page.eval("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length") == len(ids), (
+        "the DOM shows every cell once")
+    assert set(inserted) <= set(ids)
+    deadline = time.monotonic() + 10  # what the page made on its side reaches the room a moment later
+    while all_cells(mcp, name) != ids:
+        assert time.monotonic() < deadline, "the agent sees the same notebook"
+        time.sleep(0.2)
+    saved = on_disk(jupyterlab, name)
+    assert [c.id for c in saved.cells] == ids and [c.source for c in saved.cells] == sources
+    assert page.conflict_dialog() is None
+
+
+def test_a_person_inserting_cells_above_does_not_redirect_a_cell_id_edit(jupyterlab: JupyterServerProcess, page: LabPage,
+                                                                        mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "above-page.ipynb", [code("top = 1", "top"), code("target = 'before'", "target")])
+    opened(page, jupyterlab, name)
+    seen = ok(mcp.call("read_notebook", {"notebook": name}))[PS]["cells"]
+    assert [c["index"] for c in seen if c["id"] == "target"] == [1]
+    for n in range(3):
+        page.select_cell(0)
+        page.press("a")  # insert above
+        page.press("Enter")
+        page.type(f"# inserted above by the person, {n}")
+        page.press("Escape")
+    page.wait(f"() => {page.model}.length === 5")
+    ok(mcp.call("edit_cell_source", {"notebook": name, "cell_id": "target", "old_string": "'before'", "new_string": "'after'"}))
+    cells = page.wait(f"() => {{ const cells = {page.model}; "
+                      "return cells.some((c) => c.source === \"target = 'after'\") ? cells : null; }")
+    assert [c["id"] for c in cells][-2:] == ["top", "target"]
+    assert [c["source"] for c in cells][-2:] == ["top = 1", "target = 'after'"], "the cell the agent named, wherever it went"
+
+
+def test_variables_cross_between_the_page_and_the_agent(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "shared-kernel.ipynb", [code("", "person"), code("print(person_value)", "agent-reads")])
+    opened(page, jupyterlab, name)
+    page.edit_cell(0)
+    page.type("person_value = 6 * 7")
+    page.press("Control+Enter")  # run it, as the person does
+    page.wait(f"() => {page.model}[0].executionCount === 1", timeout=20)
+    read = ok(mcp.call("execute_cell", {"notebook": name, "cell_id": "agent-reads"}))
+    assert "42" in text(read[AC]) and read[PS]["executionCount"] == 2, "the person's variable, and their count goes on"
+    ok(mcp.call("insert_execute_code_cell", {"notebook": name, "source": "agent_value = 'set by the agent'"}))
+    page.edit_cell(0)
+    page.press("Control+a")
+    page.type("print(agent_value.upper())")
+    page.press("Control+Enter")
+    page.wait_shown("SET BY THE AGENT", timeout=20)
+    assert page.cells()[0]["outputs"] == ["SET BY THE AGENT\n"]
+
+
+def test_a_screenshot_of_an_agents_cell_as_it_arrives(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    name = notebook_file(jupyterlab, "watch-the-agent.ipynb", [
+        {**nbformat.v4.new_markdown_cell("# Watching the agent\nThe agent works in this notebook through mcp-variants; "
+                                         "its cells and their output appear as it goes."), "id": "intro"},
+        code("import math\nrows = [(n, math.factorial(n)) for n in range(1, 8)]", "setup"),
+    ])
+    opened(page, jupyterlab, name)
+    source = ("import time\nfor n, value in rows:\n    print(f'{n}! = {value}', flush=True)\n    time.sleep(0.4)\nlen(rows)")
+    ok(mcp.call("execute_cell", {"notebook": name, "cell_id": "setup"}))
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(mcp.call, "insert_execute_code_cell", {"notebook": name, "source": "# by the agent\n" + source})
+        page.wait_shown("4! = 24", timeout=30)
+        shot = page.screenshot(SHOTS / "agent-cell-arriving.png")
+        assert "7! = 5040" not in page.cells()[-1]["outputs"][0], "caught mid-run: the output streams in"
+        pending.result(timeout=60)
+    assert shot.stat().st_size > 10_000
+
+

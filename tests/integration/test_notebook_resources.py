@@ -1,0 +1,239 @@
+"""Notebooks as MCP resources, and subscriptions to them, on real servers: listed, read, and
+`notifications/resources/updated` when someone else changes one (debounced; a client's own edits
+not echoed back), at the handshake versions (resources/subscribe, stdio and HTTP sessions) and
+at 2026-07-28 and later (subscriptions/listen).
+
+Embedded notebooks change through our own server (another client); live notebooks also when a
+person types in JupyterLab (support.person.Person, in the shared document).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import nbformat
+import pytest
+
+from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.conformance.wire import read_sse
+from mcp_variants.processes import JupyterServerProcess
+from support.person import Person
+
+from .conftest import LEGACY_VERSION, OUTPUTS_VERSION, HttpServer, code, write_notebook
+
+pytestmark = pytest.mark.timeout(240)
+UPDATED = "notifications/resources/updated"
+
+
+def uri(path: str) -> str:
+    return f"notebook:///{path}"
+
+
+def handshake(root: Path, *extra: str) -> StdioConnection:
+    connection = StdioConnection.serve(root, *extra)
+    assert connection.initialize(LEGACY_VERSION)["result"]["capabilities"]["resources"]["subscribe"] is True
+    return connection
+
+
+def updates(connection: StdioConnection, within: float) -> list[dict[str, Any]]:
+    """Every resource update the server sends in the next `within` seconds."""
+    got = []
+    deadline = time.monotonic() + within
+    while (left := deadline - time.monotonic()) > 0 and (message := connection.notification(UPDATED, left)) is not None:
+        got.append(message["params"])
+    return got
+
+
+@pytest.fixture
+def notebooks(tmp_path: Path) -> Path:
+    write_notebook(tmp_path / "top.ipynb", [code("x = 1")])
+    write_notebook(tmp_path / "sub" / "deeper" / "inner.ipynb", [code("y = 2")])
+    (tmp_path / "notes.txt").write_text("not a notebook")
+    return tmp_path
+
+
+# ---- listed and read ---------------------------------------------------------------------------------
+
+
+def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
+    with handshake(notebooks) as connection:
+        listed = connection.request("resources/list", {})["result"]["resources"]
+        mine = {r["uri"]: r for r in listed if r["uri"].startswith("notebook:")}
+        assert set(mine) == {uri("top.ipynb"), uri("sub/deeper/inner.ipynb")}
+        assert mine[uri("top.ipynb")]["mimeType"] == "application/x-ipynb+json"
+        assert [t["uriTemplate"] for t in connection.request("resources/templates/list", {})["result"]["resourceTemplates"]] == [
+            "notebook:///{+path}"]
+        (content,) = connection.request("resources/read", {"uri": uri("sub/deeper/inner.ipynb")})["result"]["contents"]
+        notebook = nbformat.from_dict(json.loads(content["text"]))
+        nbformat.validate(notebook)
+        assert notebook.cells[0].source == "y = 2" and content["uri"] == uri("sub/deeper/inner.ipynb")
+        for bad, kind in [(uri("missing.ipynb"), "not-found"), ("notebook:///../out.ipynb", None), ("notebook:///notes.txt", None)]:
+            error = connection.request("resources/read", {"uri": bad})["error"]
+            assert error["code"] == -32602, (bad, error)
+            if kind:
+                assert error["data"]["type"] == kind
+        # At 2026-12-01, stateless: the same notebook, with the cache hints a stateless read carries.
+        read = connection.request("resources/read", {"uri": uri("top.ipynb"), "_meta": envelope(OUTPUTS_VERSION)})
+        assert "error" in read, "a connection's era is fixed by its first request (the handshake)"
+    with StdioConnection.serve(notebooks) as stateless:
+        result = stateless.request("resources/read", {"uri": uri("top.ipynb"), "_meta": envelope(OUTPUTS_VERSION)})["result"]
+        assert result["resultType"] == "complete" and result["ttlMs"] == 0 and result["cacheScope"] == "private"
+        assert json.loads(result["contents"][0]["text"])["cells"][0]["source"] == "x = 1"
+        refused = stateless.request("resources/subscribe", {"uri": uri("top.ipynb"), "_meta": envelope(OUTPUTS_VERSION)})
+        assert "error" in refused, "no resources/subscribe without a session: subscriptions/listen instead"
+        discovered = stateless.request("server/discover", {"_meta": envelope(OUTPUTS_VERSION)})["result"]
+        assert discovered["capabilities"]["resources"] == {"listChanged": False, "subscribe": True}
+
+
+# ---- subscriptions on the embedded runtime ---------------------------------------------------------------
+
+
+class EventStream:
+    """A response's event stream (a session's GET stream, a subscriptions/listen POST), read in a thread."""
+
+    def __init__(self, client: httpx.Client, response: httpx.Response) -> None:
+        self.client, self.response = client, response
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream"), response
+        self.messages: list[Any] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def standalone(cls, server: HttpServer, headers: dict[str, str]) -> EventStream:
+        """The session's GET stream, where its notifications go."""
+        client = httpx.Client(timeout=httpx.Timeout(60, read=None))
+        return cls(client, client.send(client.build_request("GET", server.url, headers={**headers, "Accept": "text/event-stream"}),
+                                       stream=True))
+
+    def _read(self) -> None:
+        """Each event as it ends (read_sse parses it), so what came is there even while the stream stays open."""
+        event: list[bytes] = []
+        pending = b""
+        with contextlib.suppress(Exception):  # closed under it: the stream ends here
+            for chunk in self.response.iter_raw():
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    event.append(line + b"\n")
+                    if not line.strip():
+                        self.messages += read_sse(event)[0]
+                        event = []
+
+    def close(self) -> list[Any]:
+        self.response.close()
+        self.client.close()
+        return list(self.messages)
+
+
+def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    try:
+        watcher, editor = server.session(), server.session()
+        stream = EventStream.standalone(server, watcher.headers)
+        assert server.rpc("resources/subscribe", {"uri": uri("top.ipynb")}, watcher.headers)["result"] == {}
+        watcher.call("insert_cell", {"notebook": "top.ipynb", "source": "by the watcher itself"})
+        time.sleep(1.0)
+        editor.call("insert_cell", {"notebook": "top.ipynb", "source": "by another client"})
+        editor.call("insert_cell", {"notebook": "top.ipynb", "source": "and again, at once"})
+        time.sleep(1.0)
+        server.rpc("resources/unsubscribe", {"uri": uri("top.ipynb")}, watcher.headers)
+        editor.call("insert_cell", {"notebook": "top.ipynb", "source": "after the unsubscribe"})
+        time.sleep(1.0)
+        heard = [m for m in stream.close() if m.get("method") == UPDATED]
+        assert heard == [{"jsonrpc": "2.0", "method": UPDATED, "params": {"uri": uri("top.ipynb")}}], (
+            "one notification for the other client's two edits; none for its own, none after unsubscribing")
+    finally:
+        server.close()
+
+
+# ---- subscriptions on a live notebook -------------------------------------------------------------------
+
+
+@pytest.fixture
+def live_notebook(jupyterlab: JupyterServerProcess, request: pytest.FixtureRequest) -> Iterator[str]:
+    path = f"{request.node.name.split('[')[0][5:40]}.ipynb"
+    write_notebook(jupyterlab.root / path, [{**code("typed = ''"), "id": "the-cell"}])
+    yield path
+
+
+def test_a_person_typing_is_a_few_notifications_not_one_per_key(jupyterlab: JupyterServerProcess, live_notebook: str,
+                                                                tmp_path: Path) -> None:
+    server = ("--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
+    with handshake(tmp_path, *server) as connection, StdioConnection.serve(tmp_path, *server) as other:
+        assert connection.request("resources/subscribe", {"uri": uri(live_notebook)})["result"] == {}
+        person = Person(jupyterlab, live_notebook)
+        try:
+            person.change(lambda nb: nb.ycells[0]["source"].insert(0, "# one change\n"))
+            assert len(updates(connection, 1.0)) == 1
+            began = time.monotonic()
+            for _ in range(40):  # about two seconds of typing
+                person.change(lambda nb: nb.ycells[0]["source"].insert(0, "k"))
+            typed_for = time.monotonic() - began
+            heard = updates(connection, 1.0)
+            assert 1 <= len(heard) <= typed_for / 1.0 + 2, f"{len(heard)} notifications for 40 keys in {typed_for:.1f} s"
+            assert all(h == {"uri": uri(live_notebook)} for h in heard)
+            ran = connection.request("tools/call", {"name": "insert_execute_code_cell",
+                                                    "arguments": {"notebook": live_notebook, "source": "print('mine')"}})
+            assert not ran["result"].get("isError")
+            assert updates(connection, 1.0) == [], "its own edit and run are not echoed back to it"
+            inserted = other.request("tools/call", {"name": "insert_cell", "arguments": {"notebook": live_notebook, "source": "theirs"},
+                                                    "_meta": envelope(OUTPUTS_VERSION)})
+            assert not inserted["result"].get("isError")
+            assert len(updates(connection, 1.0)) == 1, "another client's edit is"
+        finally:
+            person.close()
+
+
+def test_a_stateless_client_listens_with_subscriptions_listen(jupyterlab: JupyterServerProcess, live_notebook: str, tmp_path: Path) -> None:
+    connection = StdioConnection.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
+    try:
+        connection.send({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen",
+                         "params": {"notifications": {"resourceSubscriptions": [uri(live_notebook)]}, "_meta": envelope(OUTPUTS_VERSION)}})
+        ack = connection.notification("notifications/subscriptions/acknowledged", 30)
+        assert ack is not None and ack["params"]["notifications"] == {"resourceSubscriptions": [uri(live_notebook)]}
+        person = Person(jupyterlab, live_notebook)
+        try:
+            person.change(lambda nb: nb.ycells.append(nb.create_ycell(dict(nbformat.v4.new_markdown_cell("by a person")))))
+            heard = connection.notification(UPDATED, 5)
+        finally:
+            person.close()
+        assert heard is not None and heard["params"]["uri"] == uri(live_notebook)
+        assert heard["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 7
+    finally:
+        began = time.monotonic()
+        connection.close()
+    assert time.monotonic() - began < 5, "at EOF the open listen stream ends (answered), so the server exits at once"
+
+
+def test_a_listen_stream_over_http_and_a_prompt_sigterm(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28"}
+    meta = envelope("2026-07-28")
+    try:
+        client = httpx.Client(timeout=httpx.Timeout(30, read=None))
+        request = client.build_request("POST", server.url, headers={**headers, "Mcp-Method": "subscriptions/listen"}, json={
+            "jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+            "params": {"notifications": {"resourceSubscriptions": [uri("top.ipynb")]}, "_meta": meta}})
+        stream = EventStream(client, client.send(request, stream=True))
+        time.sleep(0.5)
+        server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "insert_cell", "arguments": {"notebook": "top.ipynb", "source": "by a stateless client"}, "_meta": meta}},
+            {**headers, "Mcp-Method": "tools/call", "Mcp-Name": "insert_cell"})
+        time.sleep(1.0)
+        heard = [m["params"]["uri"] for m in stream.messages if m.get("method") == UPDATED]
+        assert heard == [uri("top.ipynb")]
+        began = time.monotonic()
+        os.kill(server.pid, signal.SIGTERM)
+        server.process.wait(15)
+        assert time.monotonic() - began < 10, "the open listen stream does not hold the graceful shutdown"
+        stream.close()
+    finally:
+        server.close()

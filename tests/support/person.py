@@ -1,0 +1,153 @@
+"""Someone else in a notebook's shared document, without a browser: a Yjs client of its own, as
+JupyterLab is one (pycrdt's own Provider over a websocket, jupyter-ydoc's YNotebook), nothing of
+mcp-variants in it. It runs its event loop in a thread; the test calls it from its own.
+
+`Person.change(fn)` makes one change as a person's JupyterLab would (fn gets the YNotebook, in
+one transaction); `Person.notebook()` is the notebook as this client sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Protocol
+from urllib.parse import quote
+
+import httpx
+from jupyter_ydoc import YNotebook
+from pycrdt import Doc, Provider
+from websockets.asyncio.client import ClientConnection, connect
+
+
+class JupyterServer(Protocol):
+    """A Jupyter server to reach: a JupyterServerProcess, or a sandbox's URL and token."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def auth_headers(self) -> dict[str, str]: ...
+
+
+class _Channel:
+    """pycrdt's Channel over a websockets connection."""
+
+    def __init__(self, socket: ClientConnection, path: str) -> None:
+        self._socket = socket
+        self._path = path
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def __aiter__(self) -> _Channel:
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            return await self.recv()
+        except Exception:
+            raise StopAsyncIteration from None
+
+    async def send(self, message: bytes) -> None:
+        await self._socket.send(message)
+
+    async def recv(self) -> bytes:
+        message = await self._socket.recv()
+        return message if isinstance(message, bytes) else message.encode()
+
+
+class Person:
+    def __init__(self, server: JupyterServer, path: str, *, base_url: str | None = None) -> None:
+        self.server = server
+        self.path = path
+        self.base_url = base_url or server.url
+        self.doc: Doc[Any] = Doc()
+        self.notebook_doc = YNotebook(self.doc)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._stop: asyncio.Event | None = None
+        self._joined: Future[None] = Future()
+        self._task = asyncio.run_coroutine_threadsafe(self._run(), self._loop)
+        self._joined.result(timeout=30)
+
+    async def _run(self) -> None:
+        self._stop = asyncio.Event()
+        try:
+            async with httpx.AsyncClient(headers=self.server.auth_headers, timeout=30) as http:
+                response = await http.put(f"{self.base_url}api/collaboration/session/{quote(self.path)}",
+                                          json={"format": "json", "type": "notebook"})
+                response.raise_for_status()
+                session = response.json()
+            url = (self.base_url.replace("http://", "ws://") + f"api/collaboration/room/json:notebook:{session['fileId']}"
+                   f"?sessionId={session['sessionId']}")
+            async with connect(url, additional_headers=self.server.auth_headers, max_size=None) as socket, \
+                    Provider(self.doc, _Channel(socket, url)) as provider:
+                await provider.synced.wait()
+                self._joined.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:
+            if not self._joined.done():
+                self._joined.set_exception(exc)
+            raise
+
+    def _call(self, fn: Callable[[], Any]) -> Any:
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout=30)
+
+    def change(self, fn: Callable[[YNotebook], Any]) -> Any:
+        """One change, in one transaction (sent to the room as it commits)."""
+        def run() -> Any:
+            with self.doc.transaction():
+                return fn(self.notebook_doc)
+
+        result = self._call(run)
+        time.sleep(0.05)  # the provider sends it from its own task
+        return result
+
+    def notebook(self) -> dict[str, Any]:
+        """The notebook as this client has it (nbformat, cell ids kept)."""
+        def read() -> dict[str, Any]:
+            cells = []
+            for ycell in self.notebook_doc.ycells:
+                cell = ycell.to_py()
+                cell["source"] = str(ycell["source"])
+                cells.append(cell)
+            return {"cells": cells}
+
+        result: dict[str, Any] = self._call(read)
+        return result
+
+    def wait_for(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10) -> dict[str, Any]:
+        """Until `check(notebook)` holds; the notebook then."""
+        deadline = time.monotonic() + timeout
+        while True:
+            notebook = self.notebook()
+            if check(notebook):
+                return notebook
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not within {timeout} s; the notebook is {notebook}")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        with contextlib.suppress(Exception):
+            self._task.result(timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+
+
+def cell_ids(notebook: dict[str, Any]) -> list[str]:
+    return [cell["id"] for cell in notebook["cells"]]
+
+
+def output_texts(cell: dict[str, Any]) -> str:
+    return "".join(str(o.get("text") or (o.get("data") or {}).get("text/plain") or "") for o in cell.get("outputs") or [])
