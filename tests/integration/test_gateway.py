@@ -20,6 +20,7 @@ import psutil
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
+from mcp_variants.processes import JupyterServerProcess
 from support.scale import (
     GatewayProcess,
     gateway_fixture,  # noqa: F401 - the `gateway` fixture
@@ -135,3 +136,18 @@ def test_a_wrong_gateway_token_is_a_clear_error(gateway: GatewayProcess, tmp_pat
         connection.close()
     assert refused.is_error and refused[PS]["error"]["type"] == "unauthorized"
     assert f"Enterprise Gateway at {gateway.url} refused the token" in text_of(refused[AC])
+
+
+def test_with_a_jupyter_server_notebooks_stay_there_and_kernels_run_on_the_gateway(
+        gateway: GatewayProcess, jupyter: JupyterServerProcess, tmp_path: Path) -> None:
+    write_notebook(jupyter.root / "kept-there.ipynb", [code("import os; print(os.getpid())")])
+    connection = StdioConnection.serve(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token,
+                                       "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
+    try:
+        ran = StatelessClient(connection).call("execute_cell", {"notebook": "kept-there.ipynb", "cell_index": 0})
+        assert not ran.is_error, ran.result
+        printed = read_valid(jupyter.root / "kept-there.ipynb").cells[0]["outputs"][0]["text"]
+        assert int(printed) in kernel_pids_of(gateway), "the notebook on the Jupyter server ran in a kernel of the gateway"
+    finally:
+        connection.close()
+    assert not (tmp_path / "kept-there.ipynb").exists()
