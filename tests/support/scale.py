@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mcp_variants.processes import LOOPBACK, ServerProcess, free_port
+from mcp_variants.processes import LOOPBACK, TokenServerProcess, free_port
 from support.envs import cached_venv, unavailable
 
 GATEWAY_REQUIREMENTS = ("jupyter_enterprise_gateway==3.3.0", "ipykernel>=6.29")
@@ -45,7 +45,7 @@ def _base_env(folder: Path) -> dict[str, str]:
     return env
 
 
-class GatewayProcess(ServerProcess):
+class GatewayProcess(TokenServerProcess):
     """jupyter-enterprise-gateway on 127.0.0.1 in `folder`, its token in its environment (EG_AUTH_TOKEN), listing
     its kernels allowed (EG_LIST_KERNELS). Ready once /api/kernelspecs answers 200 to the token."""
 
@@ -61,14 +61,6 @@ class GatewayProcess(ServerProcess):
         argv = [str(env_dir / "bin" / "python"), "-m", "enterprise_gateway", f"--ip={LOOPBACK}", f"--port={port}",
                 "--port_retries=0"]
         super().__init__(argv, port, cwd=folder, env=env, log=folder / "gateway.log", new_session=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
-
-    @property
-    def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self.token}"}
 
     def ready(self) -> bool:
         try:
@@ -113,13 +105,13 @@ c.JupyterHub.load_roles = [{{"name": "tests", "scopes": ["admin:users", "admin:s
 '''
 
 
-class HubProcess(ServerProcess):
+class HubProcess(TokenServerProcess):
     """JupyterHub on 127.0.0.1 in `folder` (its database, cookie secret, users' homes and log there). Ready once its
-    proxy routes /hub/api to it. The service token is in its environment only."""
+    proxy routes /hub/api to it. Its token is the tests' service token, in its environment only."""
 
     def __init__(self, folder: Path, env_dir: Path) -> None:
         self.folder = folder
-        self.service_token = secrets.token_urlsafe(32)
+        self.token = secrets.token_urlsafe(32)
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
         config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
@@ -127,15 +119,11 @@ class HubProcess(ServerProcess):
                                    spawner_args=["--allow-root"] if AS_ROOT else [])
         (folder / "jupyterhub_config.py").write_text(config)
         env = _base_env(folder)
-        env["MCP_VARIANTS_HUB_SERVICE_TOKEN"] = self.service_token
+        env["MCP_VARIANTS_HUB_SERVICE_TOKEN"] = self.token
         env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"  # its singleuser servers' kernels: that Python
         super().__init__([str(env_dir / "bin" / "jupyterhub"), "-f", str(folder / "jupyterhub_config.py")], port,
                          cwd=folder, env=env, log=folder / "hub.log", new_session=True)
-        self.http = httpx.Client(base_url=f"{self.url}hub/api/", headers={"Authorization": f"token {self.service_token}"}, timeout=30)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        self.http = httpx.Client(base_url=f"{self.url}hub/api/", headers=self.auth_headers, timeout=30)
 
     def user_url(self, name: str) -> str:
         return f"{self.url}user/{name}/"
@@ -186,7 +174,7 @@ class HubProcess(ServerProcess):
         return super().stop(grace)
 
     def output(self) -> str:
-        return super().output().replace(self.service_token, "***")
+        return super().output().replace(self.token, "***")
 
 
 def gateway_env() -> Path:
