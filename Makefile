@@ -23,6 +23,8 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# If either fails, the tests still run and the Apps tests fail with the reason (MCP_VARIANTS_APPS=required).
 	-apps/install.sh
 	-tests/apps/install-chromium.sh
+	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
+	-tests/jupyterhub/install.sh
 	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)

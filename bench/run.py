@@ -8,7 +8,8 @@ runtime against the raw client under it (bench.runtimes); list_files over 1,000 
 (bench.listing); the response size of every variant for a 200 KB print (bench.sizes); live
 notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
 HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
-abandoned HTTP session costs (bench.sessions).
+abandoned HTTP session costs (bench.sessions); execute_code through an Enterprise Gateway and a
+JupyterHub against their raw clients, and one worker against two (bench.scale).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
@@ -31,7 +32,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, live, roundtrip, runtimes, sessions, sizes, throughput
+from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, throughput
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--throughput-rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")
     parser.add_argument("--skip-throughput", action="store_true", help="skip HTTP throughput against the SDK's bare server")
     parser.add_argument("--skip-sessions", action="store_true", help="skip what an abandoned HTTP session costs")
+    parser.add_argument("--skip-scale", action="store_true",
+                        help="skip the Enterprise Gateway and JupyterHub round trips and the one-against-two-workers throughput")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
     args = parser.parse_args(argv)
 
@@ -135,6 +138,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_sessions:
         report["sessions"] = sessions.run()
         print(sessions.format_report(report["sessions"]) + "\n", flush=True)
+    if not args.skip_scale:
+        report["scale"] = scale.run(calls=args.runtime_calls, warmup=args.warmup, seconds=args.throughput_seconds,
+                                    rounds=args.throughput_rounds, wait_quiet=args.wait_quiet)
+        print(scale.format_report(report["scale"]) + "\n", flush=True)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
     if args.no_record:

@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import psutil
@@ -110,15 +110,25 @@ def jupyter_server(folder: Path, config: str) -> JupyterServerProcess:
 # ---- raw jupyter-kernel-client --------------------------------------------------------------------------
 
 
+class KernelsApi(Protocol):
+    """What serves the kernels REST and websocket API: a jupyter-server, an Enterprise Gateway, a Hub user's server."""
+
+    @property
+    def url(self) -> str: ...  # its base URL, ending in a slash
+
+    @property
+    def auth_headers(self) -> dict[str, str]: ...
+
+
 class RawRemoteKernel:
-    """A kernel on a Jupyter server: started over REST, spoken to with KernelWebSocketClient.
+    """A kernel on a Jupyter server (or what serves its kernels API): started over REST, spoken to with KernelWebSocketClient.
 
     The client is built as the server's remote runtime builds it (endpoint, Authorization
     header, no token in the URL); the loop is the raw one of bench.roundtrip: execute, iopub
     until the run's idle status (keeping the execute_result), then the shell reply.
     """
 
-    def __init__(self, server: JupyterServerProcess) -> None:
+    def __init__(self, server: KernelsApi) -> None:
         self.server = server
         self.kernel_id: str | None = None
         self.client: Any = None
@@ -132,7 +142,7 @@ class RawRemoteKernel:
         if response.status_code not in (200, 201):
             raise RuntimeError(f"{self.server.url} could not start a kernel: {response.status_code}")
         self.kernel_id = response.json()["id"]
-        endpoint = f"ws://{self.server.host}:{self.server.port}/api/kernels/{self.kernel_id}/channels"
+        endpoint = f"ws{self.server.url.removeprefix('http')}api/kernels/{self.kernel_id}/channels"
         self.client = KernelWebSocketClient(endpoint=endpoint, token=None, headers=self.server.auth_headers,
                                             log=logging.getLogger("bench.ws"), timeout=30)
         self.client.start_channels()

@@ -65,31 +65,42 @@ class Contestant:
     argv: list[str]
     body: bytes
     headers: dict[str, str]
-    port: int = field(default_factory=free_port)
-    server: ServerProcess | None = None
+    workers: int = 1  # processes of argv, each on a port of its own; client i calls worker i mod workers (no balancer)
+    servers: list[ServerProcess] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
     rounds: list[dict[str, float]] = field(default_factory=list)
     errors: int = 0
 
     def start(self, cwd: Path) -> None:
-        self.server = ServerProcess([*self.argv, "--port", str(self.port)], self.port, cwd=cwd)
-        self.server.start(60)
+        for _ in range(self.workers):
+            port = free_port()
+            self.servers.append(ServerProcess([*self.argv, "--port", str(port)], port, cwd=cwd).start(60))
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
 
     @property
-    def pid(self) -> int:
-        assert self.server is not None
-        return self.server.pid
+    def ports(self) -> list[int]:
+        return [server.port for server in self.servers]
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time of every worker and what it started."""
+        times = [tree_cpu_seconds(server.pid) for server in self.servers]
+        return None if any(t is None for t in times) else sum(t for t in times if t is not None)
 
 
 def drive(contestant: Contestant, seconds: float, record: bool) -> None:
-    """CLIENTS threads call `contestant` back to back for `seconds`; every answer is checked to be a result."""
+    """CLIENTS threads call `contestant` back to back for `seconds` (client i its worker i mod workers); every answer
+    is checked to be a result."""
     latencies: list[list[float]] = [[] for _ in range(CLIENTS)]
     errors = [0] * CLIENTS
     start = threading.Barrier(CLIENTS + 1)
     deadline = [0.0]
 
     def client(index: int) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", contestant.port, timeout=30)
+        port = contestant.ports[index % len(contestant.ports)]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         start.wait()
         while time.perf_counter() < deadline[0]:
             began = time.perf_counter()
@@ -100,7 +111,7 @@ def drive(contestant: Contestant, seconds: float, record: bool) -> None:
             except (OSError, http.client.HTTPException):
                 errors[index] += 1
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", contestant.port, timeout=30)
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 continue
             latencies[index].append((time.perf_counter() - began) * 1000.0)
             if response.status != 200 or b'"result"' not in data or b'"isError":true' in data:
@@ -110,14 +121,14 @@ def drive(contestant: Contestant, seconds: float, record: bool) -> None:
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
     for thread in threads:
         thread.start()
-    cpu_before = tree_cpu_seconds(contestant.pid)
+    cpu_before = contestant.cpu_seconds()
     deadline[0] = time.perf_counter() + seconds
     began = time.perf_counter()
     start.wait()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - began
-    cpu_after = tree_cpu_seconds(contestant.pid)
+    cpu_after = contestant.cpu_seconds()
     if not record:
         return
     calls = sum(len(values) for values in latencies)
@@ -156,8 +167,7 @@ def run(seconds: float = 5.0, rounds: int = 3, warmup: float = 1.0, seed: int = 
             mine_after = tree_cpu_seconds()
         finally:
             for contestant in contestants:
-                if contestant.server is not None:
-                    contestant.server.stop()
+                contestant.stop()
     cpus = os.cpu_count() or 1
     report: dict[str, Any] = {
         "clients": CLIENTS,

@@ -5,6 +5,7 @@
 - `OutputTail`: drains a child's pipe in a thread (a chatty child never blocks on a full pipe), keeping the end.
 - `PipedProcess`: a child spoken to over its stdin and stdout (a stdio MCP server).
 - `ServerProcess`: a child that serves on a TCP port (the HTTP server, a `--server-cmd`), ready once the port accepts.
+- `TokenServerProcess`: one whose REST API takes a token in the Authorization header (its URL and headers).
 - `JupyterServerProcess`: a jupyter-server (or another Jupyter server app, JupyterLab with real-time
   collaboration say) on 127.0.0.1 in a folder of its own.
 
@@ -284,7 +285,23 @@ def installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
-class JupyterServerProcess(ServerProcess):
+class TokenServerProcess(ServerProcess):
+    """A server whose REST API takes `token` in the Authorization header, as Jupyter's do (a Jupyter
+    server, an Enterprise Gateway): its base URL and the headers to reach it."""
+
+    token: str
+
+    @property
+    def url(self) -> str:
+        """The server's base URL, ending in a slash (no token in it)."""
+        return f"http://{self.host}:{self.port}/"
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"token {self.token}"}
+
+
+class JupyterServerProcess(TokenServerProcess):
     """A Jupyter server this process launches on 127.0.0.1, isolated in `folder`:
 
     - `folder/root`: what it serves, and its kernels' working folder (and its own);
@@ -327,15 +344,6 @@ class JupyterServerProcess(ServerProcess):
     @property
     def collaborative(self) -> bool:
         return set(COLLABORATION_EXTENSIONS) <= set(self.extensions)
-
-    @property
-    def url(self) -> str:
-        """The server's base URL, ending in a slash (no token in it)."""
-        return f"http://{self.host}:{self.port}/"
-
-    @property
-    def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self.token}"}
 
     def command(self, port: int) -> list[str]:
         command = [

@@ -234,8 +234,8 @@ def legacy(root: Path) -> Iterator[LegacyClient]:
 class HttpServer(servers.HttpServer):
     """`serve --http` on a free loopback port; sessions at 2025-11-25 and stateless requests share it."""
 
-    def __init__(self, root: Path, log: Path) -> None:
-        super().__init__(root, log=log)
+    def __init__(self, root: Path, log: Path, *extra: str) -> None:
+        super().__init__(root, *extra, log=log)
         self.http = httpx.Client(timeout=120)
         self._ids = itertools.count(1)
 

@@ -31,10 +31,20 @@ class FileNotebooks(ABC):
         await self._write(path, notebook)
         self._changed(path, None)
 
+    async def _read_for_edit(self, path: str) -> tuple[dict[str, Any], object]:
+        """The notebook, and its version as read: what `_check_unchanged` compares before the edit is written."""
+        return await self.read_notebook(path), None
+
+    async def _check_unchanged(self, path: str, version: object) -> None:  # noqa: B027 - a hook, empty where nothing can change
+        """Raise ToolError(CONFLICT) when the notebook is no longer at `version`: someone else saved it meanwhile.
+        Files under one process's lock cannot change under it: nothing to check."""
+
     @asynccontextmanager
     async def edit_notebook(self, path: str, *, origin: Origin) -> AsyncIterator[dict[str, Any]]:
-        notebook = ensure_ids(await self.read_notebook(path))
+        notebook, version = await self._read_for_edit(path)
+        notebook = ensure_ids(notebook)
         yield notebook
+        await self._check_unchanged(path, version)
         await self._write(path, notebook)
         self._changed(path, origin)
 

@@ -39,6 +39,7 @@ class ErrorKind(StrEnum):
     KERNEL_DIED = "kernel-died"
     UNREACHABLE = "unreachable"  # a Jupyter server that does not answer
     UNAUTHORIZED = "unauthorized"  # a Jupyter server that refuses the token
+    CONFLICT = "conflict"  # a notebook changed on the Jupyter server after an edit read it: nothing written
     INTERNAL = "internal"  # a bug of ours
 
 

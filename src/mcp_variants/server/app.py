@@ -32,6 +32,7 @@ from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
+from ..jupyter.remote.gateway import gateway_backend
 from ..jupyter.runtime import Backend
 from ..protocol.arguments import canonical_arguments
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
@@ -84,12 +85,14 @@ class ServerState:
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
+               gateway_url: str | None = None, gateway_token: str | None = None,
                kernel_name: str = "python3", images: ImagePolicy | None = None) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
     With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
-    `kernel_name` is its default kernelspec too.
+    `kernel_name` is its default kernelspec too. With `gateway_url`, kernels run on that Enterprise
+    Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway").
     """
     directory = variants_dir()
     declarations = load_declarations(directory)
@@ -104,7 +107,12 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
-    if jupyter_url:
+    if gateway_url:
+        backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
+                                  kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
+        hub.backends[backend.key] = backend
+        hub.default_backend = backend.key
+    elif jupyter_url:
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
                                               kernel_name=kernel_name)
         hub.default_backend = REMOTE

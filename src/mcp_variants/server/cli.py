@@ -65,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
     serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
                        help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
+    serve.add_argument("--gateway-url", default=os.environ.get("JUPYTER_GATEWAY_URL"),
+                       help="run kernels on this Jupyter Enterprise Gateway; notebooks and files stay under --root, or on "
+                            "--jupyter-url [JUPYTER_GATEWAY_URL]")
+    serve.add_argument("--gateway-token", default=os.environ.get("JUPYTER_GATEWAY_AUTH_TOKEN"),
+                       help="the token of --gateway-url (its EG_AUTH_TOKEN); never logged or returned [JUPYTER_GATEWAY_AUTH_TOKEN]")
     serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
                        help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
                             "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
@@ -134,13 +139,14 @@ def serve(args: argparse.Namespace) -> None:
         except InsecureBinding as exc:
             sys.exit(f"mcp-variants: {exc}")
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", ENV_PREFIX + "TOKEN"):
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
     try:
-        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token, kernel_name=args.kernel,
+        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
+                           gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")

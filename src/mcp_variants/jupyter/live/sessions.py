@@ -1,14 +1,15 @@
-"""Kernels on a Jupyter server with real-time collaboration: a notebook runs in the kernel of its
-JupyterLab session, so the people who have it open and the agent share variables, and the
-execution count goes on from theirs.
+"""Kernels on a Jupyter server: a notebook runs in the kernel of its session there, as in JupyterLab,
+so the people who have it open and the agent share variables, the execution count goes on from
+theirs, and every worker in front of the server finds the same kernel (the session is the
+server's record of it, not a worker's memory).
 
 A notebook with a session (`GET /api/sessions`, matched by path) runs in that session's kernel;
 one without gets a session the way JupyterLab creates one (`POST /api/sessions`), so whoever
-opens the notebook later joins the same kernel. Such a kernel is shared (RunningKernel.shared):
-this process attaches to it (a websocket of its own) and never shuts it down or interrupts
-someone else's run in it; it lets go of it when done, and ends a session it created only when
-nobody else is connected to its kernel. Code that is not a notebook's (execute_code) runs in a
-kernel of this process's own, as on any server.
+opens the notebook later joins the same kernel. That holds with or without real-time
+collaboration. Such a kernel is shared (RunningKernel.shared): this process attaches to it (a
+websocket of its own) and never shuts it down or interrupts someone else's run in it; it lets go
+of it when done, and ends a session it created only when nobody else is connected to its kernel.
+Code that is not a notebook's (execute_code) runs in a kernel of this process's own, as on any server.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from ..remote.server_client import JupyterServerClient, reason
 from ..remote.websocket import WebSocketChannels, open_channels
 from ..run_loop import RunningKernel
 from ..runtime import KernelspecChoice
-from .rooms import Rooms
 
 logger = logging.getLogger(__name__)
 
@@ -35,17 +35,19 @@ DRIVE = "RTC:"  # JupyterLab's collaborative drive prefix, on some versions part
 
 
 class SessionKernels(RemoteKernels):
-    def __init__(self, server: JupyterServerClient, rooms: Rooms, *, kernel_name: str = "python3",
-                 hard_cap_bytes: int = 4_000_000) -> None:
+    def __init__(self, server: JupyterServerClient, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
         super().__init__(server, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
-        self.rooms = rooms
         self._created: dict[str, str] = {}  # kernel id → id of the session this process created for it
 
     async def notebook_kernel(self, path: str, known: str | None, kernelspec: KernelspecChoice) -> tuple[str, bool]:
-        if not await self.rooms.collaborative(path):
-            return await super().notebook_kernel(path, known, kernelspec)
         path = clean_relative(path).as_posix()
-        session = await self._session(path) or await self._start_session(path, await kernelspec() or self.kernel_name)
+        session = await self._session(path)
+        if session is None and known is not None and known in self._kernels and await self._exists(known):
+            # No session, but a kernel this process keeps for the notebook (use_notebook's kernel_id): recorded as
+            # its session, so other workers and a JupyterLab find that one.
+            session = await self._start_session(path, {"id": known})
+        if session is None:
+            session = await self._start_session(path, {"name": await kernelspec() or self.kernel_name})
         kernel_id = str(session["kernel"]["id"])
         if kernel_id not in self._kernels:
             channels = await open_channels(self.server, kernel_id)
@@ -57,21 +59,24 @@ class SessionKernels(RemoteKernels):
     async def _session(self, path: str) -> dict[str, Any] | None:
         response = await self.server.request("GET", "api/sessions")
         if response.status_code != 200:
-            raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} did not list its sessions: {reason(response)}")
+            raise ToolError(ErrorKind.INTERNAL, f"{self.server.subject} did not list its sessions: {reason(response)}")
         for session in response.json():
             where = str(session.get("path") or (session.get("notebook") or {}).get("path") or "").removeprefix(DRIVE)
             if where == path and session.get("kernel"):
                 return dict(session)
         return None
 
-    async def _start_session(self, path: str, kernel_name: str) -> dict[str, Any]:
-        body = {"path": path, "name": PurePosixPath(path).name, "type": "notebook", "kernel": {"name": kernel_name}}
+    async def _start_session(self, path: str, kernel: dict[str, str]) -> dict[str, Any]:
+        """A session for the notebook with `kernel`: {"name": kernelspec} starts one, {"id": …} takes a running one."""
+        body = {"path": path, "name": PurePosixPath(path).name, "type": "notebook", "kernel": kernel}
         response = await self.server.request("POST", "api/sessions", json=body)
         if response.status_code not in (200, 201):
-            raise ToolError(ErrorKind.INTERNAL, f"The Jupyter server at {self.server.url} could not start a session for "
+            raise ToolError(ErrorKind.INTERNAL, f"{self.server.subject} could not start a session for "
                                                 f"{path!r}: {reason(response)}")
         session = dict(response.json())
-        self._created[str(session["kernel"]["id"])] = str(session["id"])
+        running = self._kernels.get(str(session["kernel"]["id"]))
+        if running is None or not running.shared:  # ending it ends its kernel: never for one we only attached to
+            self._created[str(session["kernel"]["id"])] = str(session["id"])
         return session
 
     async def aclose(self) -> None:

@@ -27,11 +27,10 @@ def remote_key(url: str) -> str:
 
 def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
                    kernel_name: str = "python3") -> Backend:
-    """A Backend on one Jupyter server: its kernels and its contents share the one client, and
-    what is known of its collaboration API."""
-    rooms = Rooms(server)
-    return Backend(key, label, SessionKernels(server, rooms, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes),
-                   LiveContents(server, rooms))
+    """A Backend on one Jupyter server: its kernels (notebooks in their sessions' kernels) and its contents
+    (shared documents where it has real-time collaboration) share the one client."""
+    return Backend(key, label, SessionKernels(server, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes),
+                   LiveContents(server, Rooms(server)))
 
 
 def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int, kernel_name: str = "python3") -> Backend:

@@ -16,6 +16,12 @@ from ..paths import clean_relative, glob_matches
 from .server_client import JupyterServerClient, reason, utc_timestamp
 
 
+def _version(model: dict[str, Any]) -> tuple[str, str]:
+    """What tells one saved state of a file from another: its content hash where the server computes one
+    (jupyter-server 2.11 and later, asked with hash=1), else its modification time."""
+    return ("hash", str(model["hash"])) if model.get("hash") else ("last_modified", str(model.get("last_modified")))
+
+
 class RemoteContents(FileNotebooks):
     """The server keeps paths under its root; we refuse `..` first."""
 
@@ -74,14 +80,28 @@ class RemoteContents(FileNotebooks):
         return response.status_code == 200 and response.json().get("type") != "directory"
 
     async def read_notebook(self, path: str) -> dict[str, Any]:
-        response = await self._model(path, type="notebook", content="1")
+        return (await self._read_for_edit(path, versioned=False))[0]
+
+    async def _read_for_edit(self, path: str, *, versioned: bool = True) -> tuple[dict[str, Any], object]:
+        response = await self._model(path, type="notebook", content="1", **({"hash": "1"} if versioned else {}))
         if response.status_code == 404:
             raise ToolError(ErrorKind.NOT_FOUND,
                             f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
         if response.status_code != 200:
             raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
+        model = response.json()
         # The server marks cells "trusted" on read; that is not part of the file.
-        return without_transient(response.json()["content"])
+        return without_transient(model["content"]), _version(model)
+
+    async def _check_unchanged(self, path: str, version: object) -> None:
+        """Another worker or a person may have saved the notebook since this edit read it: asked just before the PUT.
+        (A save landing between this question and the PUT is not seen: docs/choices.md, Many workers.)"""
+        response = await self._model(path, content="0", hash="1")
+        if response.status_code == 200 and _version(response.json()) == version:
+            return
+        raise ToolError(ErrorKind.CONFLICT, f"{path!r} was changed on {self.server.name} after this edit read it (by another "
+                                            "worker, a person or a program); nothing was written. Call again: the edit is made "
+                                            "on what is there now.")
 
     async def live(self, path: str) -> bool | None:
         return False  # the file, through /api/contents: a JupyterLab that has it open sees it on reload

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import anyio
 
@@ -31,13 +32,16 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
                                name == self.kernel_name)
                 for name, s in sorted((listing.get("kernelspecs") or {}).items())]
 
+    def _start_body(self, name: str) -> dict[str, Any]:
+        """What POST api/kernels asks for: path "" starts the kernel in the server's root folder."""
+        return {"name": name, "path": ""}
+
     async def start_kernel(self, kernel_name: str | None = None) -> str:
         name = kernel_name or self.kernel_name
-        # path "" starts the kernel in the server's root folder.
-        response = await self.server.request("POST", "api/kernels", json={"name": name, "path": ""})
+        response = await self.server.request("POST", "api/kernels", json=self._start_body(name))
         if response.status_code not in (200, 201):
             kind = ErrorKind.NOT_FOUND if response.status_code in (400, 404) else ErrorKind.INTERNAL
-            raise ToolError(kind, f"The Jupyter server at {self.server.url} could not start a {name} kernel "
+            raise ToolError(kind, f"{self.server.subject} could not start a {name} kernel "
                                   f"({response.status_code}); list_kernels shows its kernelspecs.")
         kernel_id = response.json()["id"]
         try:
@@ -54,17 +58,14 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             return
         response = await self.server.request("GET", f"api/kernels/{kernel_id}")
         if response.status_code != 200:
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on the Jupyter server at {self.server.url}; "
+            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on {self.server.name}; "
                                                  "list_kernels shows the running ones.")
         channels = await open_channels(self.server, kernel_id)
         self._track(RunningKernel(kernel_id, channels, name=str(response.json().get("name", "")), shared=True))
 
     async def is_running(self, kernel_id: str) -> bool:
         """Ours, and still on the server (a person, or the server's culler, may have shut it down)."""
-        if kernel_id not in self._kernels:
-            return False
-        response = await self.server.request("GET", f"api/kernels/{kernel_id}")
-        return response.status_code == 200
+        return kernel_id in self._kernels and await self._exists(kernel_id)
 
     async def list_kernels(self) -> list[KernelInfo]:
         """Every kernel on the server (a person's JupyterLab kernels too); ours carry our counts."""
@@ -82,10 +83,32 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             ))
         return infos
 
+    async def default_kernel(self) -> tuple[str, bool]:
+        """As the pool's, but a default kernel whose websocket dropped and that the server no longer has
+        (its server was stopped and started again: a JupyterHub user's, say) is replaced at once, and
+        the run is told that state was lost."""
+        kernel_id, replaced = await super().default_kernel()
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None or kernel.channels.connected or await self._exists(kernel_id):
+            return kernel_id, replaced
+        self._untrack(kernel_id, died=True)
+        await kernel.channels.close()
+        return await super().default_kernel()
+
+    async def _exists(self, kernel_id: str) -> bool:
+        return (await self.server.request("GET", f"api/kernels/{kernel_id}")).status_code == 200
+
     async def _before_run(self, kernel: RunningKernel[WebSocketChannels]) -> None:
-        if not kernel.channels.connected:  # the websocket dropped since the last run
-            old, kernel.channels = kernel.channels, await open_channels(self.server, kernel.kernel_id)
-            await old.close()
+        if kernel.channels.connected:
+            return
+        # The websocket dropped since the last run: reopen it, unless the kernel went with it.
+        if not await self._exists(kernel.kernel_id):
+            self._untrack(kernel.kernel_id, died=True)
+            await kernel.channels.close()
+            raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel.kernel_id} is gone from {self.server.name} (stopped, culled, "
+                                                   "or its server restarted); the next run without a kernel id starts a new one.")
+        old, kernel.channels = kernel.channels, await open_channels(self.server, kernel.kernel_id)
+        await old.close()
 
     async def restart_kernel(self, kernel_id: str) -> None:
         kernel = self._find(kernel_id)

@@ -1,7 +1,9 @@
 """The REST client of one Jupyter server: base URL, token, one HTTP connection pool.
 
 The token travels only in the Authorization header (never in a URL, which ends up in logs)
-and is never part of a message, a label or a repr.
+and is never part of a message, a label or a repr. The same client speaks to what serves the
+same REST API: a jupyter-server, a user's server behind JupyterHub (`/user/NAME/`: the Hub
+redirects its API to itself while that server is stopped), an Enterprise Gateway's kernels.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ def split_url(url: str) -> tuple[str, str | None]:
 class JupyterServerClient:
     """A client of one Jupyter server, shared by the kernels and the contents of its runtime."""
 
-    def __init__(self, url: str, token: str | None, *, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, token: str | None, *, timeout: float = 30.0, what: str = "the Jupyter server") -> None:
         self.url = url
+        self.name = f"{what} at {url}"  # for messages: "the Jupyter server at …", "the Enterprise Gateway at …"
+        self.subject = self.name[:1].upper() + self.name[1:]  # the same, to begin a sentence
         self.http = httpx.AsyncClient(base_url=url, timeout=timeout)
         self.set_token(token)
 
@@ -61,19 +65,32 @@ class JupyterServerClient:
         return urlunsplit((scheme, parts.netloc, f"{parts.path}{api_path}", query, ""))
 
     async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        """One REST call; a server that does not answer or refuses the token is a ToolError."""
+        """One REST call; a server that does not answer, refuses the token or is stopped (by its JupyterHub) is a ToolError."""
         try:
             response = await self.http.request(method, path, **kwargs)
+            if response.is_redirect or response.status_code == 424:
+                raise ToolError(ErrorKind.UNREACHABLE, await self._not_running(response))
         except httpx.HTTPError as exc:
             raise ToolError(
                 ErrorKind.UNREACHABLE,
-                f"The Jupyter server at {self.url} does not answer ({type(exc).__name__}); check that it runs, "
+                f"{self.subject} does not answer ({type(exc).__name__}); check that it runs, "
                 "or connect_to_jupyter to another one.",
             ) from None
         if response.status_code in (401, 403):
+            said = reason(response)
+            refusal = "refused the token" if said in ("", "Forbidden", "Unauthorized") else f"refused the request ({said})"
             raise ToolError(ErrorKind.UNAUTHORIZED,
-                            f"The Jupyter server at {self.url} refused the token; connect_to_jupyter with the right one.")
+                            f"{self.subject} {refusal}; connect_to_jupyter with the right token.")
         return response
+
+    async def _not_running(self, response: httpx.Response) -> str:
+        """What to say when the API answers with a redirect: JupyterHub sends the API of a stopped server to
+        /hub/user/NAME/..., which answers 424 with where to start it again. Asked once, for its message."""
+        if response.is_redirect and response.next_request is not None:
+            response = await self.http.send(response.next_request)
+        said = reason(response) if response.status_code == 424 else f"the API answers with a redirect ({response.status_code})"
+        return (f"{self.subject} is not running: {said}. Start it again (a JupyterHub "
+                "user's server: from the Hub's home page, or the Hub's API), then call again.")
 
     async def status(self) -> dict[str, Any]:
         """/api/status (needs the token) plus the server version from /api."""

@@ -91,7 +91,7 @@ class WebSocketChannels:
             return False
         if not self.connected:
             raise ToolError(ErrorKind.UNREACHABLE,
-                            f"Lost the websocket to kernel {self.kernel_id} at {self.server.url}; call again to reconnect.")
+                            f"Lost the websocket to kernel {self.kernel_id} on {self.server.name}; call again to reconnect.")
         return True
 
     def silence_before_check(self) -> float:
@@ -113,15 +113,15 @@ async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocke
     # The reader thread puts each message into the queue attribute named after its channel.
     iopub, shell = _WakingQueue(loop), _WakingQueue(loop)
     client._iopub_msg_queue, client._shell_msg_queue = iopub, shell
-    await anyio.to_thread.run_sync(_start, client, server.url)
+    await anyio.to_thread.run_sync(_start, client, server.name)
     return WebSocketChannels(server, kernel_id, client, iopub, shell)
 
 
-def _start(client: KernelWebSocketClient, url: str) -> None:
+def _start(client: KernelWebSocketClient, server_name: str) -> None:
     client.start_channels()
     try:
         if not client.connection_ready.is_set():
-            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of the Jupyter server at {url}.")
+            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of {server_name}.")
         client.wait_for_ready(timeout=60)
     except BaseException:
         disconnect(client)
