@@ -133,7 +133,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         assert [c.id for c in saved.cells] == cell_ids(seen)
 
         restarted = ok(live.call("restart_notebook", {"notebook": nb}))
-        assert "JupyterLab kernel" in text(restarted[AC]) and restarted[PS]["kernelId"] == kernel_id
+        assert "session on the Jupyter server" in text(restarted[AC]) and restarted[PS]["kernelId"] == kernel_id
         unused = ok(live.call("unuse_notebook", {"notebook": nb}))
         assert unused[PS]["kernelStopped"] is False and "JupyterLab session" in text(unused[AC])
     finally:

@@ -19,7 +19,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         await ctx.backend.kernels.restart_kernel(kernel_id)
     text = f"Restarted the kernel of {path}: variables and imports are gone; run the cells you need again."
     if shared:
-        text += " It is the notebook's JupyterLab kernel: the people who have it open lost theirs too."
+        text += (" It is the kernel of the notebook's session on the Jupyter server: whoever else runs code in it "
+                 "(people in JupyterLab, other clients) lost theirs too.")
     return Outcome(value=Message("notebook.restart", text, {"notebook": path, "kernelId": kernel_id, "restarted": True}))
 
 
