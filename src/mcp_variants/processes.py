@@ -330,7 +330,7 @@ class JupyterServerProcess(TokenServerProcess):
                  extensions: Sequence[str] = (), args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
         self.folder = folder
         self.root = folder / "root"
-        self.token = token or secrets.token_urlsafe(32)
+        self.token = token or secrets.token_hex(32)  # hex: a token that starts with "-" reads as an option on a command line
         self.config = config
         self.app = app
         self.extensions = list(extensions)

@@ -51,7 +51,7 @@ class GatewayProcess(TokenServerProcess):
 
     def __init__(self, folder: Path, env_dir: Path) -> None:
         self.folder = folder
-        self.token = secrets.token_urlsafe(32)
+        self.token = secrets.token_hex(32)
         folder.mkdir(parents=True, exist_ok=True)
         env = _base_env(folder)
         env.update(EG_AUTH_TOKEN=self.token, EG_LIST_KERNELS="True")
@@ -111,7 +111,7 @@ class HubProcess(TokenServerProcess):
 
     def __init__(self, folder: Path, env_dir: Path) -> None:
         self.folder = folder
-        self.token = secrets.token_urlsafe(32)
+        self.token = secrets.token_hex(32)
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
         config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
