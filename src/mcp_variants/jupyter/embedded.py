@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -22,6 +23,8 @@ from ..protocol.errors import ErrorKind, ToolError
 from .kernel_pool import KernelPool
 from .run_loop import RunningKernel, utc_now
 from .runtime import KernelInfo, KernelSpecInfo
+
+KERNELSPECS_TTL_S = 10.0  # as long as list_kernels' cache hint: a kernel installed meanwhile shows up after it
 
 # The names jupyter_client replaces with the server's own interpreter in a kernelspec's argv.
 OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}
@@ -76,6 +79,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
         self.root = root
         self._specs = KernelSpecManager()
+        self._specs_read: tuple[float, list[KernelSpecInfo]] | None = None  # (when, what): kernelspecs()
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mcp-variants-kernels-")
 
     def check_kernel_name(self) -> None:
@@ -85,9 +89,14 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
             raise ToolError(ErrorKind.NOT_FOUND, f"no kernelspec {self.kernel_name!r}; `jupyter kernelspec list` shows {', '.join(names)}.")
 
     async def kernelspecs(self) -> list[KernelSpecInfo]:
-        specs = await anyio.to_thread.run_sync(self._specs.get_all_specs)  # reads every kernel.json on JUPYTER_PATH
-        return [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""), name == self.kernel_name)
-                for name, s in sorted(specs.items())]
+        """The kernelspecs on JUPYTER_PATH, read again at most every KERNELSPECS_TTL_S: reading every
+        kernel.json in a thread on each list_kernels halved the calls a second this server answers."""
+        now = time.monotonic()
+        if self._specs_read is None or now - self._specs_read[0] >= KERNELSPECS_TTL_S:
+            specs = await anyio.to_thread.run_sync(self._specs.get_all_specs)
+            self._specs_read = (now, [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""),
+                                                     name == self.kernel_name) for name, s in sorted(specs.items())])
+        return list(self._specs_read[1])
 
     async def start_kernel(self, kernel_name: str | None = None) -> str:
         kernel_id = str(uuid.uuid4())
