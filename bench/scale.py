@@ -32,7 +32,6 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from typing import Any
 import nbformat
 
 from mcp_variants.jupyter import sandboxes
+from mcp_variants.processes import TokenEndpoint
 
 from .roundtrip import CODE, StdioServer, _cpu_times, cpu_busy, execute_default, tree_cpu_seconds, wait_for_quiet
 from .runtimes import RawRemoteKernel, _mode_ratios, _row, jupyter_server
@@ -60,18 +60,6 @@ PAIRS = (("Enterprise Gateway", RAW_GATEWAY, SRV_GATEWAY), ("JupyterHub user's s
 ONE, TWO = "one worker", "two workers"
 
 
-@dataclass(frozen=True)
-class UserServer:
-    """A Hub user's server as the raw client reaches it: its URL under the Hub, the user's token."""
-
-    url: str
-    token: str
-
-    @property
-    def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self.token}"}
-
-
 def round_trips(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, Any]:
     rng = random.Random(seed)
     gateway = GatewayProcess(workdir / "gateway", gateway_env())
@@ -90,7 +78,7 @@ def round_trips(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, 
         began = time.perf_counter()
         hub.start_server(USER)
         cold["hub: user's server spawn (s)"] = round(time.perf_counter() - began, 3)
-        user = UserServer(hub.user_url(USER), hub.user_token(USER, [f"access:servers!user={USER}"]))
+        user = TokenEndpoint(hub.user_url(USER), hub.user_token(USER, [f"access:servers!user={USER}"]))
         for name, api in ((RAW_GATEWAY, gateway), (RAW_HUB, user)):
             raws[name] = RawRemoteKernel(api)
             cold[f"{name}: kernel start + websocket (s)"] = round(raws[name].start(), 3)

@@ -27,11 +27,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Self
 
 import httpx
 import psutil
+
+from .jupyter.tokens import token_headers
 
 LOOPBACK = "127.0.0.1"
 TAIL_BYTES = 64 * 1024
@@ -285,6 +288,18 @@ def installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
+@dataclass(frozen=True)
+class TokenEndpoint:
+    """Where a Jupyter-style REST API answers (base URL ending in a slash) and the token it takes."""
+
+    url: str
+    token: str
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        return token_headers(self.token)
+
+
 class TokenServerProcess(ServerProcess):
     """A server whose REST API takes `token` in the Authorization header, as Jupyter's do (a Jupyter
     server, an Enterprise Gateway): its base URL and the headers to reach it."""
@@ -298,7 +313,7 @@ class TokenServerProcess(ServerProcess):
 
     @property
     def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self.token}"}
+        return token_headers(self.token)
 
 
 class JupyterServerProcess(TokenServerProcess):

@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import httpx
 import nbformat
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.processes import JupyterServerProcess, TokenEndpoint
 from support.checked_server import AC, AS, PS, Server, text
 from support.jupyter import sessions
 from support.person import Person, cell_ids, output_texts
@@ -336,23 +335,13 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
 # ---- sandboxes ---------------------------------------------------------------------------------------
 
 
-@dataclass
-class Sandbox:
-    url: str
-    token: str
-
-    @property
-    def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self.token}"}
-
-
 def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
     server = Server(tmp_path, stateless=False, reaper=reaper)
     try:
         launched = server.call("launch_sandbox")
         record = launched[AS]["sandbox"]
         reaper.watch(record["pid"])
-        sandbox = Sandbox(record["url"], (Path(record["root"]).parent / "token").read_text())
+        sandbox = TokenEndpoint(record["url"], (Path(record["root"]).parent / "token").read_text())
         assert f"watch its notebooks live at {record['url']}lab" in text(launched[AC])
         assert httpx.get(f"{record['url']}lab", headers=sandbox.auth_headers, timeout=30).status_code == 200
         server.call("use_sandbox", {"sandbox_id": record["id"]})

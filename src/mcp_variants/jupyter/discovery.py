@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import psutil
 
+from .tokens import token_headers
+
 STATUS_TIMEOUT_S = 2.0
 
 
@@ -71,8 +73,8 @@ def server_on(root: Path, folder: Path | None = None) -> RunningServer | None:
 
 
 def _answers(server: RunningServer) -> bool:
-    headers = {"Authorization": f"token {server.token}"} if server.token else {}
     try:
-        return httpx.get(f"{server.url.rstrip('/')}/api/status", headers=headers, timeout=STATUS_TIMEOUT_S).status_code == 200
+        status = httpx.get(f"{server.url.rstrip('/')}/api/status", headers=token_headers(server.token), timeout=STATUS_TIMEOUT_S)
+        return status.status_code == 200
     except httpx.HTTPError:
         return False

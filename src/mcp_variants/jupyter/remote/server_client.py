@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..tokens import token_headers
 
 
 def split_url(url: str) -> tuple[str, str | None]:
@@ -46,14 +47,13 @@ class JupyterServerClient:
     def set_token(self, token: str | None) -> None:
         self._token = token or None
         self.http.headers.pop("Authorization", None)
-        if self._token:
-            self.http.headers["Authorization"] = f"token {self._token}"
+        self.http.headers.update(token_headers(self._token))
 
     def same_token(self, token: str | None) -> bool:
         return (token or None) == self._token
 
     def ws_headers(self) -> dict[str, str]:
-        return {"Authorization": f"token {self._token}"} if self._token else {}
+        return token_headers(self._token)
 
     def ws_url(self, kernel_id: str) -> str:
         return self.websocket_url(f"api/kernels/{kernel_id}/channels")
