@@ -15,7 +15,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess, TokenEndpoint
 from support.checked_server import AC, AS, PS, Server, text
-from support.jupyter import sessions
+from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
@@ -48,23 +48,6 @@ def code(source: str, cell_id: str | None = None) -> dict[str, Any]:
     if cell_id:
         cell["id"] = cell_id
     return cell
-
-
-def on_disk(lab: JupyterServerProcess, path: str, check: Callable[[nbformat.NotebookNode], bool],
-            timeout: float = 10) -> nbformat.NotebookNode:
-    """The notebook file once JupyterLab saved it with `check` true (it saves the room about a second after a change)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            notebook = nbformat.read(lab.root / path, as_version=4)
-            if check(notebook):
-                nbformat.validate(notebook)
-                return notebook
-        except (OSError, ValueError):
-            notebook = None
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{path} on disk never got there: {notebook}")
-        time.sleep(0.1)
 
 
 def contents_writes(server: Server) -> list[str]:

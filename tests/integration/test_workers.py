@@ -15,7 +15,6 @@ worker, a person) is refused, `conflict`, and the other change is kept.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from mcp_variants.jupyter.remote.contents import RemoteContents
 from mcp_variants.jupyter.remote.server_client import JupyterServerClient
 from mcp_variants.processes import JupyterServerProcess
 from mcp_variants.protocol.errors import ErrorKind, ToolError
-from support.jupyter import jupyterlab_server
+from support.jupyter import jupyterlab_server, on_disk
 
 from .conftest import HttpServer, code, text_of, write_notebook
 
@@ -100,17 +99,7 @@ def test_100_alternating_inserts_lose_nothing_and_double_nothing(server: Jupyter
     _, text, read = workers[0].call("read_notebook", {"notebook": "many.ipynb", "limit": 200})
     expected = ["# start", *(f"cell {i}" for i in range(100))]
     assert [cell["source"] for cell in read["cells"]] == expected, "what a worker reads"
-    assert _settled(server, "many.ipynb", expected) == expected, "what the Jupyter server keeps"
-
-
-def _settled(server: JupyterServerProcess, name: str, expected: list[str], timeout: float = 10.0) -> list[str]:
-    """The notebook's cells on disk once they match (a shared document reaches the file by the server's autosave)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        cells = cells_of(server, name)
-        if cells == expected or time.monotonic() > deadline:
-            return cells
-        time.sleep(0.2)
+    on_disk(server, "many.ipynb", lambda notebook: [cell.source for cell in notebook.cells] == expected)  # what the server keeps
 
 
 def test_use_notebook_is_a_default_of_one_worker_s_session(server: JupyterServerProcess, workers: list[Worker]) -> None:

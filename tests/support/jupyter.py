@@ -4,10 +4,12 @@ REST path, connect_to_jupyter) and a JupyterLab with real-time collaboration (li
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import nbformat
 import pytest
 
 from mcp_variants.processes import COLLABORATION_EXTENSIONS, JupyterServerProcess
@@ -58,3 +60,22 @@ def sessions(server: JupyterServerProcess) -> list[dict[str, object]]:
     response = httpx.get(f"{server.url}api/sessions", headers=server.auth_headers, timeout=10)
     response.raise_for_status()
     return list(response.json())
+
+
+def on_disk(lab: JupyterServerProcess, path: str, check: Callable[[nbformat.NotebookNode], bool],
+            timeout: float = 10) -> nbformat.NotebookNode:
+    """The notebook file once the server saved it with `check` true (JupyterLab saves a room about a second after a
+    change). A read in the middle of a save can find the file empty or cut (jupyter-server's "atomic" save writes it
+    in place beside a backup copy): that is not there yet."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            notebook = nbformat.read(lab.root / path, as_version=4)
+            if check(notebook):
+                nbformat.validate(notebook)
+                return notebook
+        except (OSError, ValueError):
+            notebook = None
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path} on disk never got there: {notebook}")
+        time.sleep(0.1)
