@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.server.bridge import (
+from mcp_variants.sdk.bridge import (
     MARKER_KEY,
     SDK_VERSION,
     TUNNEL_KEY,

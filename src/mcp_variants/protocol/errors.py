@@ -40,6 +40,7 @@ class ErrorKind(StrEnum):
     UNREACHABLE = "unreachable"  # a Jupyter server that does not answer
     UNAUTHORIZED = "unauthorized"  # a Jupyter server that refuses the token
     CONFLICT = "conflict"  # a notebook changed on the Jupyter server after an edit read it: nothing written
+    TOOL_ERROR = "tool-error"  # a failure a tool reports in its own words (the SDK's ToolError, on the public server API)
     INTERNAL = "internal"  # a bug of ours
 
 

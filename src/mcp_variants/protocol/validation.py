@@ -20,10 +20,14 @@ class OutputValidators:
     def __init__(self, declarations: Iterable[ToolDeclaration], error_schema: dict[str, Any]) -> None:
         self._validators: dict[tuple[str, Selector], Any] = {}
         for declaration in declarations:
-            for variant in declaration.variants:
-                if variant.schema is not None:
-                    self._validators[(declaration.name, variant.selector)] = _compile(variant.schema)
+            self.add(declaration)
         self._error = _compile(error_schema)
+
+    def add(self, declaration: ToolDeclaration) -> None:
+        """Compile one more tool's structured variants."""
+        for variant in declaration.variants:
+            if variant.schema is not None:
+                self._validators[(declaration.name, variant.selector)] = _compile(variant.schema)
 
     def problems(self, tool: str, selector: Selector, value: Any, *, is_error: bool) -> list[str]:
         """Messages for each way `value` breaks its schema; empty when it conforms."""

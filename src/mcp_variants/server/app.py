@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CompleteRequestParams,
     PaginatedRequestParams,
@@ -25,7 +23,7 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
-from ..catalog import load_declarations, load_shape, variants_dir
+from ..catalog import load_declarations, variants_dir
 from ..images import ImagePolicy
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
@@ -34,17 +32,13 @@ from ..jupyter.local_contents import LocalContents
 from ..jupyter.remote import REMOTE, remote_backend
 from ..jupyter.remote.gateway import gateway_backend
 from ..jupyter.runtime import Backend
-from ..protocol.arguments import canonical_arguments
-from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
-from ..protocol.projection import Outcome, build_result
-from ..protocol.selection import select
-from ..protocol.tools_list import tool_entry
-from ..protocol.types import UI_EXTENSION, ToolDeclaration
-from ..protocol.validation import OutputValidators
-from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, era_for
+from ..protocol.errors import DeclarationError
+from ..protocol.types import UI_EXTENSION
+from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
+from ..sdk.lowlevel import serve_tools
+from ..sdk.toolset import ToolSet, VariantTool
 from ..tools import TOOLS
-from ..tools.shared.spec import Limits, ToolContext, ToolSpec
-from . import bridge
+from ..tools.shared.spec import Limits, ToolContext
 from .image_resources import ImageResources
 from .notebook_resources import NotebookResources
 from .resources import Resources, register_resources
@@ -57,21 +51,11 @@ SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: {"mimeTypes": ["te
 LIST_TTL_MS = 60_000
 
 
-class CallToolParams(RequestParams):
-    """tools/call params; the handler reads `requestedOutputs` from the raw params."""
-
-    name: str
-    arguments: dict[str, Any] | None = None
-
-
 @dataclass
 class ServerState:
     """Everything the handlers need, built once at start-up."""
 
-    declarations: dict[str, ToolDeclaration]
-    specs: dict[str, ToolSpec]
-    validators: OutputValidators
-    input_validators: dict[str, Any]
+    tools: ToolSet
     hub: Hub
     limits: Limits
     images: ImagePolicy
@@ -97,13 +81,10 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     directory = variants_dir()
     declarations = load_declarations(directory)
     check_view_links(declarations)
-    for name, declaration in declarations.items():
-        spec = TOOLS.get(name)
-        if spec is None:
-            raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-        missing = [str(v.selector) for v in declaration.variants if v.selector not in spec.projectors.success]
-        if missing:
-            raise DeclarationError(name, "every declared variant has a projector", ", ".join(missing))
+    for name in declarations.keys() - TOOLS.keys():
+        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+    # The Jupyter tools are served through the public server API (mcp_variants.sdk), as any other server's are.
+    tools = ToolSet(VariantTool(declaration, TOOLS[name].projectors, TOOLS[name].run) for name, declaration in declarations.items())
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
@@ -121,10 +102,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     images = images or ImagePolicy()
     resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
     return ServerState(
-        declarations=declarations,
-        specs={name: TOOLS[name] for name in declarations},
-        validators=OutputValidators(declarations.values(), load_shape(directory, "error.json")),
-        input_validators={n: jsonschema_rs.validator_for(d.input_schema) for n, d in declarations.items()},
+        tools=tools,
         hub=hub,
         limits=limits,
         images=images,
@@ -160,28 +138,6 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
     return hub.client(key)
 
 
-def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
-    if bridge.is_outputs_request(ctx.params):
-        return Era.OUTPUTS
-    return era_for(ctx.protocol_version)
-
-
-def negotiated_extensions(ctx: ServerRequestContext[Any, Any]) -> frozenset[str]:
-    """Extensions both sides advertised for this request (envelope or handshake)."""
-    capabilities = ctx.session.client_capabilities
-    client = set((capabilities.extensions or {}) if capabilities else {})
-    return frozenset(client & SERVER_EXTENSIONS.keys())
-
-
-def _finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: dict[str, Any]) -> dict[str, Any]:
-    """Hand a result to the SDK: tunnelled at 2026-12-01, typed `resultType` at 2026-07-28."""
-    if era is Era.OUTPUTS:
-        result = bridge.tunnel(method, result)
-    if ctx.protocol_version in STATELESS_VERSIONS:
-        result["resultType"] = "complete"
-    return result
-
-
 def build_server(state: ServerState) -> Server[Any]:
     server: Server[Any] = Server(
         "mcp-variants",
@@ -193,29 +149,6 @@ def build_server(state: ServerState) -> Server[Any]:
             for method in ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
         },
     )
-    server.extensions = dict(SERVER_EXTENSIONS)
-
-    async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
-        era = request_era(ctx)
-        extensions = negotiated_extensions(ctx)
-        result = {"tools": [tool_entry(d, era, extensions) for d in state.declarations.values()]}
-        return _finish(ctx, "tools/list", era, result)
-
-    async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolParams) -> dict[str, Any]:
-        raw = dict(ctx.params or {})
-        era = request_era(ctx)
-        declaration = state.declarations.get(params.name)
-        if declaration is None:
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}", {"tool": params.name, "available": sorted(state.declarations)})
-        try:
-            selectors = select(raw, declaration, era, negotiated_extensions(ctx))
-            outcome = await _run(ctx, state, declaration, params.arguments or {})
-            result, breach = build_result(declaration, selectors, era, outcome, state.specs[declaration.name].projectors, state.validators)
-            if breach is not None:  # answered as an internal error; the core does no logging
-                logger.error("%s", breach)
-        except ProtocolError as exc:
-            raise MCPError(exc.code, exc.message, exc.data) from None
-        return _finish(ctx, "tools/call", era, result)
 
     async def discover(ctx: ServerRequestContext[Any, Any], params: RequestParams) -> dict[str, Any]:
         capabilities = server.get_capabilities(protocol_version=ctx.protocol_version).model_dump(
@@ -234,8 +167,7 @@ def build_server(state: ServerState) -> Server[Any]:
             "resultType": "complete",
         }
 
-    server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
-    server.add_request_handler("tools/call", CallToolParams, call_tool)
+    serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
     # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, and images in link mode.
@@ -262,26 +194,11 @@ def _register_empty_features(server: Server[Any]) -> None:
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, empty("", None))
 
 
-async def _run(ctx: ServerRequestContext[Any, Any], state: ServerState, declaration: ToolDeclaration, given: dict[str, Any]) -> Outcome:
-    try:
-        arguments = canonical_arguments(declaration, given)
-    except ToolError as exc:
-        return Outcome(failure=exc)
-    problems = [e.message for e in state.input_validators[declaration.name].iter_errors(arguments)]
-    if problems:
-        return Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS,
-                                         f"Invalid arguments for {declaration.name}: {'; '.join(problems[:5])}"))
+def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ToolContext:
+    """What a Jupyter tool runs with: the server's limits and runtimes, this client's state, and progress
+    notifications to this request's token."""
 
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    client = client_state(ctx, state)
-    tool_ctx = ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress, images=state.images)
-    try:
-        return await state.specs[declaration.name].run(tool_ctx, arguments)
-    except ToolError as exc:
-        return Outcome(failure=exc)
-    except Exception:
-        logger.exception("tool %s raised", declaration.name)
-        return Outcome(failure=ToolError(ErrorKind.INTERNAL,
-                                         f"{declaration.name} failed inside the server; the server log has the details."))
+    return ToolContext(limits=state.limits, hub=state.hub, client=client_state(ctx, state), progress=progress, images=state.images)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import logging
 import os
@@ -127,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
+    from ..sdk.http import InsecureBinding, check_binding
     from .app import build_server, load_state
-    from .http import InsecureBinding, check_binding
 
     root = args.root.resolve()
     if not root.is_dir():
@@ -205,35 +204,18 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 
 
 async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
-    from .stdio import bridged_stdio
+    from ..sdk.serve import serve_stdio
 
-    async with bridged_stdio(args.max_message_bytes, at_eof=state.subscriptions.end_streams) as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await serve_stdio(server, max_message_bytes=args.max_message_bytes, at_eof=state.subscriptions.end_streams)
 
 
 async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None:
-    import uvicorn
-
-    from .connections import GuardedH11Protocol
-    from .http import HttpLimits, build_http_app
+    from ..sdk.http import HttpLimits
+    from ..sdk.serve import serve_http
 
     limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
                         max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
-    app = build_http_app(server, args.host, args.token, limits)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="on", access_log=False,
-                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
-    # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler
-    # that was there before it; with the default one the process would die before the
-    # caller's `finally` shuts the kernels and sandboxes down. A no-op handler lets it return.
-    for handled in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(handled, lambda *_: None)
-    loop = asyncio.get_running_loop()
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            # A graceful shutdown waits for every open response: a subscriptions/listen stream
-            # would hold it forever. They end first, each answered with its result.
-            loop.call_soon_threadsafe(state.subscriptions.end_streams)
-            super().handle_exit(sig, frame)
-
-    await Server(config).serve()
+    # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
+    # forever. They end first, each answered with its result.
+    await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
+                     before_exit=state.subscriptions.end_streams)

@@ -5,17 +5,17 @@ from _launch import launch
 
 def patch() -> None:
     from mcp_variants.protocol.versions import Era
-    from mcp_variants.server import app
+    from mcp_variants.sdk import lowlevel
 
-    original = app._finish
+    original = lowlevel.finish
 
-    def _finish(ctx, method, era, result):  # type: ignore[no-untyped-def]
+    def finish(ctx, method, era, result):  # type: ignore[no-untyped-def]
         if method == "tools/call" and era is Era.LEGACY_ANY and "content" in result:
             result = {**result, "outputs": [{"audience": "assistant", "format": "content", "content": result["content"]}]}
             return original(ctx, method, Era.OUTPUTS, result)  # tunnelled past the SDK, which would drop it
         return original(ctx, method, era, result)
 
-    app._finish = _finish
+    lowlevel.finish = finish
 
 
 launch(patch)

@@ -18,7 +18,7 @@ passes `requestedOutputs` through typed params, and keeps `outputVariants` on
 Tool and `outputs` on CallToolResult. Handlers then return their results as
 they are, and server/discover needs no override.
 
-The rewriting is pure (dicts in, dicts out); server/stdio.py applies it to each message
+The rewriting is pure (dicts in, dicts out); sdk/stdio.py applies it to each message
 as it crosses, and the ASGI middleware at the bottom to each HTTP body. Wire tests cover
 both transports.
 """
@@ -110,7 +110,7 @@ def rewrite_response(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-# ---- stdio: applied by server/stdio.py to each message as it crosses ----------------------------
+# ---- stdio: applied by sdk/stdio.py to each message as it crosses ----------------------------
 
 
 def bridge_inbound(item: SessionMessage | Exception) -> SessionMessage | Exception:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
@@ -67,7 +68,7 @@ class HttpLimits:
     max_connections: int = 200
 
 
-def build_http_app(server: Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
+def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
     """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):

@@ -1,0 +1,28 @@
+"""After: the same tool with declared variants; old clients get exactly what they got before."""
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+from mcp_variants.sdk import Variants, cli, variant
+
+
+class Stats(BaseModel):
+    words: int
+    lines: int
+    characters: int
+
+
+variants = Variants()
+CARD = {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}
+
+
+@variants.legacy_tool(variant("user/structured", CARD, project=lambda s: {"title": f"{s.words} words"}), structured="assistant")
+def text_stats(text: str) -> Stats:
+    """Count the words, lines and characters of a text."""
+    return Stats(words=len(text.split()), lines=len(text.splitlines()), characters=len(text))
+
+
+mcp = MCPServer("text-stats", extensions=[variants], middleware=[variants.middleware])
+
+if __name__ == "__main__":
+    cli(mcp)

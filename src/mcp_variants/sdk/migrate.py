@@ -1,0 +1,46 @@
+"""Migrating an existing `MCPServer` tool to declared variants, by the inferences SEP-3279 allows an SDK.
+
+- Its legacy `content` (what MCPServer makes of the return value) becomes `assistant/content`, so an old
+  client's answer does not change.
+- Its legacy `outputSchema` (from the return annotation) becomes one structured variant only when the
+  author names the audience: `programmatic` (code uses it) or `assistant` (the model reads it). Never
+  both, and never an extension's: the SEP forbids inferring that one outputSchema suits several audiences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult
+
+from .declare import VariantSpec, variant
+
+StructuredAudience = Literal["programmatic", "assistant"]
+
+
+def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
+    """The variants a legacy tool already has: assistant/content, and with `structured` its outputSchema for that
+    one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
+    if structured not in (None, "programmatic", "assistant"):
+        raise ValueError(f"a legacy outputSchema maps to one audience, programmatic or assistant, not {structured!r}")
+    legacy = Tool.from_function(fn, structured_output=True if structured else None).fn_metadata
+
+    def converted(value: Any) -> CallToolResult:
+        result = legacy.convert_result(value)
+        if not isinstance(result, CallToolResult):  # an InputRequiredResult: a multi-round tool, not a legacy one
+            raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(result).__name__}, which has no legacy content")
+        return result
+
+    def content(value: Any) -> Any:
+        return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in converted(value).content]
+
+    specs = [variant("assistant/content", project=content)]
+    if structured:
+        if legacy.output_schema is None:
+            raise ValueError(f"{getattr(fn, '__name__', fn)!r} has no outputSchema (no return annotation) "
+                             f"to declare as {structured}/structured")
+        specs.append(variant(f"{structured}/structured", legacy.output_schema,
+                             project=lambda value: converted(value).structured_content))
+    return specs

@@ -1,0 +1,103 @@
+"""Run a server, `MCPServer` or the low-level `Server`, on stdio or streamable HTTP with every protocol era,
+2026-12-01 included: the SDK's own transports would refuse 2026-12-01 before any handler runs, so these put
+the bridge (bridge.py) between the wire and the SDK. The same functions serve the Jupyter server."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+from typing import Any, Literal
+
+import anyio
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+
+from .http import HttpLimits, build_http_app
+from .stdio import DEFAULT_MAX_MESSAGE_BYTES, bridged_stdio
+
+DEFAULT_LIMITS = HttpLimits()
+
+AnyServer = MCPServer[Any] | Server[Any]
+
+
+def lowlevel_server(server: AnyServer) -> Server[Any]:
+    """The low-level Server that runs a connection. mcp 2.3.0's MCPServer keeps it private and runs it only on
+    the SDK's own transports (MCPServer.run_stdio_async reads the same attribute); docs/sdk-change.md."""
+    if isinstance(server, MCPServer):
+        inner: Server[Any] = server._lowlevel_server
+        return inner
+    return server
+
+
+async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+                      at_eof: Callable[[], None] = lambda: None) -> None:
+    """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/stdio.py)."""
+    inner = lowlevel_server(server)
+    async with bridged_stdio(max_message_bytes, at_eof=at_eof) as (read_stream, write_stream):
+        await inner.run(read_stream, write_stream, inner.create_initialization_options())
+
+
+def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
+                        limits: HttpLimits = DEFAULT_LIMITS) -> Any:
+    """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the
+    bridge, DNS-rebinding protection on, and a bearer token where one is given."""
+    return build_http_app(server, host, token, limits)
+
+
+async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
+                     limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None) -> None:
+    """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
+    runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open)."""
+    import uvicorn
+
+    from .connections import GuardedH11Protocol
+
+    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits), host=host, port=port,
+                            log_level="warning", lifespan="on", access_log=False,
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
+    # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there
+    # before it; with the default one the process would die before the caller's cleanup. A no-op lets it return.
+    for handled in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(handled, lambda *_: None)
+    loop = asyncio.get_running_loop()
+
+    class Uvicorn(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            loop.call_soon_threadsafe(before_exit)
+            super().handle_exit(sig, frame)
+
+    await Uvicorn(config).serve()
+
+
+def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
+        port: int = 8000, token: str | None = None) -> None:
+    """`MCPServer.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+    if transport == "stdio":
+        anyio.run(serve_stdio, server)
+    else:
+        anyio.run(lambda: serve_http(server, host=host, port=port, token=token))
+
+
+def cli(server: AnyServer, argv: list[str] | None = None) -> None:
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T]` streamable HTTP at /mcp
+    (loopback by default; any other address needs a bearer token)."""
+    import argparse
+
+    from .http import InsecureBinding, check_binding
+
+    name = lowlevel_server(server).name
+    parser = argparse.ArgumentParser(description=f"the MCP server {name}, with SEP-3279 output variants")
+    parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--token", default=None, help="bearer token every HTTP request must carry")
+    args = parser.parse_args(argv)
+    if not args.http:
+        run(server)
+        return
+    try:
+        check_binding(args.host, args.token)
+    except InsecureBinding as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
+    run(server, "streamable-http", host=args.host, port=args.port, token=args.token)

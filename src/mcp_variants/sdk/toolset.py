@@ -1,0 +1,151 @@
+"""A set of tools with declared output variants: what a server needs to list and call them in any era.
+
+No I/O and no SDK here: the adapters (`lowlevel.py` for the SDK's low-level `Server`, `extension.py` for
+`MCPServer`) read the era and the negotiated extensions off the request, and hand this module plain data.
+Every SEP-3279 decision is the core's (`protocol/`): this module only keeps each tool's declaration,
+projectors and compiled validators together, so that a server cannot list one thing and answer another.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema_rs
+
+from ..catalog import load_shape, variants_dir
+from ..protocol.arguments import canonical_arguments
+from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
+from ..protocol.projection import Outcome, ToolProjectors, build_result
+from ..protocol.selection import select
+from ..protocol.tools_list import tool_entry
+from ..protocol.types import Selector, ToolDeclaration
+from ..protocol.validation import OutputValidators
+from ..protocol.versions import Era
+
+logger = logging.getLogger(__name__)
+
+# How a tool runs: given whatever context its adapter makes for the request, and canonical, validated arguments.
+Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
+
+
+@dataclass(frozen=True)
+class VariantTool:
+    """One tool: its declaration (name, inputSchema, outputVariants), one projector per declared selector,
+    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (extension.py)."""
+
+    declaration: ToolDeclaration
+    projectors: ToolProjectors
+    run: Runner | None = None
+
+    def __post_init__(self) -> None:
+        missing = [str(v.selector) for v in self.declaration.variants if v.selector not in self.projectors.success]
+        if missing:
+            raise DeclarationError(self.declaration.name, "every declared variant has a projector", ", ".join(missing))
+
+    @property
+    def name(self) -> str:
+        return self.declaration.name
+
+
+class ToolSet:
+    """Tools by name, with every structured output validated against its own variant's schema.
+
+    Built once; `add` compiles a tool's validators, so a tool is checked when it is added, not when it is
+    first called.
+    """
+
+    def __init__(self, tools: Iterable[VariantTool] = (), error_schema: Mapping[str, Any] | None = None) -> None:
+        self._tools: dict[str, VariantTool] = {}
+        self._inputs: dict[str, Any] = {}
+        # Every structured error output has one shape (variants/shapes/error.json, docs/choices.md), whoever's tool it is.
+        error = dict(error_schema) if error_schema is not None else load_shape(variants_dir(), "error.json")
+        self._validators = OutputValidators((), error)
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: VariantTool) -> None:
+        if tool.name in self._tools:
+            raise DeclarationError(tool.name, "a tool name is served once", "added twice")
+        self._tools[tool.name] = tool
+        self._inputs[tool.name] = jsonschema_rs.validator_for(tool.declaration.input_schema)
+        self._validators.add(tool.declaration)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Any:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    @property
+    def declarations(self) -> dict[str, ToolDeclaration]:
+        return {name: tool.declaration for name, tool in self._tools.items()}
+
+    def tool(self, name: str) -> VariantTool:
+        """The tool of that name; a call naming another is -32602 with the names this server has."""
+        tool = self._tools.get(name)
+        if tool is None:
+            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name, "available": sorted(self._tools)})
+        return tool
+
+    def entries(self, era: Era, negotiated_extensions: frozenset[str]) -> list[dict[str, Any]]:
+        """tools/list's `tools` for this era: `outputVariants` at 2026-12-01, the legacy `outputSchema` before."""
+        return [tool_entry(tool.declaration, era, negotiated_extensions) for tool in self._tools.values()]
+
+    def select(self, name: str, params: Mapping[str, Any], era: Era, negotiated_extensions: frozenset[str]) -> tuple[Selector, ...]:
+        """The selectors a tools/call asks for (raw params: `requestedOutputs` as sent), or ProtocolError -32602,
+        before the tool runs."""
+        return select(dict(params), self.tool(name).declaration, era, negotiated_extensions)
+
+    def project(self, name: str, selectors: tuple[Selector, ...], era: Era, outcome: Outcome) -> dict[str, Any]:
+        """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
+        breaks its schema is answered as an internal error and logged here: it is a bug of the tool's."""
+        tool = self.tool(name)
+        result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
+        if breach is not None:
+            logger.error("%s", breach)
+        return result
+
+    def arguments(self, name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The canonical arguments of a call (aliases resolved, nulls dropped), checked against inputSchema;
+        ToolError(INVALID_ARGUMENTS) names at most five problems."""
+        declaration = self.tool(name).declaration
+        arguments = canonical_arguments(declaration, dict(given))
+        problems = [e.message for e in self._inputs[name].iter_errors(arguments)]
+        if problems:
+            raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"Invalid arguments for {name}: {'; '.join(problems[:5])}")
+        return arguments
+
+    async def call(self, params: Mapping[str, Any], era: Era, negotiated_extensions: frozenset[str],
+                   context: Callable[[], Any]) -> dict[str, Any]:
+        """A whole tools/call: select, check the arguments, run once with `context()`, project. ProtocolError for
+        the request refused; a failing tool is a result with isError (an exception no tool meant is INTERNAL, logged)."""
+        name = str(params.get("name"))
+        selectors = self.select(name, params, era, negotiated_extensions)
+        return self.project(name, selectors, era, await self._run(name, params.get("arguments") or {}, context))
+
+    async def _run(self, name: str, given: Mapping[str, Any], context: Callable[[], Any]) -> Outcome:
+        run = self.tool(name).run
+        if run is None:
+            raise TypeError(f"tool {name} is run by the SDK's MCPServer; ToolSet.call serves tools that carry run")
+        try:
+            arguments = self.arguments(name, given)
+        except ToolError as exc:
+            return Outcome(failure=exc)
+        try:
+            return await run(context(), arguments)
+        except ToolError as exc:
+            return Outcome(failure=exc)
+        except Exception:
+            logger.exception("tool %s raised", name)
+            return Outcome(failure=internal_failure(name))
+
+
+def internal_failure(name: str) -> ToolError:
+    """What a client is told of an exception no tool meant: that it happened, not what it said."""
+    return ToolError(ErrorKind.INTERNAL, f"{name} failed inside the server; the server log has the details.")
