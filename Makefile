@@ -28,7 +28,7 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)
-	$(BIN)/ruff check src tests bench scripts examples
+	$(BIN)/ruff check src tests bench scripts examples hatch_build.py
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## benchmarks; results go to bench/results/

@@ -210,3 +210,14 @@ def main(args: Any) -> int:
           f"{wire['messagesValidated']} {wire['version']} messages checked against the wire schema. {'; '.join(problems) or 'OK'}")
     write_outputs(card, args)
     return 0 if card["ok"] else 1
+
+
+def entry(argv: list[str] | None = None) -> int:
+    """`mcp-variants-check-client` (the light install's command): the same as `mcp-variants check-client`."""
+    import argparse
+
+    from .options import CLIENT_CHECK_DESCRIPTION, add_client_arguments
+
+    parser = argparse.ArgumentParser(prog="mcp-variants-check-client", description=CLIENT_CHECK_DESCRIPTION)
+    add_client_arguments(parser)
+    return main(parser.parse_args(argv))

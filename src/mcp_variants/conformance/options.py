@@ -67,6 +67,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_group.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
 
 
+CLIENT_CHECK_DESCRIPTION = ("Run the SEP-3279 client scenarios against a client: a fixture server per scenario, the client run "
+                            "with its URL; exit 1 when a MUST fails. See docs/conformance.md.")
+
+
 def add_client_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `mcp-variants check-client`."""
     parser.add_argument("--command", dest="client_command", default=os.environ.get(ENV + "CLIENT_CMD"),

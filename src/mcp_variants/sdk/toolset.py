@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
@@ -60,9 +61,7 @@ class ToolSet:
     def __init__(self, tools: Iterable[VariantTool] = (), error_schema: Mapping[str, Any] | None = None) -> None:
         self._tools: dict[str, VariantTool] = {}
         self._inputs: dict[str, Any] = {}
-        # Every structured error output has one shape (variants/shapes/error.json, docs/choices.md), whoever's tool it is.
-        error = dict(error_schema) if error_schema is not None else load_shape(variants_dir(), "error.json")
-        self._validators = OutputValidators((), error)
+        self._validators = OutputValidators((), dict(error_schema) if error_schema is not None else default_error_schema())
         for tool in tools:
             self.add(tool)
 
@@ -106,7 +105,14 @@ class ToolSet:
         """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
         breaks its schema is answered as an internal error and logged here: it is a bug of the tool's."""
         tool = self.tool(name)
-        result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
+        try:
+            result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
+        except ProtocolError:
+            raise
+        except Exception:  # a projector that raised: as much a bug of the tool's as a breach
+            logger.exception("tool %s: a projector of %s raised", name, ", ".join(map(str, selectors)))
+            result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=internal_failure(name)),
+                                          tool.projectors, self._validators)
         if breach is not None:
             logger.error("%s", breach)
         return result
@@ -144,6 +150,13 @@ class ToolSet:
         except Exception:
             logger.exception("tool %s raised", name)
             return Outcome(failure=internal_failure(name))
+
+
+def default_error_schema() -> dict[str, Any]:
+    """The one shape of every structured error output, whoever's tool it is (variants/shapes/error.json,
+    docs/choices.md): beside this module in the mcp-variants-sdk wheel, in variants/ elsewhere."""
+    packaged = Path(__file__).parent
+    return load_shape(packaged if (packaged / "shapes").is_dir() else variants_dir(), "error.json")
 
 
 def internal_failure(name: str) -> ToolError:

@@ -95,11 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     from ..conformance.options import add_arguments as add_check_arguments
 
     add_check_arguments(check)
+    from ..conformance.options import CLIENT_CHECK_DESCRIPTION, add_client_arguments
+
     check_client = commands.add_parser(
         "check-client", help="run the SEP-3279 client scenarios against any client command (black-box, over HTTP)",
-        description="Run the SEP-3279 client scenarios against a client: a fixture server per scenario, the client run "
-                    "with its URL; exit 1 when a MUST fails. See docs/conformance.md.")
-    from ..conformance.options import add_client_arguments
+        description=CLIENT_CHECK_DESCRIPTION)
 
     add_client_arguments(check_client)
     return parser

@@ -1,0 +1,156 @@
+"""The three distributions, built as wheels and installed into fresh virtual environments, as a stranger would.
+
+* mcp-variants-conformance: the suite, the reference client and the core; no MCP SDK, no Jupyter; at most
+  20 packages and 60 MB in a fresh venv (issue 19's budget), and `mcp-variants-check` judges a server.
+* mcp-variants-sdk: the server API on the official SDK; no Jupyter package; an example server runs from it.
+* mcp-variants: the Jupyter server, depending on both.
+
+Every file of src/mcp_variants is in exactly one wheel. Installing needs the package registry: without it
+the install tests skip, or fail under MCP_VARIANTS_OUTSIDE=required (make test, CI).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mcp_variants import __version__
+from support.envs import unavailable
+
+REPO = Path(__file__).resolve().parents[2]
+PARTS = {"mcp-variants-conformance": REPO / "distributions" / "conformance", "mcp-variants-sdk": REPO / "distributions" / "sdk"}
+LIGHT_BUDGET = {"packages": 20, "megabytes": 60}
+JUPYTER_PACKAGES = {"jupyter-client", "jupyter-server", "jupyter-core", "ipykernel", "nbformat", "pycrdt", "jupyter-ydoc",
+                    "jupyter-kernel-client", "notebook", "jupyterlab"}
+CHECK_CALL = ["--no-default-calls", "--call", 'world_clock={"zone": "UTC"}', "-q"]
+INSTALL_TIMEOUT = 900
+
+pytestmark = pytest.mark.timeout(1200)
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three wheels, built from this checkout."""
+    out = tmp_path_factory.mktemp("wheels")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
+                    str(REPO), *map(str, PARTS.values())], check=True, capture_output=True, text=True, timeout=600)
+    return out
+
+
+def wheel_files(wheels: Path) -> dict[str, set[str]]:
+    """Each distribution's files under mcp_variants/ (its dist-info left out)."""
+    files: dict[str, set[str]] = {}
+    for wheel in wheels.glob("*.whl"):
+        name = re.sub(r"-[0-9].*$", "", wheel.name).replace("_", "-")
+        with zipfile.ZipFile(wheel) as archive:
+            files[name] = {n for n in archive.namelist() if n.startswith("mcp_variants/")}
+    return files
+
+
+def test_every_file_of_the_package_is_in_exactly_one_wheel(wheels: Path) -> None:
+    files = wheel_files(wheels)
+    assert set(files) == {"mcp-variants", *PARTS}, sorted(files)
+    sources = {f"mcp_variants/{p.relative_to(REPO / 'src' / 'mcp_variants')}" for p in (REPO / "src" / "mcp_variants").rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts}
+    shipped = set().union(*files.values())
+    assert sources - shipped == set(), "files of src/ in no wheel"
+    names = sorted(files)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            assert not files[first] & files[second], f"{first} and {second} both ship {sorted(files[first] & files[second])[:5]}"
+
+
+def test_the_parts_hold_no_jupyter_and_the_suite_no_sdk(wheels: Path) -> None:
+    files = wheel_files(wheels)
+    for name in PARTS:
+        assert not [f for f in files[name] if f.split("/")[1] in ("jupyter", "tools", "server", "apps")], name
+    assert not [f for f in files["mcp-variants-conformance"] if f.startswith("mcp_variants/sdk/")]
+
+
+def requirements(project: Path) -> dict[str, str]:
+    declared = tomllib.loads((project / "pyproject.toml").read_text())["project"]["dependencies"]
+    return {re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0].lower(): d for d in declared}
+
+
+def test_the_parts_ask_for_what_the_whole_asks_for() -> None:
+    """An editable install (make) gets the whole's dependencies only: each part's must be among them, alike."""
+    whole = requirements(REPO)
+    for name, folder in PARTS.items():
+        for package, requirement in requirements(folder).items():
+            if package.startswith("mcp-variants"):
+                assert requirement == f"{package}=={__version__}", (name, requirement)
+                continue
+            assert whole.get(package) == requirement, f"{name} asks for {requirement!r}, mcp-variants for {whole.get(package)!r}"
+
+
+# ---- installed into fresh environments -----------------------------------------------------------
+
+
+def fresh_venv(folder: Path, wheels: Path, *requirements: str) -> Path:
+    """A new virtual environment with `requirements` from the wheels (and their dependencies from the registry)."""
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, capture_output=True, timeout=120)
+        subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "-q", "--find-links", str(wheels), *requirements],
+                       check=True, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        unavailable(f"pip install {' '.join(requirements)}: {str(getattr(exc, 'stderr', '') or exc)[-1500:]}")
+    return folder
+
+
+def installed(venv: Path) -> set[str]:
+    listed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "freeze"], check=True,
+                            capture_output=True, text=True, timeout=120).stdout
+    return {line.split("==")[0].lower().replace("_", "-") for line in listed.splitlines() if line.strip()}
+
+
+def megabytes(venv: Path) -> float:
+    return sum(p.stat().st_size for p in venv.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
+
+
+@pytest.fixture(scope="module")
+def light_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield fresh_venv(tmp_path_factory.mktemp("light") / "venv", wheels, "mcp-variants-conformance")
+
+
+@pytest.fixture(scope="module")
+def sdk_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield fresh_venv(tmp_path_factory.mktemp("sdk") / "venv", wheels, "mcp-variants-sdk")
+
+
+def test_the_suite_installs_light(light_venv: Path) -> None:
+    packages = installed(light_venv)
+    assert "mcp" not in packages and not packages & JUPYTER_PACKAGES, sorted(packages)
+    assert len(packages) <= LIGHT_BUDGET["packages"], f"{len(packages)} packages: {sorted(packages)}"
+    assert megabytes(light_venv) <= LIGHT_BUDGET["megabytes"], f"{megabytes(light_venv):.1f} MB"
+
+
+def check(venv: Path, server_python: Path, example: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`mcp-variants-check` of `venv` against an example server run by `server_python`, from a folder of no project."""
+    command = [str(venv / "bin" / "mcp-variants-check"), "--server-cmd", f"{server_python} {REPO / 'examples' / example}",
+               *CHECK_CALL]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_the_light_suite_judges_a_server(light_venv: Path, sdk_venv: Path, tmp_path: Path) -> None:
+    """The light suite's check, against a server on the server API installed elsewhere, from an empty folder."""
+    done = check(light_venv, sdk_venv / "bin" / "python", "world_clock.py", tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", done.stdout), done.stdout[-2000:]
+    client = subprocess.run([str(light_venv / "bin" / "mcp-variants-check-client"), "--list"], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert client.returncode == 0 and client.stdout.strip(), client.stdout + client.stderr
+
+
+def test_the_server_api_installs_without_jupyter(sdk_venv: Path, tmp_path: Path) -> None:
+    packages = installed(sdk_venv)
+    assert {"mcp", "mcp-variants-sdk", "mcp-variants-conformance"} <= packages
+    assert not packages & JUPYTER_PACKAGES, sorted(packages & JUPYTER_PACKAGES)
+    done = check(sdk_venv, sdk_venv / "bin" / "python", "world_clock.py", tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -1,0 +1,119 @@
+"""The public server API (mcp_variants.sdk) on the official SDK's MCPServer, on the wire: a real server process
+(tests/sdk/sample_server.py) spoken to in raw JSON-RPC, at 2026-12-01 and in the legacy eras."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.wire import RoundTrip, StdioTarget
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
+
+pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
+
+SERVER = Path(__file__).with_name("sample_server.py")
+
+
+@pytest.fixture(scope="module")
+def target() -> Iterator[StdioTarget]:
+    with StdioTarget([sys.executable, str(SERVER)], timeout=30) as running:
+        yield running
+
+
+def call(target: StdioTarget, name: str, arguments: dict[str, Any], requested: list[str] | None = None,
+         version: str = OUTPUTS_VERSION) -> RoundTrip:
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if requested is not None:
+        params["requestedOutputs"] = [dict(zip(("audience", "format"), s.rsplit("/", 1), strict=True)) for s in requested]
+    return target.exchange(version, None, "tools/call", params)
+
+
+def outputs(trip: RoundTrip) -> dict[str, Any]:
+    return {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in trip.result["outputs"]}
+
+
+def test_tools_list_has_each_tools_variants_at_2026_12_01_and_no_output_schema(target: StdioTarget) -> None:
+    tools = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    lazy = tools["lazy"]
+    assert [(v["audience"], v["format"]) for v in lazy["outputVariants"]] == [
+        ("assistant", "content"), ("programmatic", "structured"), ("user", "structured")]
+    assert lazy["outputVariants"][1]["schema"]["properties"]["total"]["type"] == "integer"  # Sum, from pydantic
+    assert "outputSchema" not in lazy and lazy["inputSchema"]["required"] == ["a", "b"]  # the SDK's, from the signature
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28"])
+def test_older_versions_get_the_legacy_shapes(target: StdioTarget, version: str) -> None:
+    tools = {t["name"]: t for t in target.exchange(version, None, "tools/list", {}).result["tools"]}
+    assert all("outputVariants" not in t for t in tools.values())
+    # No assistant/structured: no legacy outputSchema; programmatic and user schemas are never projected into it.
+    assert all("outputSchema" not in t for t in tools.values()), tools
+    result = call(target, "lazy", {"a": 2, "b": 3}, version=version).result
+    assert result["content"] == [{"type": "text", "text": "2 + 3 = 5"}] and "structuredContent" not in result
+    assert "outputs" not in result
+
+
+def test_only_the_requested_outputs_are_computed_and_sent(target: StdioTarget) -> None:
+    assert outputs(call(target, "lazy", {"a": 2, "b": 3})) == {"assistant/content": [{"type": "text", "text": "2 + 3 = 5"}]}
+    both = call(target, "lazy", {"a": 2, "b": 3}, ["programmatic/structured", "assistant/content"])
+    assert [o["audience"] for o in both.result["outputs"]] == ["programmatic", "assistant"]  # in request order
+    assert outputs(both)["programmatic/structured"] == {"total": 5}
+    # The user entry raises when computed: asking for it shows it was not computed before.
+    failed = call(target, "lazy", {"a": 1, "b": 1}, ["user/structured"]).result
+    assert failed["isError"] is True and outputs_of(failed)["user/structured"]["error"]["type"] == "internal"
+
+
+def outputs_of(result: dict[str, Any]) -> dict[str, Any]:
+    return {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
+
+
+def test_a_projection_per_variant_and_the_sdks_context(target: StdioTarget) -> None:
+    trip = call(target, "projected", {"a": 4, "b": 5}, ["assistant/content", "programmatic/structured"])
+    assert outputs(trip) == {"assistant/content": [{"type": "text", "text": "total 9"}], "programmatic/structured": {"total": 9}}
+
+
+def test_a_bad_selector_is_refused_before_the_tool_runs_with_the_offered_list(target: StdioTarget) -> None:
+    error = call(target, "lazy", {"a": 1, "b": 2}, ["assistant/structured"]).error
+    assert error["code"] == -32602 and error["data"]["reason"] == "undeclared"
+    assert {"audience": "user", "format": "structured"} in error["data"]["offered"]
+    not_core = call(target, "lazy", {"a": 1, "b": 2}, ["programmatic/content"]).error
+    assert not_core["code"] == -32602 and not_core["data"]["reason"] == "not-a-core-combination"
+    legacy = target.exchange("2026-07-28", None, "tools/call", {"name": "lazy", "arguments": {"a": 1, "b": 2},
+                                                                "requestedOutputs": [{"audience": "assistant", "format": "content"}]})
+    assert legacy.error["code"] == -32602
+
+
+def test_a_schema_breach_is_an_internal_error_and_the_output_is_never_sent(target: StdioTarget) -> None:
+    result = call(target, "breaks_schema", {}, ["programmatic/structured"]).result
+    assert result["isError"] is True
+    assert "not a number" not in str(result) and outputs_of(result)["programmatic/structured"]["error"]["type"] == "internal"
+
+
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
+                                                    ("crash", "internal", "failed inside the server")])
+def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarget, how: str, kind: str, text: str) -> None:
+    result = call(target, "fails", {"how": how}, ["programmatic/structured", "assistant/content"]).result
+    assert result["isError"] is True
+    got = outputs_of(result)
+    assert got["programmatic/structured"]["error"]["type"] == kind and text in got["programmatic/structured"]["error"]["message"]
+    assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
+
+
+def test_arguments_the_sdk_refuses_are_invalid_arguments_in_the_requested_outputs(target: StdioTarget) -> None:
+    result = call(target, "lazy", {"a": "x"}, ["programmatic/structured"]).result
+    assert result["isError"] is True
+    assert outputs_of(result)["programmatic/structured"]["error"]["type"] == "invalid-arguments"
+
+
+def test_discover_names_2026_12_01(target: StdioTarget) -> None:
+    result = target.exchange("2026-07-28", None, "server/discover", {}).result
+    assert OUTPUTS_VERSION in result["supportedVersions"]
+
+
+def test_a_server_without_the_middleware_says_so_on_its_first_call() -> None:
+    with StdioTarget([sys.executable, str(SERVER), "--no-middleware"], timeout=30) as broken:
+        error = call(broken, "lazy", {"a": 1, "b": 2}).error
+    assert error["code"] == -32603 and "middleware" in error["message"]
