@@ -11,6 +11,7 @@ from .normalize import Normalizer
 from .render_api import render_api
 from .render_examples import render_examples
 from .render_measurements import render_measurements
+from .render_python_api import render_python_api
 from .scenario import collect
 
 
@@ -19,13 +20,13 @@ def generate() -> tuple[dict[str, str], dict[str, float]]:
     norm = Normalizer()
     started = time.monotonic()
     got = collect(norm)
-    files = render_examples(got, norm) | render_measurements(got) | render_api(got, norm)
+    files = render_examples(got, norm) | render_measurements(got) | render_api(got, norm) | render_python_api()
     got.seconds["total"] = time.monotonic() - started
     return files, got.seconds
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Generate docs/examples/ and docs/api/ from the live server.")
+    parser = argparse.ArgumentParser(description="Generate docs/examples/, docs/api/ and docs/python-api/ from the live server and the code.")
     parser.add_argument("--check", action="store_true", help="compare with docs/ instead of writing; exit 1 on a difference")
     parser.add_argument("--out", type=Path, help="write under this folder instead of docs/")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """The generated folders under docs/ on disk: written (stale files deleted), or compared with (`--check`).
 
-The generator owns docs/examples/ and docs/api/ entirely, and nothing else under docs/.
+The generator owns docs/examples/, docs/api/ and docs/python-api/ entirely, and nothing else under docs/.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import difflib
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-OWNED = ("examples", "api")
+OWNED = ("examples", "api", "python-api")
 DIFF_LINES = 40  # per file, in a --check report
 
 

@@ -37,6 +37,7 @@ class Selector:
     format: str
 
     def to_wire(self) -> dict[str, str]:
+        """`{"audience": ..., "format": ...}`, as requestedOutputs and outputVariants carry it."""
         return {"audience": self.audience, "format": self.format}
 
     def __str__(self) -> str:
@@ -44,6 +45,7 @@ class Selector:
 
     @property
     def is_core(self) -> bool:
+        """Whether the audience is a core one (assistant, user, programmatic), not an extension's."""
         return self.audience in CORE_AUDIENCES
 
     @classmethod

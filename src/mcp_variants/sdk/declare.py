@@ -33,6 +33,7 @@ class VariantSpec:
     project: Callable[[Any], Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The variant as `outputVariants` lists it."""
         wire: dict[str, Any] = self.selector.to_wire()
         if self.schema is not None:
             wire["schema"] = self.schema
@@ -74,9 +75,11 @@ class Results:
         self._entries = {parse_selector(key): value for key, value in entries.items()}
 
     def has(self, selector: Selector) -> bool:
+        """Whether the tool gave an entry for this variant."""
         return selector in self._entries
 
     def resolve(self, selector: Selector) -> Any:
+        """The variant's value: its entry, called when it is a function; LookupError when there is none."""
         if selector not in self._entries:
             raise LookupError(f"the tool returned no {selector} entry")
         value = self._entries[selector]

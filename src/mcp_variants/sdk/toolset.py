@@ -48,6 +48,7 @@ class VariantTool:
 
     @property
     def name(self) -> str:
+        """The tool's name, as tools/list and tools/call say it."""
         return self.declaration.name
 
 
@@ -66,6 +67,7 @@ class ToolSet:
             self.add(tool)
 
     def add(self, tool: VariantTool) -> None:
+        """One more tool, its input and output validators compiled now; DeclarationError for a name served already."""
         if tool.name in self._tools:
             raise DeclarationError(tool.name, "a tool name is served once", "added twice")
         self._tools[tool.name] = tool
@@ -83,6 +85,7 @@ class ToolSet:
 
     @property
     def declarations(self) -> dict[str, ToolDeclaration]:
+        """Each tool's checked declaration, by name."""
         return {name: tool.declaration for name, tool in self._tools.items()}
 
     def tool(self, name: str) -> VariantTool:
