@@ -50,7 +50,7 @@ def _members(cls: type) -> list[tuple[str, Any]]:
 
 
 def _signature(name: str, obj: Any, kind: str) -> str:
-    target = obj.fget if isinstance(obj, property) else obj.__func__ if isinstance(obj, staticmethod | classmethod) else obj
+    target: Any = obj.fget if isinstance(obj, property) else obj.__func__ if isinstance(obj, staticmethod | classmethod) else obj
     if isinstance(obj, property):
         return f"{name}: {_annotation(inspect.signature(target).return_annotation)}  # property"
     if kind == "class" and _is_enum(obj):
