@@ -26,7 +26,7 @@ def generate() -> tuple[dict[str, str], dict[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Generate docs/examples/, docs/api/ and docs/python-api/ (the live server, the code)."))
+    parser = argparse.ArgumentParser(description="Generate docs/examples/, docs/api/ and docs/python-api/ (the live server, the code).")
     parser.add_argument("--check", action="store_true", help="compare with docs/ instead of writing; exit 1 on a difference")
     parser.add_argument("--out", type=Path, help="write under this folder instead of docs/")
     args = parser.parse_args(argv)
