@@ -9,6 +9,7 @@ between the tool's return and the SDK:
     negotiated extensions       (client extensions & server extensions)
     select(params, ...)         selection: requestedOutputs -> selectors
     build_result(...)           projection + validation of every structured output
+                                (both through the public server API's ToolSet.select / ToolSet.project)
 
 Every call is timed on its own with perf_counter_ns (so a median and a p99 can be
 reported), after a warm-up, with the garbage collector left on as in the server.
@@ -29,8 +30,7 @@ from typing import Any
 
 from mcp_variants.catalog import load_declarations, load_shape, variants_dir
 from mcp_variants.jupyter.runtime import Execution
-from mcp_variants.protocol.projection import Outcome, build_result
-from mcp_variants.protocol.selection import select
+from mcp_variants.protocol.projection import Outcome
 from mcp_variants.protocol.types import (
     ASSISTANT_STRUCTURED,
     PROGRAMMATIC_STRUCTURED,
@@ -38,7 +38,8 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
-from mcp_variants.server import bridge
+from mcp_variants.sdk import bridge
+from mcp_variants.sdk.toolset import ToolSet, VariantTool
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
@@ -134,21 +135,21 @@ SCENARIOS = (
 
 
 class Core:
-    """The objects the server builds once at start-up, without the kernel runtime."""
+    """The objects the server builds once at start-up, without the kernel runtime: the server API's ToolSet
+    (sdk/toolset.py), through which the server selects and projects, as any server on the public API does."""
 
     def __init__(self) -> None:
         directory = variants_dir()
         self.declarations = load_declarations(directory)
         self.validators = OutputValidators(self.declarations.values(), load_shape(directory, "error.json"))
-        self.declaration = self.declarations["execute_code"]
-        self.projectors = TOOLS["execute_code"].projectors
+        self.tools = ToolSet(VariantTool(d, TOOLS[n].projectors) for n, d in self.declarations.items())
         self.execution = typical_execution()
         self.view = ExecutionView(self.execution, "code.execute", 20_000)
         self.outcome = Outcome(value=self.view)
 
     def per_call(self, scenario: Scenario) -> Callable[[], dict[str, Any]]:
-        """One tools/call's core work, as app.call_tool does it around the tool run."""
-        declaration, projectors, validators, outcome = self.declaration, self.projectors, self.validators, self.outcome
+        """One tools/call's core work, as ToolSet.call does it around the tool run."""
+        tools, outcome = self.tools, self.outcome
         params, version = scenario.params, scenario.version
         client_extensions: dict[str, Any] = params.get("_meta", {}).get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions",
                                                                                                                               {})
@@ -156,8 +157,8 @@ class Core:
         def call() -> dict[str, Any]:
             era = era_for(version)
             extensions = frozenset(client_extensions.keys() & SERVER_EXTENSIONS)
-            selectors = select(params, declaration, era, extensions)
-            return build_result(declaration, selectors, era, outcome, projectors, validators).result
+            selectors = tools.select("execute_code", params, era, extensions)
+            return tools.project("execute_code", selectors, era, outcome)
 
         return call
 

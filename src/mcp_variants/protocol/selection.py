@@ -7,6 +7,7 @@ Nothing is ever substituted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import INVALID_PARAMS, ProtocolError
@@ -28,7 +29,7 @@ _NO_SELECTOR: Final = object()
 
 
 def select(
-    params: dict[str, Any],
+    params: Mapping[str, Any],
     declaration: ToolDeclaration,
     era: Era,
     negotiated_extensions: frozenset[str],

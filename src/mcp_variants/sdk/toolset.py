@@ -102,7 +102,7 @@ class ToolSet:
     def select(self, name: str, params: Mapping[str, Any], era: Era, negotiated_extensions: frozenset[str]) -> tuple[Selector, ...]:
         """The selectors a tools/call asks for (raw params: `requestedOutputs` as sent), or ProtocolError -32602,
         before the tool runs."""
-        return select(dict(params), self.tool(name).declaration, era, negotiated_extensions)
+        return select(params, self.tool(name).declaration, era, negotiated_extensions)
 
     def project(self, name: str, selectors: tuple[Selector, ...], era: Era, outcome: Outcome) -> dict[str, Any]:
         """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
