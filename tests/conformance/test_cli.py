@@ -16,6 +16,7 @@ from support.servers import serve_command
 from .conftest import BROKEN
 
 CHECK = [sys.executable, "-m", "mcp_variants", "check"]
+EVERYTHING = Path(__file__).resolve().parents[2] / "examples" / "everything.py"
 
 
 def check(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -50,6 +51,20 @@ def test_our_server_passes_with_configured_calls(tmp_path: Path) -> None:
                  "--no-default-calls", "--call", "list_kernels={}")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 scenarios: 2 pass" in done.stdout
+
+
+def test_the_everything_example_fails_nothing(tmp_path: Path) -> None:
+    """examples/everything.py (the official suite's fixture server on mcp_variants.sdk) with no configured calls:
+    its read-only tools are called unasked; what stays skipped needs a variant it does not declare (user/structured,
+    the ui extension's) or an --error-call."""
+    card = tmp_path / "card.json"
+    done = check("--server-cmd", shlex.join([sys.executable, str(EVERYTHING)]), "--kind", "server", "--scorecard", str(card))
+    assert done.returncode == 0, done.stdout + done.stderr
+    scorecard = json.loads(card.read_text())
+    skipped = {r["id"] for r in scorecard["scenarios"] if r["status"] == "skip"}
+    assert scorecard["totals"]["fail"] == 0 and scorecard["totals"]["pass"] >= 31, scorecard["totals"]
+    assert skipped <= {"plan-05-host-native-table", "plan-06-apps-call", "plan-08-app-only-explicit-ui", "plan-09-app-only-fallback",
+                       "plan-10b-unnegotiated-extension", "plan-11-independent-schemas", "should-error-outputs-per-selector"}, skipped
 
 
 def test_no_suitable_tool_is_a_skip_with_a_reason(tmp_path: Path) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .support import HttpServer, http_server, node
+from .support import EVERYTHING, HttpServer, http_server, node
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +23,18 @@ def server(outside_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     log = tmp_path_factory.mktemp("outside-logs") / "http-server.log"
     with http_server(outside_root, log) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def everything_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """examples/everything.py (the conformance suite's fixture server on mcp_variants.sdk) over streamable HTTP
+    on a free port, started on first use and stopped by PID at the end of the session."""
+    folder = tmp_path_factory.mktemp("everything")
+    server = HttpServer(folder, "--host", "127.0.0.1", log=folder / "everything.log", command=[sys.executable, str(EVERYTHING)])
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 @pytest.fixture(scope="session")

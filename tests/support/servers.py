@@ -31,13 +31,18 @@ class HttpServer(ServerProcess):
 
     Started at once (ready when its port accepts) and stopped by PID with its kernels (`close()`).
     `target` is a raw wire client of it; `post()` sends any body with any headers.
+
+    `command` serves another server instead, one whose command line takes `mcp_variants.sdk.cli`'s
+    `--http --host H --port P` (an example on the public server API); `root` is then its working folder.
     """
 
     def __init__(self, root: Path, *extra: str, log: Path, host: str | None = None, script: Path | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, command: Sequence[str] | None = None) -> None:
         port = free_port()
         bind = ["--host", host] if host else []
-        super().__init__(serve_command(root, "--http", *bind, "--port", str(port), *extra, script=script), port, cwd=root, env=env, log=log)
+        flags = ["--http", *bind, "--port", str(port), *extra]
+        argv = [*command, *flags] if command else serve_command(root, *flags, script=script)
+        super().__init__(argv, port, cwd=root, env=env, log=log)
         self.root = root
         self.url = f"http://127.0.0.1:{port}/mcp"
         self.target = HttpTarget(self.url, timeout=REQUEST_TIMEOUT)

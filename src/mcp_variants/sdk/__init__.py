@@ -29,7 +29,7 @@ from .declare import Results, VariantSpec, declaration, variant
 from .extension import Variants
 from .lowlevel import serve_tools
 from .migrate import legacy_variants
-from .serve import cli, run, serve_http, serve_stdio, streamable_http_app
+from .serve import cli, lowlevel_server, run, serve_http, serve_stdio, streamable_http_app
 from .toolset import ToolSet, VariantTool
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "cli",
     "declaration",
     "legacy_variants",
+    "lowlevel_server",
     "run",
     "serve_http",
     "serve_stdio",

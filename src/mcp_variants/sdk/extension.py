@@ -20,6 +20,9 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
   loudly rather than list tools without variants.
 - 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (bridge.py), behind
   `run` / `serve_stdio` / `streamable_http_app` (serve.py).
+- A tool may drive the 2026-07-28 multi-round flow itself (SEP-2322): it returns the SDK's `InputRequiredResult`,
+  reads the answers on its `Context` (`ctx.input_responses`, `ctx.request_state`), and MCPServer answers that round
+  as it is (its request-state boundary seals the state). Only the final, complete result is projected.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from mcp.server.extension import Extension, ToolBinding
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolRequestParams, CallToolResult, ToolAnnotations
+from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
 
 from ..protocol.errors import ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome
@@ -86,18 +89,26 @@ class Variants(Extension):
         self._bindings: list[ToolBinding] = []
         self._served = frozenset(served_extensions)
         self._listing_seen = False
+        self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
 
     def tool(self, *variants: VariantSpec | str, name: str | None = None, title: str | None = None,
              description: str | None = None, annotations: ToolAnnotations | Mapping[str, Any] | None = None,
-             meta: dict[str, Any] | None = None) -> Callable[[_Fn], _Fn]:
+             meta: dict[str, Any] | None = None, input_schema: Mapping[str, Any] | None = None) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
 
         The tool returns a `Results` (one entry per variant, a value or a function called only when that variant
-        is requested) or one value each variant's `project` (else the value itself) turns into its output.
+        is requested) or one value each variant's `project` (else the value itself) turns into its output; or, at
+        2026-07-28 and later, the SDK's `InputRequiredResult` to ask the client first (MCPServer answers that round).
         Raise `ToolError` (this package's, or the SDK's) for a failure the model should read.
+
+        `input_schema`: the tool's inputSchema as listed, instead of the one MCPServer derives from the signature,
+        for JSON Schema 2020-12 a signature cannot say (`$defs` with `$anchor`, `allOf`, `if`/`then`/`else`,
+        `additionalProperties: false`). A call's arguments are checked against it before the tool runs (a mismatch
+        is the tool's invalid-arguments error, in the requested outputs); MCPServer then binds them to the signature
+        as usual, so the signature must accept whatever the schema does.
         """
         specs = [variant(v) if isinstance(v, str) else v for v in variants]
 
@@ -105,11 +116,14 @@ class Variants(Extension):
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
             info = Tool.from_function(fn, name=name, title=title, description=description, annotations=sdk_annotations,
                                       meta=meta, structured_output=False)
+            listed_input = dict(input_schema) if input_schema is not None else info.parameters
             self.tools_by_name.add(VariantTool(
-                declaration(info.name, specs, input_schema=info.parameters, description=info.description, title=title,
+                declaration(info.name, specs, input_schema=listed_input, description=info.description, title=title,
                             annotations=sdk_annotations.model_dump(by_alias=True, exclude_none=True) if sdk_annotations else None,
                             meta=meta),
                 projectors_for(specs)))
+            if input_schema is not None:
+                self._declared_inputs.add(info.name)
             self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs={
                 "name": info.name, "title": title, "description": info.description, "annotations": sdk_annotations,
                 "structured_output": False}))
@@ -140,6 +154,8 @@ class Variants(Extension):
             if call is None or call.name != name:  # called in process (MCPServer.call_tool), not over the wire
                 call = _Call(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
             outcome = await self._outcome(name, fn, is_async, kwargs)
+            if isinstance(outcome.value, InputRequiredResult):
+                return outcome.value  # a round of the multi-round flow, not the tool's result: MCPServer answers it
             call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
             if _CURRENT.get() is call:
                 return CallToolResult(content=[])  # the interceptor answers with call.result
@@ -174,6 +190,11 @@ class Variants(Extension):
             selectors = self.tools_by_name.select(params.name, ctx.params or {}, era, negotiated_extensions(ctx, self._served))
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
+        if params.name in self._declared_inputs:
+            try:
+                self.tools_by_name.arguments(params.name, params.arguments or {})
+            except ToolError as exc:
+                return finish(ctx, "tools/call", era, self.tools_by_name.project(params.name, selectors, era, Outcome(failure=exc)))
         call = _Call(params.name, selectors, era)
         token = _CURRENT.set(call)
         try:
@@ -199,19 +220,21 @@ class Variants(Extension):
         if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
             era = request_era(ctx)
             ours = {e["name"]: e for e in self.tools_by_name.entries(era, negotiated_extensions(ctx, self._served))}
-            result["tools"] = [_listed(entry, ours.get(entry.get("name"))) for entry in result["tools"]]
+            result["tools"] = [_listed(entry, ours.get(entry.get("name")), entry.get("name") in self._declared_inputs)
+                               for entry in result["tools"]]
         elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
             result["supportedVersions"] = list(SUPPORTED_VERSIONS)
         return result
 
 
-def _listed(sdk_entry: dict[str, Any], ours: dict[str, Any] | None) -> dict[str, Any]:
+def _listed(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declared_input: bool = False) -> dict[str, Any]:
     """The SDK's entry (its inputSchema, icons, `_meta`) with our output declaration for the era: `outputVariants`
-    at 2026-12-01, else the legacy outputSchema when assistant/structured gives one."""
+    at 2026-12-01, else the legacy outputSchema when assistant/structured gives one; and the tool's own inputSchema
+    where it declared one."""
     if ours is None:
         return sdk_entry
     entry = {k: v for k, v in sdk_entry.items() if k != "outputSchema"}
-    for key in ("outputVariants", "outputSchema"):
+    for key in ("outputVariants", "outputSchema", *(("inputSchema",) if declared_input else ())):
         if key in ours:
             entry[key] = ours[key]
     return entry

@@ -23,7 +23,14 @@ AnyServer = MCPServer[Any] | Server[Any]
 
 def lowlevel_server(server: AnyServer) -> Server[Any]:
     """The low-level Server that runs a connection. mcp 2.3.0's MCPServer keeps it private and runs it only on
-    the SDK's own transports (MCPServer.run_stdio_async reads the same attribute); docs/sdk-change.md."""
+    the SDK's own transports (MCPServer.run_stdio_async reads the same attribute).
+
+    Public for what MCPServer does not serve itself: the handshake-era methods 2026-07-28 removed
+    (`logging/setLevel`, `resources/subscribe` / `resources/unsubscribe`), which the SDK says to register with
+    `Server.add_request_handler` (an extension's `MethodBinding` may not name a spec method):
+
+        lowlevel_server(mcp).add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
+    """
     if isinstance(server, MCPServer):
         inner: Server[Any] = server._lowlevel_server
         return inner

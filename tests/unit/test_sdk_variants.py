@@ -1,0 +1,134 @@
+"""`Variants` on the SDK's MCPServer, in process (the SDK's own in-memory client): a tool's own inputSchema,
+a tool driving the 2026-07-28 multi-round flow (SEP-2322), and `lowlevel_server` for the methods MCPServer
+does not serve. examples/everything.py uses all three; the official suite runs against it (tests/outside)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.client import Client
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import (
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitResult,
+    InputRequiredResult,
+    SetLevelRequestParams,
+)
+
+from mcp_variants.sdk import Results, Variants, lowlevel_server, variant
+
+STRICT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {"id": {"$anchor": "idDef", "type": "string", "pattern": "^[a-z]+$"}},
+    "properties": {"id": {"$ref": "#/$defs/id"}, "note": {"type": "string"}},
+    "required": ["id"],
+    "if": {"required": ["note"]}, "then": {"properties": {"note": {"minLength": 3}}},
+    "additionalProperties": False,
+}
+ECHO = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+
+
+def server() -> tuple[MCPServer[Any], list[str]]:
+    ran: list[str] = []
+    variants = Variants()
+
+    @variants.tool("assistant/content", variant("programmatic/structured", ECHO), input_schema=STRICT)
+    def lookup(id: str, note: str | None = None) -> Results:
+        """Look an id up."""
+        ran.append(id)
+        return Results({"assistant/content": f"found {id}", "programmatic/structured": {"id": id}})
+
+    @variants.tool("assistant/content")
+    def greet(ctx: Context) -> str | InputRequiredResult:
+        """Greet the user by the name it asks for."""
+        answer = (ctx.input_responses or {}).get("user_name")
+        if isinstance(answer, ElicitResult) and answer.action == "accept" and answer.content:
+            return f"Hello, {answer.content['name']}! ({ctx.request_state})"
+        schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+        ask = ElicitRequest(params=ElicitRequestFormParams(message="Your name?", requested_schema=schema))
+        return InputRequiredResult(input_requests={"user_name": ask}, request_state="asked")
+
+    mcp = MCPServer("unit", extensions=[variants], middleware=[variants.middleware])
+    return mcp, ran
+
+
+def in_client(mode: str, body: Callable[[Client], Awaitable[Any]], **options: Any) -> Any:
+    mcp, _ = server()
+
+    async def main() -> Any:
+        async with Client(mcp, mode=mode, **options) as client:
+            return await body(client)
+
+    return anyio.run(main)
+
+
+def test_a_declared_input_schema_is_listed_as_given() -> None:
+    async def listed(client: Client) -> dict[str, Any]:
+        return {t.name: t.input_schema for t in (await client.list_tools()).tools}
+
+    for mode in ("legacy", "2026-07-28"):
+        schemas = in_client(mode, listed)
+        assert schemas["lookup"] == STRICT, mode  # $defs/$anchor, if/then and additionalProperties kept
+        assert "$defs" not in schemas["greet"], mode  # the others: MCPServer's, from the signature
+
+
+def test_arguments_are_checked_against_the_declared_schema_before_the_tool_runs() -> None:
+    mcp, ran = server()
+
+    async def main() -> list[Any]:
+        async with Client(mcp, mode="2026-07-28") as client:
+            return [await client.call_tool("lookup", arguments) for arguments in
+                    ({"id": "abc"}, {"id": "ABC"}, {"id": "abc", "extra": 1}, {"id": "abc", "note": "x"})]
+
+    good, *bad = anyio.run(main)
+    assert good.is_error is False and good.content[0].text == "found abc"
+    for result in bad:  # pattern via $ref, additionalProperties: false, if/then: each refused, as the tool's error
+        assert result.is_error is True and "Invalid arguments for lookup" in result.content[0].text, result
+    assert ran == ["abc"]
+
+
+def test_a_tool_asks_through_input_required_and_finishes_with_its_outputs() -> None:
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params.message)
+        return ElicitResult(action="accept", content={"name": "Ada"})
+
+    async def round_one(client: Client) -> Any:
+        return await client.session.call_tool("greet", {}, allow_input_required=True)
+
+    async def whole_flow(client: Client) -> Any:
+        return await client.call_tool("greet", {})  # the SDK's client answers and retries
+
+    first = in_client("2026-07-28", round_one, elicitation_callback=elicit)
+    assert isinstance(first, InputRequiredResult) and set(first.input_requests or {}) == {"user_name"}
+    assert first.request_state not in (None, "asked")  # sealed by MCPServer on the way out
+    final = in_client("2026-07-28", whole_flow, elicitation_callback=elicit)
+    assert asked == ["Your name?"]
+    assert final.is_error is False and final.content[0].text == "Hello, Ada! (asked)"  # the state came back unsealed
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # logging/setLevel is, at 2026-07-28
+def test_lowlevel_server_takes_the_methods_mcpserver_does_not_serve() -> None:
+    mcp, _ = server()
+    levels: list[str] = []
+
+    async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
+        levels.append(params.level)
+        return {}
+
+    lowlevel_server(mcp).add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
+
+    async def main() -> Any:
+        async with Client(mcp, mode="legacy") as client:
+            await client.set_logging_level("warning")
+            return client.server_capabilities
+
+    capabilities = anyio.run(main)
+    assert levels == ["warning"] and capabilities.logging is not None
