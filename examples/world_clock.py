@@ -34,7 +34,7 @@ def world_clock(zone: str = "UTC") -> Results:
     })
 
 
-mcp = MCPServer("world-clock", extensions=[variants], middleware=[variants.middleware])
+mcp = MCPServer("world-clock", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

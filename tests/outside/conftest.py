@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .support import EVERYTHING, HttpServer, http_server, node
+from .support import EVERYTHING, EXAMPLES, HttpServer, http_server, node
 
 
 @pytest.fixture(scope="session")
@@ -25,16 +25,33 @@ def server(outside_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield running
 
 
-@pytest.fixture(scope="session")
-def everything_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
-    """examples/everything.py (the conformance suite's fixture server on mcp_variants.sdk) over streamable HTTP
-    on a free port, started on first use and stopped by PID at the end of the session."""
-    folder = tmp_path_factory.mktemp("everything")
-    server = HttpServer(folder, "--host", "127.0.0.1", log=folder / "everything.log", command=[sys.executable, str(EVERYTHING)])
+def example_server(tmp_path_factory: pytest.TempPathFactory, script: Path) -> Iterator[HttpServer]:
+    """An example server of examples/ (on mcp_variants.sdk, its `cli`'s --http) over streamable HTTP on a free port,
+    stopped by PID at the end."""
+    folder = tmp_path_factory.mktemp(script.stem)
+    server = HttpServer(folder, "--host", "127.0.0.1", log=folder / f"{script.stem}.log", command=[sys.executable, str(script)])
     try:
         yield server
     finally:
         server.close()
+
+
+@pytest.fixture(scope="session")
+def everything_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """examples/everything.py: the conformance suite's fixture server on mcp_variants.sdk."""
+    yield from example_server(tmp_path_factory, EVERYTHING)
+
+
+@pytest.fixture(scope="session")
+def world_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """examples/world_clock.py: a new server on mcp_variants.sdk, with none of the suite's fixtures."""
+    yield from example_server(tmp_path_factory, EXAMPLES / "world_clock.py")
+
+
+@pytest.fixture(scope="session")
+def migrated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """examples/migration/after.py: an MCPServer tool migrated to declared variants."""
+    yield from example_server(tmp_path_factory, EXAMPLES / "migration" / "after.py")
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,8 @@ from support.processes import wait_gone_from
 from support.servers import HttpServer
 
 HERE = Path(__file__).resolve().parent
-EVERYTHING = HERE.parents[1] / "examples" / "everything.py"  # the conformance suite's fixture server, on mcp_variants.sdk
+EXAMPLES = HERE.parents[1] / "examples"  # servers on mcp_variants.sdk
+EVERYTHING = EXAMPLES / "everything.py"  # the conformance suite's fixture server, on mcp_variants.sdk
 NODE_MODULES = HERE / "node_modules"
 NODE = NODE_MODULES / ".bin" / "node"
 REQUIRED = os.environ.get("MCP_VARIANTS_OUTSIDE", "").lower() == "required"

@@ -1,12 +1,15 @@
 """The official MCP conformance suite (@modelcontextprotocol/conformance) against our HTTP servers.
 
-Two targets, each with its own baseline:
+Four targets, each with a baseline:
 
 * the Jupyter server (`mcp-variants serve --http`), tests/outside/conformance-baseline.yml: it has none
   of the fixtures the suite names, so those scenarios are listed (kind `fixture`);
 * examples/everything.py, the suite's fixture ("everything") server written on mcp_variants.sdk (the SDK's
   MCPServer, our projection and bridge), tests/outside/conformance-baseline-everything.yml: it has every
-  fixture, so its baseline lists only true gaps and the extension it does not implement.
+  fixture, so its baseline lists only true gaps and the extension it does not implement;
+* examples/world_clock.py and examples/migration/after.py, small servers on mcp_variants.sdk,
+  tests/outside/conformance-baseline-examples.yml: no fixtures, as the Jupyter server, and MCPServer's
+  own answers where they differ from the Jupyter server's.
 
 Three runs per target, each judged against the target's baseline:
 
@@ -87,6 +90,9 @@ TARGETS = (
     Target("everything", "everything_server", HERE / "conformance-baseline-everything.yml", ("gap", "extension"),
            ("tools-call-simple-text", "tools-call-error", "tools-call-mixed-content", "prompts-get-simple",
             "resources-read-text", "resources-templates-read")),
+    # The small servers of examples/: none of the fixtures, as the Jupyter server, and MCPServer's own answers.
+    Target("world-clock", "world_clock_server", HERE / "conformance-baseline-examples.yml", KINDS),
+    Target("migrated", "migrated_server", HERE / "conformance-baseline-examples.yml", KINDS),
 )
 
 
