@@ -42,9 +42,9 @@ EXPECTED: dict[str, set[str]] = {
     "legacy_programmatic_schema": {"must-legacy-outputschema-not-from-other-audiences",
                                    "should-legacy-outputschema-from-assistant-structured", "plan-13-legacy-projection-2026-07-28",
                                    "must-legacy-shapes-2025-11-25", "must-legacy-shapes-2025-06-18"},
-    # (i) a Tool without outputVariants at 2026-12-01
+    # (i) a Tool without outputVariants at 2026-12-01 (its missing variants show no core combination either)
     "missing_outputvariants": {"must-outputvariants-on-every-tool", "plan-07-every-tool-declares-assistant-content",
-                               "should-no-outputschema-at-2026-12-01"},
+                               "should-no-outputschema-at-2026-12-01", "must-core-combinations-only"},
     # (j) a Tool whose outputVariants lack assistant/content
     "no_assistant_content": {"plan-07-every-tool-declares-assistant-content"},
 }

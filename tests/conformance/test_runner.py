@@ -1,5 +1,6 @@
 """The runner never passes what fails (issue 22), on a server scripted in-process: a failure is not
-downgraded to a skip by a later step that cannot run."""
+downgraded to a skip by a later step that cannot run, and an error answer to tools/list satisfies
+no `every`."""
 
 from __future__ import annotations
 
@@ -58,7 +59,8 @@ def statuses(card: dict[str, Any]) -> dict[str, str]:
 
 
 def test_the_scripted_server_passes() -> None:
-    ids = ("must-legacy-shapes-2024-11-05", "should-legacy-content-from-assistant-content")
+    ids = ("must-legacy-shapes-2024-11-05", "should-legacy-content-from-assistant-content", "must-core-combinations-only",
+           "must-no-duplicate-variant-pairs", "must-outputvariants-on-every-tool", "plan-07-every-tool-declares-assistant-content")
     card = scorecard(conforming, *ids)
     assert set(statuses(card).values()) == {"pass"}, card["scenarios"]
 
@@ -90,3 +92,24 @@ def test_a_later_skip_never_hides_a_failure(answer: Answer, scenario: str, first
     assert result["status"] == "fail", result
     assert result["reason"].startswith(first) and then in result["reason"], result["reason"]
     assert (scenario in card["requiredFailures"]) is (result["level"] != "SHOULD")  # a SHOULD is reported, never required
+
+
+def error_to_tools_list(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    if method == "tools/list":
+        return {"error": {"code": -32603, "message": "internal error"}}
+    return conforming(version, method, params)
+
+
+def empty_result_to_tools_list(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"result": {}} if method == "tools/list" else conforming(version, method, params)
+
+
+@pytest.mark.parametrize("answer", [error_to_tools_list, empty_result_to_tools_list])
+def test_an_error_or_empty_answer_to_tools_list_satisfies_no_every(answer: Answer) -> None:
+    ids = ("must-core-combinations-only", "must-no-duplicate-variant-pairs", "must-outputvariants-on-every-tool",
+           "plan-07-every-tool-declares-assistant-content", "should-structured-variants-declare-schema")
+    card = scorecard(answer, *ids)
+    assert set(statuses(card).values()) == {"fail"}, statuses(card)
+    assert not card["ok"]
+    combinations = next(r for r in card["scenarios"] if r["id"] == "must-core-combinations-only")
+    assert "nothing at $.response.result.tools[*]: nothing was judged" in combinations["reason"]
