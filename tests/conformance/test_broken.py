@@ -2,7 +2,8 @@
 fails exactly the scenarios that check the behaviour it breaks, and passes the others.
 
 Each variant runs as one HTTP process (one process serves every protocol version, so this
-costs one start-up per variant); the variants run three at a time.
+costs one start-up per variant); the variants run three at a time. Together they fail every
+server scenario (test_coverage.py).
 """
 
 from __future__ import annotations
@@ -42,11 +43,37 @@ EXPECTED: dict[str, set[str]] = {
     "legacy_programmatic_schema": {"must-legacy-outputschema-not-from-other-audiences",
                                    "should-legacy-outputschema-from-assistant-structured", "plan-13-legacy-projection-2026-07-28",
                                    "must-legacy-shapes-2025-11-25", "must-legacy-shapes-2025-06-18"},
-    # (i) a Tool without outputVariants at 2026-12-01
+    # (i) a Tool without outputVariants at 2026-12-01 (its missing variants show no core combination either)
     "missing_outputvariants": {"must-outputvariants-on-every-tool", "plan-07-every-tool-declares-assistant-content",
-                               "should-no-outputschema-at-2026-12-01"},
+                               "should-no-outputschema-at-2026-12-01", "must-core-combinations-only"},
     # (j) a Tool whose outputVariants lack assistant/content
     "no_assistant_content": {"plan-07-every-tool-declares-assistant-content"},
+    # (k) outputVariants in every legacy listing
+    "legacy_outputvariants": {"plan-13-legacy-projection-2026-07-28", "must-legacy-shapes-2025-11-25", "must-legacy-shapes-2025-06-18",
+                              "must-legacy-shapes-2025-03-26", "must-legacy-shapes-2024-11-05"},
+    # (l) requestedOutputs at 2026-07-28 answered with `outputs`
+    "requested_outputs_signal": {"must-requestedoutputs-at-2026-07-28-never-yields-outputs"},
+    # (m) the legacy content is structuredContent as JSON text
+    "legacy_content_from_structured": {"should-legacy-content-from-assistant-content"},
+    # (n) a failing call answers only the first requested selector
+    "error_one_output": {"should-error-outputs-per-selector"},
+    # (o) user/structured listed without its schema
+    "schema_missing": {"should-structured-variants-declare-schema"},
+    # (p) assistant/content without a content block
+    "empty_assistant_content": {"plan-01-conversational", "must-assistant-content-usable"},
+    # (q) a 2026-12-01 success also carries the legacy `content`
+    "legacy_fields": {"plan-01-conversational", "plan-02-code-mode", "plan-03-structured-model-input", "plan-04-user-media",
+                      "plan-05-host-native-table", "plan-06-apps-call", "plan-08-app-only-explicit-ui", "plan-09-app-only-fallback",
+                      "must-fallback-assistant-content", "must-result-shape-2026-12-01", "must-no-mirror"},
+    # (r) every output labelled audience assistant, whatever it answers
+    "mislabelled": {"plan-02-code-mode", "plan-04-user-media", "plan-05-host-native-table", "plan-06-apps-call",
+                    "plan-08-app-only-explicit-ui", "plan-11-independent-schemas", "must-one-output-per-requested-selector",
+                    "must-no-unrequested-output", "must-selector-match", "must-structured-outputs-valid",
+                    "should-error-outputs-per-selector"},
+    # (s) a variant listed twice
+    "duplicate_pair": {"must-no-duplicate-variant-pairs"},
+    # (t) programmatic/content declared
+    "programmatic_content": {"must-core-combinations-only"},
 }
 
 

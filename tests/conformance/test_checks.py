@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.conformance.checks import CheckError, evaluate, render
-from mcp_variants.conformance.jsonpath import JsonPathError, query
+from mcp_variants.conformance.jsonpath import JsonPathError, collection, query
 
 UI = "io.modelcontextprotocol/ui"
 DOC: dict[str, Any] = {
@@ -73,6 +73,14 @@ CASES = [
     ({"op": "notContainsText", "path": "$.response", "value": "rows"}, False),
     ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "@.format"}]}, True),
     ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "@.content"}]}, False),
+    # A quantifier over nothing is false, unless `vacuous` and what it ranges over is there (issue 22).
+    ({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": []}, False),
+    ({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": [], "vacuous": True}, True),
+    ({"op": "every", "path": "$.response.error.data[*]", "checks": [], "vacuous": True}, False),
+    ({"op": "every", "path": "$.response.result.tools[*].outputVariants[*]", "checks": [], "vacuous": True}, False),
+    ({"op": "forEach", "var": "a", "in": f"{OUT}[?@.audience=='user'].audience", "checks": []}, False),
+    ({"op": "forEach", "var": "a", "in": f"{OUT}[?@.audience=='user'].audience", "checks": [], "vacuous": True}, True),
+    ({"op": "forEach", "var": "a", "in": "$.response.result.tools[?@.outputSchema].name", "checks": [], "vacuous": True}, False),
     ({"op": "forEach", "var": "a", "in": f"{OUT}[*].audience",
       "checks": [{"op": "count", "path": "$.request.params.requestedOutputs[?@.audience=='{{a}}']", "value": 1}]}, True),
     ({"op": "anyOf", "checks": [{"op": "exists", "path": "$.x"}, {"op": "exists", "path": "$.response"}]}, True),
@@ -84,6 +92,16 @@ CASES = [
 def test_ops(check: dict[str, Any], ok: bool) -> None:
     verdict = evaluate({**check, "says": "x"}, DOC)
     assert verdict.ok is ok, verdict
+
+
+@pytest.mark.parametrize(("path", "ranges_over"), [
+    ("$.response.result.tools[*]", "$.response.result.tools"),
+    ("$.response.result.tools[*].outputVariants[?@.format=='structured']", "$.response.result.tools[*].outputVariants"),
+    ("$.response.result.tools[?@.outputSchema].name", "$.response.result.tools"),
+    ("@.content[*]", "@.content"), ("$.a.b", "$.a"), ("$.a.*", "$.a"), ("$", "$"),
+])
+def test_the_collection_a_path_ranges_over(path: str, ranges_over: str) -> None:
+    assert collection(path) == ranges_over
 
 
 def test_render_substitutes_values_and_escapes_paths() -> None:

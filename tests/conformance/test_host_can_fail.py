@@ -12,6 +12,7 @@ import pytest
 from mcp_variants.client import router as router_module
 from mcp_variants.client import session as session_module
 from mcp_variants.client.errors import InvalidServerResponse
+from mcp_variants.client.results import CallResult, wire_selector
 from mcp_variants.client.router import Delivery, RouteReport
 from mcp_variants.client.tools import ToolIndex, ToolInfo
 from mcp_variants.conformance.host import client_vectors, run_client_vector
@@ -57,6 +58,40 @@ def lenient_listing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(session_module, "parse_listing", parse_listing)
 
 
+def takes_what_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that takes the outputs a result carries for the ones it asked for."""
+
+    def check_outputs(tool: str, version: str, requested: Any, result: Any, index: ToolIndex) -> CallResult:
+        returned = [s for s in map(wire_selector, result.get("outputs") or []) if s is not None]
+        return original(tool, version, tuple(returned) or requested, result, index)
+
+    original = session_module.check_outputs
+    monkeypatch.setattr(session_module, "check_outputs", check_outputs)
+
+
+def own_advertisement_negotiates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that counts its own advertisement of an extension as negotiation."""
+
+    def open_session(self: session_module.ClientSession) -> dict[str, Any]:
+        capabilities = original(self)
+        self.negotiated = frozenset(self.extensions)
+        return capabilities
+
+    original = session_module.ClientSession.open
+    monkeypatch.setattr(session_module.ClientSession, "open", open_session)
+
+
+def any_schema_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that accepts a structured output valid against any of the tool's schemas, not only its variant's."""
+
+    def problems(self: ToolIndex, tool: str, selector: Selector | None, value: Any) -> list[str]:
+        others = [v.selector for v in self.get(tool).variants if v.selector != selector and self.has_schema(tool, v.selector)]
+        return [] if any(not original(self, tool, other, value) for other in others) else original(self, tool, selector, value)
+
+    original = ToolIndex.problems
+    monkeypatch.setattr(ToolIndex, "problems", problems)
+
+
 BREAKS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], set[str]]] = {
     "naive-router": (naive_router, {
         "host-plan-15-apps-routing-and-metadata", "host-must-user-and-programmatic-stay-out-of-model",
@@ -66,6 +101,10 @@ BREAKS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], set[str]]] = {
         "host-must-select-only-advertised", "host-must-not-send-duplicate-selectors"}),
     "lenient-listing": (lenient_listing, {
         "host-plan-07-rejects-tool-without-assistant-content", "host-plan-14-rejects-tool-without-outputvariants"}),
+    "takes-what-comes-back": (takes_what_comes_back, {
+        "host-plan-15-unrequested-output-not-routed", "host-must-not-substitute-error-outputs"}),
+    "own-advertisement-negotiates": (own_advertisement_negotiates, {"host-must-not-request-unnegotiated-extension"}),
+    "any-schema-fits": (any_schema_fits, {"host-should-validate-against-requested-schema"}),
 }
 
 

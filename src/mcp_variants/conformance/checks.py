@@ -27,9 +27,12 @@ Every op, with what it demands of the nodes `path` selects:
 | equalsOther `otherPath` | both select exactly one node, and they are equal |
 | notInOther `otherPath` | no node equals any node `otherPath` selects |
 | containsText / notContainsText `value` | some node's / no node's compact JSON contains the string `value` |
-| every `checks` | every node (as `@`) passes all nested checks (passes when nothing is selected) |
-| forEach `var`, `in`, `checks` | for each node of `in`, the nested checks pass with `{{var}}` bound to it |
+| every `checks` | at least one node, and every node (as `@`) passes all nested checks (`vacuous`: see below) |
+| forEach `var`, `in`, `checks` | at least one node of `in`, and for each the nested checks pass with `{{var}}` bound to it |
 | anyOf `checks` | at least one nested check passes (no `path`) |
+
+`every` and `forEach` with `vacuous: true` also pass when nothing is selected, provided the collection
+the path ranges over (jsonpath.Path.collection) is there: an error answer never satisfies a quantifier.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any, Final
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from .jsonpath import JsonPathError, query
+from .jsonpath import JsonPathError, collection, query
 
 OPS: Final[frozenset[str]] = frozenset({
     "exists", "absent", "equals", "notEquals", "count", "length", "minLength", "oneOf", "type",
@@ -178,6 +181,8 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
             raise CheckError("forEach needs `var`")
         failures: list[str] = []
         values = _select(check.get("in"), document, current)
+        if not values:
+            return _over_nothing(check, "in", document, current, says)
         for value in values:
             for nested in check.get("checks", []):
                 verdict = evaluate(render(nested, {var: value}), document, current)
@@ -239,6 +244,8 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
         ok = hit if op == "containsText" else not hit
         return Verdict(ok, says, f"{'no' if not hit else 'a'} node contains {value!r}: {short(nodes)}")
     if op == "every":
+        if not nodes:
+            return _over_nothing(check, "path", document, current, says)
         failures = []
         for i, node in enumerate(nodes):
             for nested in check.get("checks", []):
@@ -249,6 +256,18 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
             return Verdict(False, says, "; ".join(failures[:5]) + (f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""))
         return Verdict(True, says, f"{len(nodes)} node(s)")
     raise CheckError(f"op {op!r} not implemented")  # pragma: no cover
+
+
+def _over_nothing(check: Mapping[str, Any], key: str, document: Any, current: Any, says: str) -> Verdict:
+    """`every` / `forEach` with nothing to range over. False, unless `vacuous: true` and the collection the
+    path ranges over is there: an error answer, or a result without the array, never passes a quantifier."""
+    path = check.get(key)
+    if not check.get("vacuous"):
+        return Verdict(False, says, f"nothing at {path}: nothing was judged")
+    where = collection(str(path))  # a valid path: _select ran on it
+    if not _select(where, document, current):
+        return Verdict(False, says, f"nothing at {where}: no collection to range over")
+    return Verdict(True, says, f"no node at {path} (vacuously true)")
 
 
 def _num_eq(a: Any, b: Any) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["JsonPathError", "compile_path", "query"]
+__all__ = ["JsonPathError", "collection", "compile_path", "query"]
 
 
 class JsonPathError(ValueError):
@@ -40,16 +40,31 @@ Selector = Callable[[Node, Node, Node], list[Node]]  # (node, root, current) -> 
 
 
 @dataclass(frozen=True)
+class Segment:
+    select: Selector
+    branching: bool  # a wildcard or a filter: it may select none of what is there
+    end: int  # where it ends in the path's text
+
+
+@dataclass(frozen=True)
 class Path:
     text: str
     relative: bool
-    segments: tuple[Selector, ...]
+    segments: tuple[Segment, ...]
 
     def select(self, root: Any, current: Any = None) -> list[Any]:
         nodes = [current if self.relative else root]
         for segment in self.segments:
-            nodes = [child for node in nodes for child in segment(node, root, current)]
+            nodes = [child for node in nodes for child in segment.select(node, root, current)]
         return nodes
+
+    def collection(self) -> Path:
+        """The path up to its last wildcard or filter (else its parent): what it ranges over. When that
+        selects something, an empty selection means "none there"; when not, nothing was there to look at."""
+        branches = [i for i, s in enumerate(self.segments) if s.branching]
+        keep = branches[-1] if branches else max(len(self.segments) - 1, 0)
+        end = self.segments[keep - 1].end if keep else 1
+        return Path(self.text[:end], self.relative, self.segments[:keep])
 
 
 def _children(node: Any) -> list[Any]:
@@ -123,29 +138,33 @@ class _Parser:
         else:
             raise self.fail("a path starts with $ or @")
         self.pos += 1
-        segments: list[Selector] = []
+        segments: list[Segment] = []
+        selector: Selector
         while self.pos < len(self.text):
             if self.peek(".."):
                 raise self.fail("descendant segments (..) are not in the supported subset")
             if self.peek(".*"):
                 self.pos += 2
-                segments.append(_wildcard)
+                selector, branching = _wildcard, True
             elif self.peek("."):
                 self.pos += 1
                 match = _NAME.match(self.text, self.pos)
                 if not match:
                     raise self.fail("expected a member name after '.'")
                 self.pos = match.end()
-                segments.append(_member(match.group()))
+                selector, branching = _member(match.group()), False
             elif self.peek("["):
                 self.pos += 1
-                segments.append(self.bracket())
+                selector, branching = self.bracket()
             else:
                 break
+            segments.append(Segment(selector, branching, self.pos - start))
         return Path(self.text[start:self.pos], relative, tuple(segments))
 
-    def bracket(self) -> Selector:
+    def bracket(self) -> tuple[Selector, bool]:
+        """A bracketed selector, and whether it branches (a wildcard or a filter)."""
         self.skip_ws()
+        branching = self.peek("*") or self.peek("?")
         if self.peek("*"):
             self.pos += 1
             selector: Selector = _wildcard
@@ -161,7 +180,7 @@ class _Parser:
             self.pos = match.end()
             selector = _index(int(match.group()))
         self.expect("]")
-        return selector
+        return selector, branching
 
     def string(self) -> str:
         quote = self.text[self.pos]
@@ -294,3 +313,8 @@ def compile_path(text: str) -> Path:
 def query(text: str, root: Any, current: Any = None) -> list[Any]:
     """Every node `text` selects in `root` (`@` is `current`)."""
     return compile_path(text).select(root, current)
+
+
+def collection(text: str) -> str:
+    """The text of the path `text` ranges over (Path.collection): `$.a.tools[*].v[?@.x]` -> `$.a.tools[*].v`."""
+    return compile_path(text).collection().text

@@ -213,10 +213,6 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-class _Stop(Exception):
-    pass
-
-
 def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
                entry: dict[str, Any], evidence: dict[str, Any]) -> None:
     done: dict[str, Any] = {}
@@ -243,24 +239,34 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             f"the server answered {UNSUPPORTED_VERSION} (unsupported protocol version) at {version}"
             if error_code == UNSUPPORTED_VERSION and version != OUTPUTS_VERSION else None)
         if unsupported:
-            entry.update(status="skip", reason=f"the server does not serve {version}: {unsupported}")
+            _conclude(entry, failures, skipped=f"the server does not serve {version}: {unsupported}")
             return
         if trip.problem:
-            entry.update(status="fail", reason=f"step {step['id']}: {trip.problem}")
+            _conclude(entry, [*failures, f"step {step['id']}: {trip.problem}"])
             return
         document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
         record["preconditions"] = [v.to_json() for v in preconditions]
         unmet = [v for v in preconditions if not v.ok]
         if unmet:
-            entry.update(status="skip", reason=f"step {step['id']}: precondition not met: {unmet[0].says} ({unmet[0].detail})")
+            _conclude(entry, failures, skipped=f"step {step['id']}: precondition not met: {unmet[0].says} ({unmet[0].detail})")
             return
         verdicts = [evaluate(c, document) for c in step.get("checks", [])]
         record["checks"] = [v.to_json() for v in verdicts]
         failures += [f"step {step['id']}: {_describe(v)}" for v in verdicts if not v.ok]
         done[step["id"]] = {"request": trip.request, "response": trip.response}
+    _conclude(entry, failures)
+
+
+def _conclude(entry: dict[str, Any], failures: Sequence[str], skipped: str | None = None) -> None:
+    """fail when any check failed, else skip when a step could not be judged, else pass. A failure already
+    seen is never downgraded by a later step that cannot run: `ok` ignores skips, so that would pass it."""
     if failures:
-        entry.update(status="fail", reason=failures[0] + (f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""))
+        more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
+        then = f"; then {skipped}" if skipped else ""
+        entry.update(status="fail", reason=failures[0] + more + then)
+    elif skipped:
+        entry.update(status="skip", reason=skipped)
 
 
 def _describe(verdict: Verdict) -> str:

@@ -142,11 +142,11 @@ def output_shapes() -> list[dict[str, Any]]:
                                                            "structuredContent",
               checks=[check("type", "@.content", "`content` is an array", value="array"),
                       check("every", "@.content[*]", "each block is an object with a string `type`",
-                            checks=[check("type", "@.type", "the block has a string `type`", value="string")]),
-                      check("absent", "@.structuredContent", "no `structuredContent` beside `content`")]),
+                            checks=[check("type", "@.type", "the block has a string `type`", value="string")], vacuous=True),
+                      check("absent", "@.structuredContent", "no `structuredContent` beside `content`")], vacuous=True),
         check("every", f"{OUTPUTS}[?@.format=='structured']", "each structured output carries `structuredContent` and no content",
               checks=[check("exists", "@.structuredContent", "`structuredContent` is present"),
-                      check("absent", "@.content", "no `content` beside `structuredContent`")]),
+                      check("absent", "@.content", "no `content` beside `structuredContent`")], vacuous=True),
     ]
 
 
@@ -382,7 +382,8 @@ def must_scenarios() -> list[dict[str, Any]]:
                           check("every", "@.outputVariants[?@.audience=='assistant' || @.audience=='user' || @.audience=='programmatic']",
                                 "a core variant's format is content or structured",
                                 checks=[check("oneOf", "@.format", "format is content or "
-                                                                   "structured", values=["content", "structured"])])])])],
+                                                                   "structured", values=["content", "structured"])],
+                                vacuous=True)])])],
         level="MUST"))
     out.append(scenario(
         "must-fallback-assistant-content", "Without requestedOutputs the server returns assistant/content",
@@ -467,7 +468,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         [LEGACY_SCHEMA_SOURCE],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "each legacy outputSchema is assistant/structured's, or no other audience's",
-                  var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  var="t", vacuous=True, **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema",
                                 checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
                                               "equals assistant/structured's schema",
@@ -481,7 +482,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         [LEGACY_SCHEMA_SHOULD],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "for each tool with a legacy outputSchema and an assistant/structured variant, the two schemas are equal",
-                  var="t", **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  var="t", vacuous=True, **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema (or the tool has no assistant/structured)",
                                 checks=[check("absent",
                                               f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}",
@@ -501,7 +502,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         [list_step("list-ui", ui=True, checks=[
             check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']",
                   "each structured variant carries a `schema` object",
-                  checks=[check("type", "@.schema", "a `schema` object", value="object")])])],
+                  checks=[check("type", "@.schema", "a `schema` object", value="object")], vacuous=True)])],
         note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
     out.append(scenario(
         "should-legacy-content-from-assistant-content", "The legacy content at 2026-07-28 is the assistant/content output",

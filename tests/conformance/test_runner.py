@@ -1,0 +1,115 @@
+"""The runner never passes what fails (issue 22), on a server scripted in-process: a failure is not
+downgraded to a skip by a later step that cannot run, and an error answer to tools/list satisfies
+no `every`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.constants import ASSISTANT_CONTENT, OUTPUTS_VERSION, UNSUPPORTED_VERSION
+from mcp_variants.conformance.runner import RunConfig, all_vectors, run
+from mcp_variants.conformance.wire import RoundTrip, Target
+
+Answer = Callable[[str, str, Mapping[str, Any]], dict[str, Any]]  # (version, method, params) -> `result` or `error`
+TOOL = {"name": "list_files", "inputSchema": {"type": "object"}, "outputVariants": [ASSISTANT_CONTENT]}
+LEGACY_TOOL = {"name": "list_files", "inputSchema": {"type": "object"}}
+TEXT = [{"type": "text", "text": "3 files"}]
+
+
+class ScriptedTarget(Target):
+    """A server as a function of each request; every version served, no handshake needed."""
+
+    kind = "scripted"
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__()
+        self.answer = answer
+
+    def _send_stateless(self, message: dict[str, Any], version: str, timeout: float, headers: Any) -> RoundTrip:
+        return self._trip(message, version)
+
+    def _handshake_exchange(self, version: str, extensions: Mapping[str, Any] | None, method: str, params: dict[str, Any],
+                            timeout: float, headers: Any) -> RoundTrip:
+        return self._trip({"jsonrpc": "2.0", "id": self.next_id(), "method": method, "params": params}, version)
+
+    def _trip(self, message: dict[str, Any], version: str) -> RoundTrip:
+        body = self.answer(version, message["method"], message["params"])
+        return RoundTrip(request=message, response={"jsonrpc": "2.0", "id": message["id"], **body})
+
+
+def conforming(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    if method == "tools/list":
+        return {"result": {"tools": [TOOL if version == OUTPUTS_VERSION else LEGACY_TOOL]}}
+    if version == OUTPUTS_VERSION:
+        return {"result": {"outputs": [{**ASSISTANT_CONTENT, "content": TEXT}]}}
+    return {"result": {"content": TEXT}}
+
+
+def scorecard(answer: Answer, *ids: str) -> dict[str, Any]:
+    vectors = [v for v in all_vectors() if v["id"] in ids]
+    assert len(vectors) == len(ids)
+    return run(ScriptedTarget(answer), vectors, RunConfig(kinds=frozenset({"server"})))
+
+
+def statuses(card: dict[str, Any]) -> dict[str, str]:
+    return {r["id"]: r["status"] for r in card["scenarios"]}
+
+
+def test_the_scripted_server_passes() -> None:
+    ids = ("must-legacy-shapes-2024-11-05", "should-legacy-content-from-assistant-content", "must-core-combinations-only",
+           "must-no-duplicate-variant-pairs", "must-outputvariants-on-every-tool", "plan-07-every-tool-declares-assistant-content")
+    card = scorecard(conforming, *ids)
+    assert set(statuses(card).values()) == {"pass"}, card["scenarios"]
+
+
+def leaky_then_error(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """2024-11-05: tools/list leaks outputVariants, then the call comes back isError (the call step's skipUnless)."""
+    if version == "2024-11-05":
+        return {"result": {"tools": [TOOL]}} if method == "tools/list" else {"result": {"content": TEXT, "isError": True}}
+    return conforming(version, method, params)
+
+
+def no_outputs_then_unsupported(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The 2026-12-01 call carries no `outputs`, then 2026-07-28 is not served (-32022)."""
+    if version == "2026-07-28":
+        return {"error": {"code": UNSUPPORTED_VERSION, "message": "unsupported protocol version"}}
+    if method == "tools/call":
+        return {"result": {"content": TEXT}}
+    return conforming(version, method, params)
+
+
+@pytest.mark.parametrize(("answer", "scenario", "first", "then"), [
+    (leaky_then_error, "must-legacy-shapes-2024-11-05", "step list: every tool has the legacy shape", "precondition not met"),
+    (no_outputs_then_unsupported, "should-legacy-content-from-assistant-content", "step modern: the result has an `outputs` array",
+     "the server does not serve 2026-07-28"),
+])
+def test_a_later_skip_never_hides_a_failure(answer: Answer, scenario: str, first: str, then: str) -> None:
+    card = scorecard(answer, scenario)
+    [result] = card["scenarios"]
+    assert result["status"] == "fail", result
+    assert result["reason"].startswith(first) and then in result["reason"], result["reason"]
+    assert (scenario in card["requiredFailures"]) is (result["level"] != "SHOULD")  # a SHOULD is reported, never required
+
+
+def error_to_tools_list(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    if method == "tools/list":
+        return {"error": {"code": -32603, "message": "internal error"}}
+    return conforming(version, method, params)
+
+
+def empty_result_to_tools_list(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"result": {}} if method == "tools/list" else conforming(version, method, params)
+
+
+@pytest.mark.parametrize("answer", [error_to_tools_list, empty_result_to_tools_list])
+def test_an_error_or_empty_answer_to_tools_list_satisfies_no_every(answer: Answer) -> None:
+    ids = ("must-core-combinations-only", "must-no-duplicate-variant-pairs", "must-outputvariants-on-every-tool",
+           "plan-07-every-tool-declares-assistant-content", "should-structured-variants-declare-schema")
+    card = scorecard(answer, *ids)
+    assert set(statuses(card).values()) == {"fail"}, statuses(card)
+    assert not card["ok"]
+    combinations = next(r for r in card["scenarios"] if r["id"] == "must-core-combinations-only")
+    assert "nothing at $.response.result.tools[*]: nothing was judged" in combinations["reason"]
