@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
+from support.checked_server import Server, text
+from support.processes import Reaper
 
 from .conftest import OUTPUTS_VERSION, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
 
@@ -60,10 +62,28 @@ def test_delete_several_cells_by_id_or_index(stateless: StatelessClient, root: P
     assert [d["cellId"] for d in out[PS]["deleted"]] == [before[1], before[3]]
     assert out[PS]["deleted"][0]["source"] == "a = 1\na = 1" and out[PS]["cellCount"] == 3
     assert ids(path) == [before[0], before[2], before[4]]
+    # The model is told the sources too (as jupyter-mcp-server tells them), so that it can undo its deletion.
+    assert "a = 1\na = 1" in text_of(out[AC]) and "four" in text_of(out[AC]) and "insert_cell" in text_of(out[AC])
+    assert [(d["cellIndex"], d["source"]) for d in out[AS]["deleted"]] == [(1, "a = 1\na = 1"), (3, "four")]
 
     out = stateless.call("delete_cell", {"notebook": five, "cell_indices": [0, 2], "include_source": False})
     assert not out.is_error and all("source" not in d for d in out[PS]["deleted"]) and "source" not in out[PS]
+    assert all("source" not in d for d in out[AS]["deleted"]) and "# one" not in text_of(out[AC])
     assert ids(path) == [before[2]]
+
+
+def test_deleted_sources_share_the_models_text_budget(root: Path, reaper: Reaper) -> None:
+    write_notebook(root / "long.ipynb", [code("x" * 5000), code("short = 1"), code("y" * 5000)])
+    server = Server(root, "--output-cap", "2000", stateless=True, reaper=reaper)
+    try:
+        out = server.call("delete_cell", {"notebook": "long.ipynb", "cell_indices": [0, 1, 2]})
+    finally:
+        server.close()
+    told = text(out[AC])
+    assert "short = 1" in told and "request programmatic/structured for the whole source" in told
+    assert len(told.encode()) < 2000 + 1000, "the sources within the cap, the labels and markers beside them"
+    assert [d["source"] for d in out[AS]["deleted"]][1] == "short = 1"
+    assert [len(d["source"]) for d in out[PS]["deleted"]] == [5000, 9, 5000], "code gets them whole"
 
 
 def test_a_bad_cell_among_several_deletes_none(stateless: StatelessClient, root: Path, five: str) -> None:

@@ -223,7 +223,8 @@ def replay(r: Replay) -> None:
     r.call("overwrite_cell_source", {"cell_source": "y = 20", "cell_id": ids[2], "notebook_name": nb})
     r.call("move_cell", {"source_cell_id": ids[4], "target_cell_id": ids[1], "notebook_name": nb})
     assert [c["id"] for c in r.cells()] == [ids[0], ids[4], ids[1], ids[2], ids[3]]
-    r.call("delete_cell", {"cell_ids_to_delete": [ids[3], ids[2]], "include_source": True, "notebook_name": nb})
+    text = r.call("delete_cell", {"cell_ids_to_delete": [ids[3], ids[2]], "include_source": True, "notebook_name": nb})
+    assert "y = 20" in text and "z = 3" in text, "the model is told what it deleted"
     assert [c["id"] for c in r.cells()] == [ids[0], ids[4], ids[1]]
     r.call("delete_cell", {"cell_indices": [0, 1], "include_source": False, "notebook_name": nb})
     assert [c["id"] for c in r.cells()] == [ids[1]]
