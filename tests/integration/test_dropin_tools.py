@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import Server, text
 from support.processes import Reaper
 
@@ -164,6 +165,40 @@ def test_names_kernel_id_and_kernelspecs_on_a_client_with_state(legacy: LegacyCl
 
     missing = legacy.connection.request("tools/call", {"name": "execute_code", "arguments": {"code": "1", "kernel_id": "no-such-kernel"}})
     assert missing["result"]["isError"] and "list_kernels" in text_of(missing["result"]["content"])
+
+
+def kernels(server: Server) -> set[str]:
+    """The ids of the running kernels list_kernels shows."""
+    return {row["ID"] for row in server.call("list_kernels")[AS]["items"] if row["ID"]}
+
+
+@pytest.mark.parametrize("runtime", ["embedded", "jupyter-server"])
+def test_execute_code_runs_in_the_current_notebooks_kernel(runtime: str, root: Path, reaper: Reaper,
+                                                           request: pytest.FixtureRequest) -> None:
+    """As jupyter-mcp-server's execute_code does, which its callers rely on: what a cell defined is there; a kernel
+    of its own without a current notebook; kernel_id picks any."""
+    extra: tuple[str, ...] = ()
+    if runtime == "jupyter-server":
+        jupyter: JupyterServerProcess = request.getfixturevalue("jupyter")
+        extra = ("--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
+    session = Server(root, *extra, stateless=False, reaper=reaper)
+    stateless = Server(root, *extra, stateless=True, reaper=reaper)
+    try:
+        before = kernels(session)
+        assert not session.call("execute_code", {"code": "scratch = 'own'"})["result"].get("isError")
+        (own,) = kernels(session) - before
+        made = session.call("use_notebook", {"notebook": f"follow-{runtime}.ipynb", "create": True})["result"]
+        assert not made.get("isError") and own not in text(made["content"]), made
+        session.call("insert_execute_code_cell", {"source": "z = 99"})
+        assert text(session.call("execute_code", {"code": "print(z)"})[AC]).strip() == "99"
+        assert text(session.call("execute_code", {"code": "print(scratch)", "kernel_id": own})[AC]).strip() == "own"
+        # A stateless request has no current notebook: its own kernel, where no cell ran.
+        assert "NameError" in text(stateless.call("execute_code", {"code": "print(z)"})[AC])
+        session.call("unuse_notebook", {})
+        assert text(session.call("execute_code", {"code": "print(scratch)"})[AC]).strip() == "own"
+    finally:
+        session.close()
+        stateless.close()
 
 
 def test_only_jupyter_documents_are_served(stateless: StatelessClient) -> None:

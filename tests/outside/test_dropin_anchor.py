@@ -205,6 +205,8 @@ def replay(r: Replay) -> None:
     for source in ("y = 2", "z = 3", "w = 4"):
         r.call("insert_cell", {"cell_index": -1, "cell_type": "code", "cell_source": source, "notebook_name": nb})
     assert "42" in r.call("execute_code", {"code": "print(6 * 7)", "timeout": 30, "kernel_id": None, "progress_interval": 5})
+    if r.version == HANDSHAKE:  # a session: its current notebook's kernel, where the cell ran (a stateless request has none)
+        assert "ran 1" in r.call("execute_code", {"code": "print('ran', x)"})
     r.call("execute_cell", {"notebook_name": nb, "cell_index": 2, "cell_id": None, "timeout": 0, "stream": False, "progress_interval": 5})
     assert [c["text"] for c in r.cells()] == ["# Replay", "x = 1\nx = 1\nprint('ran', x)", "y = 2", "z = 3", "w = 4"]
     assert r.cells()[2]["execution_count"] is not None
