@@ -1,7 +1,9 @@
-"""What jupyter-mcp-server's callers rely on, on real kernels (issue 11): its argument names and their meanings,
-several cells deleted at once, replace_all, moving by id, names for notebooks, kernel_id, paging defaults,
-images as links or scaled, and the hint a missing module gets. Every declared variant is requested and
-checked against its schema (StatelessClient) or the legacy shape (LegacyClient, a client with state)."""
+"""What jupyter-mcp-server's callers rely on, on real kernels (issue 11): its argument names and their meanings
+(served with --compat jupyter-mcp-server, which lists its schemas; refused without), several cells deleted at
+once with their sources told to the model, replace_all, moving by id, names for notebooks, kernel_id,
+execute_code in the current notebook's kernel (issue 21), paging defaults, images as links or scaled, and the
+hint a missing module gets. Every declared variant is requested and checked against its schema
+(StatelessClient) or the legacy shape (LegacyClient, a client with state)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ BIG_IMAGE = ("from PIL import Image as I; import io; from IPython.display import
              "b = io.BytesIO(); I.new('RGB', (2000, 1000), 'teal').save(b, format='PNG'); display(Image(b.getvalue()))")
 
 pytestmark = pytest.mark.timeout(180)
+SERVE_ARGS = ("--compat", "jupyter-mcp-server")  # the stateless and legacy fixtures' servers (conftest.serve_args)
 
 
 def ids(path: Path) -> list[str]:
@@ -199,6 +202,18 @@ def test_execute_code_runs_in_the_current_notebooks_kernel(runtime: str, root: P
     finally:
         session.close()
         stateless.close()
+
+
+def test_without_compat_their_names_are_refused_naming_ours(root: Path, five: str, reaper: Reaper) -> None:
+    server = Server(root, stateless=True, reaper=reaper)
+    try:
+        assert "cell_source" not in server.tools["insert_cell"]["inputSchema"]["properties"]
+        out = server.call("insert_cell", {"notebook": five, "cell_source": "z = 0"})
+    finally:
+        server.close()
+    assert out["result"]["isError"] and out[AS]["error"]["type"] == "invalid-arguments"
+    assert "cell_source is not one of its arguments but another server's name for source; pass source." in text(out[AC])
+    assert len(ids(root / five)) == 5
 
 
 def test_only_jupyter_documents_are_served(stateless: StatelessClient) -> None:
