@@ -73,11 +73,12 @@ def arguments_md(input_schema: dict[str, Any]) -> str:
 
 
 def aliases_md(aliases: dict[str, Any]) -> str:
-    """The argumentAliases of variants/<tool>.json: accepted, not listed in inputSchema."""
+    """The argumentAliases of variants/<tool>.json: taken with --compat, which lists their schema; refused without."""
     if not aliases:
         return ""
-    lines = ["Also accepted, with the meaning jupyter-mcp-server gives them (not listed in `inputSchema`; "
-             "[why](../choices.md#argument-aliases-a-drop-in-for-jupyter-mcp-server)):\n",
+    lines = ["With `--compat jupyter-mcp-server`, which lists its `inputSchema` in place of the one above, also accepted "
+             "with the meaning it gives them; without it refused, naming ours "
+             "([why](../choices.md#argument-aliases-a-drop-in-for-jupyter-mcp-server)):\n",
              "| alias | stands for |", "|---|---|"]
     for alias, spec in aliases.items():
         target = f"`{spec['canonical']}`"

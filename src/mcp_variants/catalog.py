@@ -1,7 +1,9 @@
 """Load the tool declarations in variants/ (the one place a schema is written).
 
 A declaration refers to a shared shape as `{"$ref": "shapes/<name>.json"}`; the
-loader inlines it, so every schema on the wire is self-contained.
+loader inlines it, so every schema on the wire is self-contained. variants/compat/<server>.json
+holds another server's inputSchemas, recorded from its tools/list (scripts/record_compat.py),
+for `serve --compat <server>`.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .protocol.declarations import parse_declaration
+from .protocol.declarations import parse_declaration, standing_in
+from .protocol.errors import DeclarationError
 from .protocol.types import ToolDeclaration
 
 SHAPES_PREFIX = "shapes/"
+COMPAT = "compat"
 
 
 def variants_dir() -> Path:
@@ -40,6 +44,26 @@ def load_declarations(directory: Path | None = None) -> dict[str, ToolDeclaratio
         declaration = parse_declaration(_inline(json.loads(path.read_text()), directory))
         declarations[declaration.name] = declaration
     return declarations
+
+
+def compat_servers(directory: Path | None = None) -> list[str]:
+    """The servers whose tool schemas `serve --compat` can list: variants/compat/<server>.json."""
+    return sorted(path.stem for path in ((directory or variants_dir()) / COMPAT).glob("*.json"))
+
+
+def compat_record(server: str, directory: Path | None = None) -> dict[str, Any]:
+    """variants/compat/<server>.json: `server`, `version`, and `tools` (each tool's inputSchema by name)."""
+    record: dict[str, Any] = json.loads(((directory or variants_dir()) / COMPAT / f"{server}.json").read_text())
+    return record
+
+
+def with_compat(declarations: dict[str, ToolDeclaration], server: str, directory: Path | None = None) -> dict[str, ToolDeclaration]:
+    """The declarations with `server`'s inputSchema listed for every tool it has (the others as they are);
+    DeclarationError when one of them names an argument we would not take."""
+    schemas = compat_record(server, directory)["tools"]
+    for name in schemas.keys() - declarations.keys():
+        raise DeclarationError(name, f"every tool of {server} is served", "no tool of that name")
+    return {name: standing_in(d, schemas[name]) if name in schemas else d for name, d in declarations.items()}
 
 
 def _inline(node: Any, directory: Path) -> Any:

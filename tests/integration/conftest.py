@@ -190,9 +190,14 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("root")
 
 
+def serve_args(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """The options a test module serves with (its SERVE_ARGS, e.g. --compat), besides --root."""
+    return tuple(getattr(request.module, "SERVE_ARGS", ()))
+
+
 @pytest.fixture(scope="module")
-def stateless(root: Path) -> Iterator[StatelessClient]:
-    connection = StdioConnection.serve(root)
+def stateless(root: Path, request: pytest.FixtureRequest) -> Iterator[StatelessClient]:
+    connection = StdioConnection.serve(root, *serve_args(request))
     try:
         yield StatelessClient(connection)
     finally:
@@ -223,8 +228,8 @@ class LegacyClient:
 
 
 @pytest.fixture(scope="module")
-def legacy(root: Path) -> Iterator[LegacyClient]:
-    connection = StdioConnection.serve(root)
+def legacy(root: Path, request: pytest.FixtureRequest) -> Iterator[LegacyClient]:
+    connection = StdioConnection.serve(root, *serve_args(request))
     try:
         yield LegacyClient(connection)
     finally:

@@ -1,7 +1,9 @@
-"""What jupyter-mcp-server's callers rely on, on real kernels (issue 11): its argument names and their meanings,
-several cells deleted at once, replace_all, moving by id, names for notebooks, kernel_id, paging defaults,
-images as links or scaled, and the hint a missing module gets. Every declared variant is requested and
-checked against its schema (StatelessClient) or the legacy shape (LegacyClient, a client with state)."""
+"""What jupyter-mcp-server's callers rely on, on real kernels (issue 11): its argument names and their meanings
+(served with --compat jupyter-mcp-server, which lists its schemas; refused without), several cells deleted at
+once with their sources told to the model, replace_all, moving by id, names for notebooks, kernel_id,
+execute_code in the current notebook's kernel (issue 21), paging defaults, images as links or scaled, and the
+hint a missing module gets. Every declared variant is requested and checked against its schema
+(StatelessClient) or the legacy shape (LegacyClient, a client with state)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.processes import JupyterServerProcess
+from support.checked_server import Server, text
+from support.processes import Reaper
 
 from .conftest import OUTPUTS_VERSION, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
 
@@ -23,6 +28,7 @@ BIG_IMAGE = ("from PIL import Image as I; import io; from IPython.display import
              "b = io.BytesIO(); I.new('RGB', (2000, 1000), 'teal').save(b, format='PNG'); display(Image(b.getvalue()))")
 
 pytestmark = pytest.mark.timeout(180)
+SERVE_ARGS = ("--compat", "jupyter-mcp-server")  # the stateless and legacy fixtures' servers (conftest.serve_args)
 
 
 def ids(path: Path) -> list[str]:
@@ -60,10 +66,28 @@ def test_delete_several_cells_by_id_or_index(stateless: StatelessClient, root: P
     assert [d["cellId"] for d in out[PS]["deleted"]] == [before[1], before[3]]
     assert out[PS]["deleted"][0]["source"] == "a = 1\na = 1" and out[PS]["cellCount"] == 3
     assert ids(path) == [before[0], before[2], before[4]]
+    # The model is told the sources too (as jupyter-mcp-server tells them), so that it can undo its deletion.
+    assert "a = 1\na = 1" in text_of(out[AC]) and "four" in text_of(out[AC]) and "insert_cell" in text_of(out[AC])
+    assert [(d["cellIndex"], d["source"]) for d in out[AS]["deleted"]] == [(1, "a = 1\na = 1"), (3, "four")]
 
     out = stateless.call("delete_cell", {"notebook": five, "cell_indices": [0, 2], "include_source": False})
     assert not out.is_error and all("source" not in d for d in out[PS]["deleted"]) and "source" not in out[PS]
+    assert all("source" not in d for d in out[AS]["deleted"]) and "# one" not in text_of(out[AC])
     assert ids(path) == [before[2]]
+
+
+def test_deleted_sources_share_the_models_text_budget(root: Path, reaper: Reaper) -> None:
+    write_notebook(root / "long.ipynb", [code("x" * 5000), code("short = 1"), code("y" * 5000)])
+    server = Server(root, "--output-cap", "2000", stateless=True, reaper=reaper)
+    try:
+        out = server.call("delete_cell", {"notebook": "long.ipynb", "cell_indices": [0, 1, 2]})
+    finally:
+        server.close()
+    told = text(out[AC])
+    assert "short = 1" in told and "request programmatic/structured for the whole source" in told
+    assert len(told.encode()) < 2000 + 1000, "the sources within the cap, the labels and markers beside them"
+    assert [d["source"] for d in out[AS]["deleted"]][1] == "short = 1"
+    assert [len(d["source"]) for d in out[PS]["deleted"]] == [5000, 9, 5000], "code gets them whole"
 
 
 def test_a_bad_cell_among_several_deletes_none(stateless: StatelessClient, root: Path, five: str) -> None:
@@ -144,6 +168,52 @@ def test_names_kernel_id_and_kernelspecs_on_a_client_with_state(legacy: LegacyCl
 
     missing = legacy.connection.request("tools/call", {"name": "execute_code", "arguments": {"code": "1", "kernel_id": "no-such-kernel"}})
     assert missing["result"]["isError"] and "list_kernels" in text_of(missing["result"]["content"])
+
+
+def kernels(server: Server) -> set[str]:
+    """The ids of the running kernels list_kernels shows."""
+    return {row["ID"] for row in server.call("list_kernels")[AS]["items"] if row["ID"]}
+
+
+@pytest.mark.parametrize("runtime", ["embedded", "jupyter-server"])
+def test_execute_code_runs_in_the_current_notebooks_kernel(runtime: str, root: Path, reaper: Reaper,
+                                                           request: pytest.FixtureRequest) -> None:
+    """As jupyter-mcp-server's execute_code does, which its callers rely on: what a cell defined is there; a kernel
+    of its own without a current notebook; kernel_id picks any."""
+    extra: tuple[str, ...] = ()
+    if runtime == "jupyter-server":
+        jupyter: JupyterServerProcess = request.getfixturevalue("jupyter")
+        extra = ("--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
+    session = Server(root, *extra, stateless=False, reaper=reaper)
+    stateless = Server(root, *extra, stateless=True, reaper=reaper)
+    try:
+        before = kernels(session)
+        assert not session.call("execute_code", {"code": "scratch = 'own'"})["result"].get("isError")
+        (own,) = kernels(session) - before
+        made = session.call("use_notebook", {"notebook": f"follow-{runtime}.ipynb", "create": True})["result"]
+        assert not made.get("isError") and own not in text(made["content"]), made
+        session.call("insert_execute_code_cell", {"source": "z = 99"})
+        assert text(session.call("execute_code", {"code": "print(z)"})[AC]).strip() == "99"
+        assert text(session.call("execute_code", {"code": "print(scratch)", "kernel_id": own})[AC]).strip() == "own"
+        # A stateless request has no current notebook: its own kernel, where no cell ran.
+        assert "NameError" in text(stateless.call("execute_code", {"code": "print(z)"})[AC])
+        session.call("unuse_notebook", {})
+        assert text(session.call("execute_code", {"code": "print(scratch)"})[AC]).strip() == "own"
+    finally:
+        session.close()
+        stateless.close()
+
+
+def test_without_compat_their_names_are_refused_naming_ours(root: Path, five: str, reaper: Reaper) -> None:
+    server = Server(root, stateless=True, reaper=reaper)
+    try:
+        assert "cell_source" not in server.tools["insert_cell"]["inputSchema"]["properties"]
+        out = server.call("insert_cell", {"notebook": five, "cell_source": "z = 0"})
+    finally:
+        server.close()
+    assert out["result"]["isError"] and out[AS]["error"]["type"] == "invalid-arguments"
+    assert "cell_source is not one of its arguments but another server's name for source; pass source." in text(out[AC])
+    assert len(ids(root / five)) == 5
 
 
 def test_only_jupyter_documents_are_served(stateless: StatelessClient) -> None:

@@ -1,15 +1,17 @@
-"""A drop-in for jupyter-mcp-server 2.2.4 (issue 11), checked against the real thing.
+"""A drop-in for jupyter-mcp-server 2.2.4 (issues 11 and 21), checked against the real thing.
 
 jupyter-mcp-server 2.2.4 is installed from PyPI into a throwaway environment (tests/.envs/anchor, made
-once; tests/support/envs.py) and asked for its tools/list over stdio. Then:
+once; tests/support/envs.py) and asked for its tools/list over stdio (tests/support/anchor.py). Then:
 
+* variants/compat/jupyter-mcp-server.json is what it lists (scripts/record_compat.py wrote it), and
+  `serve --compat jupyter-mcp-server` lists exactly its inputSchema for every tool both servers have;
 * every argument of every tool both servers have is accepted by ours, under its name or as a declared
   alias (variants/<tool>.json `argumentAliases`), with a compatible type, enum and default; the defaults
   that differ are the ones docs/guides/migrating.md names (DIFFERENT_DEFAULTS);
 * a replay of calls written in its argument style (create, insert, execute, read, edit with replace_all,
-  delete several, move by id, list with paging, ...) passes against our server on stdio and streamable
-  HTTP, at 2025-11-25 (a session) and 2026-12-01 (stateless, every declared variant requested and each
-  structured one validated against its schema; the wire schema checked by the raw client).
+  delete several, move by id, list with paging, ...) passes against our server with --compat on stdio and
+  streamable HTTP, at 2025-11-25 (a session) and 2026-12-01 (stateless, every declared variant requested and
+  each structured one validated against its schema; the wire schema checked by the raw client).
 """
 
 from __future__ import annotations
@@ -22,19 +24,20 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from mcp_variants.catalog import compat_record
 from mcp_variants.conformance.wire import StdioTarget, Target
-from support.envs import ANCHOR_REQUIREMENTS, cached_venv
+from support.anchor import ANCHOR, HANDSHAKE, anchor_tools, record_of
 from support.servers import HttpServer, serve_command
 
 REPO = Path(__file__).resolve().parents[2]
 MIGRATING = REPO / "docs" / "guides" / "migrating.md"
-HANDSHAKE = "2025-11-25"
 OUTPUTS = "2026-12-01"
+COMPAT = ("--compat", ANCHOR)
 UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
 OUR_ONLY = {"launch_sandbox", "list_sandboxes", "use_sandbox", "terminate_sandbox", "read_notebook_page"}
 # Defaults of theirs that ours does not declare, each accepted with the same meaning or documented as different.
 DIFFERENT_DEFAULTS = {
-    ("execute_code", "timeout"): "30 s there; the server's --timeout (300 s) here",
+    ("execute_code", "timeout"): "30 s there and with --compat (applied); the server's --timeout (300 s) without",
     ("execute_cell", "timeout"): "0, the configured default, there; 0 or omitted mean the server's --timeout here",
     ("insert_execute_code_cell", "timeout"): "0, the configured default, there; 0 or omitted mean the server's --timeout here",
 }
@@ -46,27 +49,31 @@ pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module")
-def anchor_tools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    env = cached_venv("anchor", ANCHOR_REQUIREMENTS)
-    folder = tmp_path_factory.mktemp("anchor")
-    # Without a Jupyter server to use it lists its tools all the same; it starts no kernel.
-    with StdioTarget([str(env / "bin" / "jupyter-mcp-server"), "start", "--transport", "stdio", "--start-new-code-sandbox", "false"],
-                     cwd=str(folder), timeout=120) as anchor:
-        listed = anchor.exchange(HANDSHAKE, None, "tools/list", {})
-    tools = {tool["name"]: tool["inputSchema"] for tool in listed.result["tools"]}
-    assert len(tools) >= 18, sorted(tools)
-    return tools
+def anchor_listing() -> list[dict[str, Any]]:
+    listed = anchor_tools()
+    assert len(listed) >= 18, sorted(tool["name"] for tool in listed)
+    return listed
 
 
 @pytest.fixture(scope="module")
-def our_tools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    with StdioTarget(serve_command(tmp_path_factory.mktemp("ours")), timeout=120) as ours:
+def their_tools(anchor_listing: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {tool["name"]: tool["inputSchema"] for tool in anchor_listing}
+
+
+def listed_by(root: Path, *extra: str) -> dict[str, dict[str, Any]]:
+    """Our tools/list's inputSchemas, served with `extra`."""
+    with StdioTarget(serve_command(root, *extra), timeout=120) as ours:
         listed = ours.exchange(HANDSHAKE, None, "tools/list", {})
     return {tool["name"]: tool["inputSchema"] for tool in listed.result["tools"]}
 
 
+@pytest.fixture(scope="module")
+def our_tools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    return listed_by(tmp_path_factory.mktemp("ours"))
+
+
 def declared_aliases(tool: str) -> dict[str, dict[str, Any]]:
-    """variants/<tool>.json `argumentAliases`: our data, not listed in inputSchema."""
+    """variants/<tool>.json `argumentAliases`: our data, listed by --compat (in their inputSchema), not by ours."""
     return dict(json.loads((REPO / "variants" / f"{tool}.json").read_text()).get("argumentAliases", {}))
 
 
@@ -91,14 +98,25 @@ def translated(alias: dict[str, Any] | None, value: Any) -> Any:
     return value
 
 
-def test_we_have_every_tool_they_have(anchor_tools, our_tools):
-    assert set(anchor_tools) <= set(our_tools), sorted(set(anchor_tools) - set(our_tools))
-    assert set(our_tools) - set(anchor_tools) <= OUR_ONLY
+def test_we_have_every_tool_they_have(their_tools, our_tools):
+    assert set(their_tools) <= set(our_tools), sorted(set(their_tools) - set(our_tools))
+    assert set(our_tools) - set(their_tools) <= OUR_ONLY
 
 
-def test_every_argument_is_accepted_with_a_compatible_type_enum_and_default(anchor_tools, our_tools):
+def test_the_compat_record_is_what_they_list(anchor_listing):
+    assert compat_record(ANCHOR) == record_of(anchor_listing), "run python scripts/record_compat.py"
+
+
+def test_with_compat_our_inputschemas_are_theirs(their_tools, our_tools, tmp_path: Path):
+    listed = listed_by(tmp_path, *COMPAT)
+    for tool, theirs in their_tools.items():
+        assert listed[tool] == theirs, tool
+    assert {tool: listed[tool] for tool in OUR_ONLY} == {tool: our_tools[tool] for tool in OUR_ONLY}
+
+
+def test_every_argument_is_accepted_with_a_compatible_type_enum_and_default(their_tools, our_tools):
     problems: list[str] = []
-    for tool, theirs in sorted(anchor_tools.items()):
+    for tool, theirs in sorted(their_tools.items()):
         ours = our_tools[tool]
         properties, aliases = ours["properties"], declared_aliases(tool)
         for name, spec in theirs.get("properties", {}).items():
@@ -133,10 +151,10 @@ def test_every_argument_is_accepted_with_a_compatible_type_enum_and_default(anch
     assert not problems, "\n".join(problems)
 
 
-def test_the_defaults_that_differ_are_documented(anchor_tools):
+def test_the_defaults_that_differ_are_documented(their_tools):
     text = MIGRATING.read_text()
     for tool, name in DIFFERENT_DEFAULTS:
-        assert name in anchor_tools[tool]["properties"], (tool, name)
+        assert name in their_tools[tool]["properties"], (tool, name)
         row = next((line for line in text.splitlines() if line.startswith(f"| `{tool}` ")), "")
         assert f"`{name}`" in row, f"docs/guides/migrating.md: the {tool} row does not say how {name}'s default differs"
 
@@ -205,6 +223,8 @@ def replay(r: Replay) -> None:
     for source in ("y = 2", "z = 3", "w = 4"):
         r.call("insert_cell", {"cell_index": -1, "cell_type": "code", "cell_source": source, "notebook_name": nb})
     assert "42" in r.call("execute_code", {"code": "print(6 * 7)", "timeout": 30, "kernel_id": None, "progress_interval": 5})
+    if r.version == HANDSHAKE:  # a session: its current notebook's kernel, where the cell ran (a stateless request has none)
+        assert "ran 1" in r.call("execute_code", {"code": "print('ran', x)"})
     r.call("execute_cell", {"notebook_name": nb, "cell_index": 2, "cell_id": None, "timeout": 0, "stream": False, "progress_interval": 5})
     assert [c["text"] for c in r.cells()] == ["# Replay", "x = 1\nx = 1\nprint('ran', x)", "y = 2", "z = 3", "w = 4"]
     assert r.cells()[2]["execution_count"] is not None
@@ -223,7 +243,8 @@ def replay(r: Replay) -> None:
     r.call("overwrite_cell_source", {"cell_source": "y = 20", "cell_id": ids[2], "notebook_name": nb})
     r.call("move_cell", {"source_cell_id": ids[4], "target_cell_id": ids[1], "notebook_name": nb})
     assert [c["id"] for c in r.cells()] == [ids[0], ids[4], ids[1], ids[2], ids[3]]
-    r.call("delete_cell", {"cell_ids_to_delete": [ids[3], ids[2]], "include_source": True, "notebook_name": nb})
+    text = r.call("delete_cell", {"cell_ids_to_delete": [ids[3], ids[2]], "include_source": True, "notebook_name": nb})
+    assert "y = 20" in text and "z = 3" in text, "the model is told what it deleted"
     assert [c["id"] for c in r.cells()] == [ids[0], ids[4], ids[1]]
     r.call("delete_cell", {"cell_indices": [0, 1], "include_source": False, "notebook_name": nb})
     assert [c["id"] for c in r.cells()] == [ids[1]]
@@ -252,8 +273,8 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def targets(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Target]]:
-    http = HttpServer(root, log=tmp_path_factory.mktemp("replay-logs") / "http.log")
-    stdio = StdioTarget(serve_command(root), cwd=str(root), timeout=120)
+    http = HttpServer(root, *COMPAT, log=tmp_path_factory.mktemp("replay-logs") / "http.log")
+    stdio = StdioTarget(serve_command(root, *COMPAT), cwd=str(root), timeout=120)
     try:
         yield {"stdio": stdio, "http": http.target}
     finally:

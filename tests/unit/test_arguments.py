@@ -1,5 +1,6 @@
 """Argument aliases and nulls (protocol/arguments.py): another server's names, turned into ours before
-input validation; an alias and its canonical name that disagree are refused."""
+input validation where the listed inputSchema names them (`serve --compat`), refused where it does not; an
+alias and its canonical name that disagree are refused."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.catalog import load_declarations
+from mcp_variants.catalog import compat_record, compat_servers, load_declarations, with_compat
 from mcp_variants.protocol.arguments import canonical_arguments
-from mcp_variants.protocol.declarations import parse_declaration
+from mcp_variants.protocol.declarations import parse_declaration, standing_in
 from mcp_variants.protocol.errors import DeclarationError, ErrorKind, ToolError
+from mcp_variants.protocol.tools_list import tool_entry
+from mcp_variants.protocol.versions import Era
 
-DECLARATIONS = load_declarations()
+ANCHOR = "jupyter-mcp-server"
+OURS = load_declarations()
+DECLARATIONS = with_compat(OURS, ANCHOR)  # serve --compat jupyter-mcp-server: its names listed, and taken
 
 
 def declared(aliases: dict, properties: dict | None = None):
@@ -99,3 +104,45 @@ def test_the_result_never_holds_an_alias_or_a_null(arguments):
     for alias, canonical in (("cell_source", "source"), ("notebook_name", "notebook")):
         if arguments.get(alias) is not None:
             assert result[canonical] == arguments[alias]
+
+
+# ---- what is listed is what is taken ---------------------------------------------------------------
+
+
+def test_without_compat_an_alias_is_refused_naming_ours():
+    for name, declaration in OURS.items():
+        for alias in declaration.aliases:
+            with pytest.raises(ToolError) as refused:
+                canonical_arguments(declaration, {alias.name: "x"})
+            assert refused.value.kind is ErrorKind.INVALID_ARGUMENTS
+            assert f"{alias.name} is not one of its arguments" in refused.value.message
+            assert f"pass {alias.canonical}." in refused.value.message, (name, refused.value.message)
+
+
+def test_tools_list_shows_the_schema_calls_are_taken_by():
+    record = compat_record(ANCHOR)
+    assert compat_servers() == [ANCHOR]
+    for name, declaration in DECLARATIONS.items():
+        listed = tool_entry(declaration, Era.LEGACY_OBJECT, frozenset())["inputSchema"]
+        assert listed == record["tools"].get(name, OURS[name].input_schema), name
+        assert tool_entry(OURS[name], Era.OUTPUTS, frozenset())["inputSchema"] == OURS[name].input_schema
+        assert declaration.input_schema == OURS[name].input_schema, "calls are still checked against ours"
+
+
+def test_with_compat_a_listed_default_that_differs_from_ours_is_applied():
+    execute = DECLARATIONS["execute_code"]
+    assert execute.foreign is not None and execute.foreign.defaults == {"timeout": 30}
+    assert canonical_arguments(execute, {"code": "1"}) == {"code": "1", "timeout": 30}
+    assert canonical_arguments(execute, {"code": "1", "timeout": 5})["timeout"] == 5
+    assert canonical_arguments(execute, {"code": "1", "timeout": None})["timeout"] == 30, "null is an argument not given"
+    # Defaults that mean ours are left to the tool: a cursor is no start_index of 0 and a cursor at once.
+    assert canonical_arguments(DECLARATIONS["read_notebook"], {"notebook_name": "a.ipynb", "cursor": "20"}) == {
+        "notebook": "a.ipynb", "cursor": "20"}
+
+
+def test_a_listed_schema_naming_an_argument_we_do_not_take_stops_the_server():
+    tool = OURS["insert_cell"]
+    with pytest.raises(DeclarationError, match="every argument a listed inputSchema names is taken"):
+        standing_in(tool, {"type": "object", "properties": {"cell_source": {"type": "string"}, "colour": {"type": "string"}}})
+    with pytest.raises(DeclarationError, match="a listed default means a value of ours"):
+        standing_in(OURS["use_notebook"], {"type": "object", "properties": {"mode": {"default": "open"}}})

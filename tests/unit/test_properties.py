@@ -20,6 +20,7 @@ from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Selector
 from mcp_variants.protocol.versions import Era
 from mcp_variants.tools.shared.executions import ExecutionView, execution_outcome
+from mcp_variants.tools.shared.text import cap_each
 
 from .support import (
     DECLARATIONS,
@@ -219,3 +220,16 @@ def test_execution_programmatic_keeps_every_output(view: ExecutionView) -> None:
     images = sum(1 for o in view.execution.outputs if o["output_type"] != "stream" and any(
         k.startswith("image/") for k in o.get("data", {})))
     assert structured["images"] == images
+
+
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=6), st.integers(0, 600))
+def test_texts_sharing_a_budget_keep_what_fits_and_cut_the_rest_whole_to_the_cap(texts, limit):
+    """tools/shared/text.cap_each (delete_cell's sources for the model): within the budget together, each
+    kept whole or cut at its share with a marker, and a text no longer than an equal share never cut."""
+    capped = cap_each(texts, limit, hint="h")
+    kept = [c.text.split("\n[... ", 1)[0] if c.cut else c.text for c in capped]
+    assert sum(len(k.encode()) for k in kept) <= limit
+    for text, c, k in zip(texts, capped, kept, strict=True):
+        assert text.startswith(k) and c.cut == (k != text)
+        if len(text.encode()) <= limit // len(texts):
+            assert not c.cut

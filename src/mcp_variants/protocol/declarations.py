@@ -7,12 +7,23 @@ rule; the server refuses to start rather than serve a tool a client cannot trust
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import jsonschema_rs
 
-from .errors import DeclarationError
-from .types import ASSISTANT_CONTENT, ArgumentAlias, Selector, ToolDeclaration, UnknownCombination, Variant, unknown_combination
+from .arguments import translated
+from .errors import DeclarationError, ToolError
+from .types import (
+    ASSISTANT_CONTENT,
+    ArgumentAlias,
+    ForeignSchema,
+    Selector,
+    ToolDeclaration,
+    UnknownCombination,
+    Variant,
+    unknown_combination,
+)
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -64,6 +75,40 @@ def _parse_aliases(tool: str, raw: Any, input_schema: dict[str, Any]) -> tuple[A
             raise DeclarationError(tool, "an argument alias translates its value at most one way (values or add)", alias)
         aliases.append(ArgumentAlias(alias, spec["canonical"], values, add))
     return tuple(aliases)
+
+
+def standing_in(declaration: ToolDeclaration, input_schema: dict[str, Any]) -> ToolDeclaration:
+    """The tool listing another server's `input_schema` in place of its own (`ForeignSchema`). Every argument that
+    schema names must be one of ours or a declared alias, so that what is listed is taken; its defaults that mean
+    another value than ours are kept, to be applied."""
+    tool = declaration.name
+    if input_schema.get("type") != "object":
+        raise DeclarationError(tool, "a listed inputSchema is an object schema", "it must have type 'object'")
+    _check_schema(tool, "the listed inputSchema", input_schema)
+    ours = declaration.input_schema.get("properties", {})
+    aliases = {alias.name: alias for alias in declaration.aliases}
+    defaults: dict[str, Any] = {}
+    for name, spec in input_schema.get("properties", {}).items():
+        alias = aliases.get(name)
+        if alias is None and name not in ours:
+            raise DeclarationError(tool, "every argument a listed inputSchema names is taken",
+                                   f"{name} is neither an argument nor an alias")
+        canonical = alias.canonical if alias else name
+        default = _listed_default(tool, alias, spec)
+        if default is not None and default != ours[canonical].get("default"):
+            defaults[canonical] = default
+    return replace(declaration, foreign=ForeignSchema(input_schema, defaults))
+
+
+def _listed_default(tool: str, alias: ArgumentAlias | None, spec: Any) -> Any:
+    """A listed argument's default as a value of ours (an alias's translated); None for none, or null."""
+    default = spec.get("default") if isinstance(spec, dict) else None
+    if default is None or alias is None:
+        return default
+    try:
+        return translated(tool, alias, default)
+    except ToolError as exc:
+        raise DeclarationError(tool, "a listed default means a value of ours", exc.message) from None
 
 
 def _parse_variant(tool: str, item: Any) -> Variant:

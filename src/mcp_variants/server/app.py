@@ -23,7 +23,7 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
-from ..catalog import load_declarations, variants_dir
+from ..catalog import load_declarations, variants_dir, with_compat
 from ..images import ImagePolicy
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
@@ -70,16 +70,19 @@ class ServerState:
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
                gateway_url: str | None = None, gateway_token: str | None = None,
-               kernel_name: str = "python3", images: ImagePolicy | None = None) -> ServerState:
+               kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
     With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
     `kernel_name` is its default kernelspec too. With `gateway_url`, kernels run on that Enterprise
-    Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway").
+    Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway"). With `compat`
+    (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them.
     """
     directory = variants_dir()
     declarations = load_declarations(directory)
+    if compat is not None:
+        declarations = with_compat(declarations, compat, directory)
     check_view_links(declarations)
     for name in declarations.keys() - TOOLS.keys():
         raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 
 from .. import __version__
+from ..catalog import compat_servers
 from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
@@ -86,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-connections", type=int, default=int(_env("MAX_CONNECTIONS", "200")),
                        help="HTTP: connections open at once; one more closes the one longest waiting for a request "
                             "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
+    serve.add_argument("--compat", choices=compat_servers(), default=_env("COMPAT") or None,
+                       help="list that server's tool schemas (argument names, required, enums, defaults) in place of ours and "
+                            "take calls by them, for programs and prompts written against it [MCP_VARIANTS_COMPAT]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -132,6 +136,8 @@ def serve(args: argparse.Namespace) -> None:
     root = args.root.resolve()
     if not root.is_dir():
         sys.exit(f"mcp-variants: --root {root} is not a folder")
+    if args.compat is not None and args.compat not in compat_servers():  # from the environment: argparse checks only flags
+        sys.exit(f"mcp-variants: MCP_VARIANTS_COMPAT={args.compat}: no such server; one of {', '.join(compat_servers())}")
     if args.http:
         try:
             check_binding(args.host, args.token)
@@ -145,7 +151,7 @@ def serve(args: argparse.Namespace) -> None:
         jupyter_url, jupyter_token = _server_on(root)
     try:
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
-                           gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel,
+                           gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")

@@ -8,14 +8,12 @@ from typing import Any
 from ..images import ImagePolicy
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
-from .shared.cells import cell_record, locate_cell
+from .shared.cells import SOURCE_HINT, cell_record, locate_cell
 from .shared.executions import output_blocks, outputs_structured
 from .shared.meta import cell_meta
 from .shared.notebooks import load_stable, notebook_path
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import cap_text
-
-SOURCE_HINT = "request programmatic/structured for the whole source"
 
 
 @dataclass(frozen=True)

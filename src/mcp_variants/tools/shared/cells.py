@@ -7,6 +7,8 @@ from typing import Any
 from ...jupyter.notebook_model import locate, source_text
 from ...protocol.errors import ErrorKind, ToolError
 
+SOURCE_HINT = "request programmatic/structured for the whole source"  # a source cut for the model: where it is whole
+
 
 def locate_cell(notebook: dict[str, Any], args: dict[str, Any]) -> int:
     """The index of the cell `args` names by cell_index or cell_id (both, when they name the same cell)."""

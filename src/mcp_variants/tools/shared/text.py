@@ -22,3 +22,15 @@ def cap_text(text: str, limit: int, *, hint: str) -> Capped:
 def plural(count: int, word: str) -> str:
     """'1 cell', '3 cells'."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def cap_each(texts: list[str], limit: int, *, hint: str) -> list[Capped]:
+    """`texts` capped to share one budget of `limit` bytes: a text within its fair share is kept whole
+    and leaves what it did not use to the longer ones, so one long text cannot crowd out the short."""
+    sizes = [len(text.encode()) for text in texts]
+    budget, left = limit, len(texts)
+    caps = [0] * len(texts)
+    for i in sorted(range(len(texts)), key=sizes.__getitem__):
+        caps[i] = min(sizes[i], budget // left)
+        budget, left = budget - caps[i], left - 1
+    return [cap_text(text, cap, hint=hint) for text, cap in zip(texts, caps, strict=True)]
