@@ -20,6 +20,8 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
   loudly rather than list tools without variants.
 - 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (bridge.py), behind
   `run` / `serve_stdio` / `streamable_http_app` (serve.py).
+- An MCPServer whose `add_tool` takes `output_variants` (docs/sdk-change.md) is told each tool's variants,
+  so that it lists them itself and leaves the tool's 2026-12-01 calls to this extension.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any, Final, TypeVar
 import anyio
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, ToolBinding
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
@@ -56,6 +59,9 @@ IDENTIFIER: Final[str] = "io.github.mcp-variants/output-variants"
 implements the SEP-3279 draft (2026-12-01 `outputVariants` / `requestedOutputs` / `outputs`)."""
 
 _Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+SDK_TAKES_VARIANTS: Final[bool] = "output_variants" in inspect.signature(MCPServer.add_tool).parameters
+"""Whether the installed MCPServer accepts a tool's declared variants (mcp 2.3.0 does not)."""
 
 
 @dataclass
@@ -110,9 +116,11 @@ class Variants(Extension):
                             annotations=sdk_annotations.model_dump(by_alias=True, exclude_none=True) if sdk_annotations else None,
                             meta=meta),
                 projectors_for(specs)))
-            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs={
-                "name": info.name, "title": title, "description": info.description, "annotations": sdk_annotations,
-                "structured_output": False}))
+            kwargs: dict[str, Any] = {"name": info.name, "title": title, "description": info.description,
+                                      "annotations": sdk_annotations, "structured_output": False}
+            if SDK_TAKES_VARIANTS:
+                kwargs["output_variants"] = [spec.to_wire() for spec in specs]
+            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs=kwargs))
             return fn
 
         return decorator
