@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mcp_variants.protocol.versions import Era
 from mcp_variants.sdk.bridge import (
     MARKER_KEY,
     SDK_VERSION,
@@ -17,13 +19,16 @@ from mcp_variants.sdk.bridge import (
     VERSION_KEY,
     BridgeMiddleware,
     SseEvents,
+    _rewrite_json_body,
     _rewrite_sse_events,
     is_outputs_request,
+    needed,
     rewrite_request,
     rewrite_response,
     tunnel,
     unwrap_result,
 )
+from mcp_variants.sdk.requests import finish
 
 from .support import PROPERTY
 
@@ -253,3 +258,33 @@ def test_sse_events_are_whole_however_the_stream_is_chunked(cuts: list[int], lin
     out += _rewrite_sse_events(splitter.rest())
     assert out == _rewrite_sse_events(events)
     assert TUNNEL_KEY.encode() not in out
+
+
+# ---- the switch: an SDK that serves 2026-12-01 itself -----------------------------------------------
+
+
+def test_with_rewriting_off_only_the_id_of_an_anonymous_error_is_put_right() -> None:
+    tunnelled = orjson.dumps({"jsonrpc": "2.0", "id": 1, "result": tunnel("tools/call", {"outputs": []})})
+    assert _rewrite_json_body(tunnelled, 1, rewrite=False) == tunnelled
+    assert orjson.loads(_rewrite_json_body(tunnelled, 1))["result"] == {"outputs": []}
+    unsupported = orjson.dumps({"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "m", "data": {"supported": ["x"]}}})
+    assert _rewrite_json_body(unsupported, 2, rewrite=False) == unsupported
+    anonymous = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no session"}})
+    assert orjson.loads(_rewrite_json_body(anonymous, 7, rewrite=False))["id"] == 7
+
+
+@pytest.mark.parametrize(("sdk_version", "era", "tunnelled"), [
+    ("2026-07-28", Era.OUTPUTS, True),    # the bridge presented a 2026-12-01 request as 2026-07-28
+    ("2026-12-01", Era.OUTPUTS, False),   # an SDK that serves 2026-12-01 sieves it as it is
+    ("2026-07-28", Era.LEGACY_ANY, False),
+])
+def test_finish_tunnels_only_a_result_the_sdk_would_sieve_as_another_version(sdk_version: str, era: Era, tunnelled: bool) -> None:
+    ctx: Any = SimpleNamespace(protocol_version=sdk_version)
+    result = finish(ctx, "tools/call", era, {"outputs": []})
+    assert (TUNNEL_KEY in (result.get("_meta") or {})) is tunnelled
+    assert result["resultType"] == "complete"
+
+
+def test_the_installed_sdk_needs_the_bridge() -> None:
+    """mcp 2.3.0 knows versions up to 2026-07-28 (tests/sdk/test_patched_sdk.py: one that knows 2026-12-01 does not)."""
+    assert needed() is True

@@ -15,8 +15,11 @@ wire model of the request's version, dropping what it does not know
 
 Delete this module when the SDK serves 2026-12-01 itself: knows the version,
 passes `requestedOutputs` through typed params, and keeps `outputVariants` on
-Tool and `outputs` on CallToolResult. Handlers then return their results as
-they are, and server/discover needs no override.
+Tool and `outputs` on CallToolResult (docs/sdk-change.md is that change, and
+tests/sdk/test_patched_sdk.py runs the conformance suite on an SDK patched so).
+Until then `needed()` says whether the installed SDK is one that needs it: the
+transports (serve.py) bridge only then, and `requests.finish` tunnels only a
+result the SDK would sieve as another version's.
 
 The rewriting is pure (dicts in, dicts out); sdk/stdio.py applies it to each message
 as it crosses, and the ASGI middleware at the bottom to each HTTP body. Wire tests cover
@@ -31,6 +34,7 @@ from typing import Any, Final
 import orjson
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..protocol.jsonrpc import INVALID_REQUEST, Batch, Kind, Refusal, check_bytes, dumps, peek_id, refuse_batch
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
@@ -43,6 +47,11 @@ UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
 _PLACEHOLDERS: Final[dict[str, dict[str, Any]]] = {"tools/call": {"content": []}, "tools/list": {"tools": []}}
 # Keys the SDK adds to a result that the real result keeps.
 _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope")
+
+
+def needed() -> bool:
+    """True while the installed SDK does not serve 2026-12-01 itself (mcp 2.3.0 knows versions up to 2026-07-28)."""
+    return OUTPUTS_VERSION not in MODERN_PROTOCOL_VERSIONS
 
 
 # ---- pure rewriting -------------------------------------------------------------------------
@@ -154,12 +163,15 @@ class BridgeMiddleware:
     when Content-Length says more; otherwise reading stops at the limit: memory stays
     constant whatever a client sends) and answers, as stdio does, every body that is no
     message the SDK would answer (protocol/jsonrpc.py); a batch is refused (400, -32600):
-    the SDK's HTTP transport takes one message per POST.
+    the SDK's HTTP transport takes one message per POST. With `rewrite=False` (an SDK that
+    serves 2026-12-01 itself) only those checks remain, and the request id put on the SDK's
+    anonymous errors: no request or response is rewritten.
     """
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, *, rewrite: bool = True) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.rewrite = rewrite
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
@@ -178,7 +190,8 @@ class BridgeMiddleware:
         if isinstance(checked, Refusal):
             await _answer(send, 400, checked.response())
             return
-        body, scope = self._rewrite_inbound(checked.body, body, scope)
+        if self.rewrite:
+            body, scope = self._rewrite_inbound(checked.body, body, scope)
         delivered = False
 
         async def replay() -> Message:
@@ -189,7 +202,7 @@ class BridgeMiddleware:
             message: Message = await receive()
             return message
 
-        await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None))
+        await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None, self.rewrite))
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes | Refusal | None:
         """The whole body, a refusal once it is known to be too large (nothing more is read), or None on a disconnect."""
@@ -253,9 +266,10 @@ class _OutboundRewriter:
     """Rewrites a JSON response whole, or an SSE stream event by event (an event split across chunks is held
     until it is complete)."""
 
-    def __init__(self, send: Send, request_id: Any = None) -> None:
+    def __init__(self, send: Send, request_id: Any = None, rewrite: bool = True) -> None:
         self._send = send
         self._request_id = request_id  # the SDK answers some transport errors (no session...) with id null
+        self._rewrite = rewrite  # False: only that id is put right
         self._start: Message | None = None
         self._json = False
         self._parts: list[bytes] = []
@@ -278,12 +292,15 @@ class _OutboundRewriter:
             self._parts.append(message.get("body", b""))
             if more:
                 return
-            body = _rewrite_json_body(b"".join(self._parts), self._request_id)
+            body = _rewrite_json_body(b"".join(self._parts), self._request_id, self._rewrite)
             assert self._start is not None
             headers = [(k, v) for k, v in self._start.get("headers", []) if k != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
             await self._send({**self._start, "headers": headers})
             await self._send({"type": "http.response.body", "body": body, "more_body": False})
+            return
+        if not self._rewrite:
+            await self._send(message)
             return
         events = self._events.feed(message.get("body", b""))
         if not more:
@@ -321,11 +338,11 @@ def _end_after(buffer: bytearray, mark: bytes, start: int) -> int:
     return at + len(mark) if at >= 0 else 0
 
 
-def _rewrite_json_body(body: bytes, request_id: Any = None) -> bytes:
+def _rewrite_json_body(body: bytes, request_id: Any = None, rewrite: bool = True) -> bytes:
     """A JSON response as the client should see it; an error with id null gets `request_id` (the request's own,
-    which the SDK did not read) when there is one."""
+    which the SDK did not read) when there is one. `rewrite=False`: that id only."""
     anonymous = request_id is not None and _NULL_ID in body
-    if not anonymous and not any(needle in body for needle in _NEEDLES):
+    if not anonymous and not (rewrite and any(needle in body for needle in _NEEDLES)):
         return body
     try:
         decoded = orjson.loads(body)
@@ -335,7 +352,7 @@ def _rewrite_json_body(body: bytes, request_id: Any = None) -> bytes:
         return body
     if anonymous and "error" in decoded and decoded.get("id") is None:
         decoded["id"] = request_id
-    return dumps(rewrite_response(decoded))
+    return dumps(rewrite_response(decoded) if rewrite else decoded)
 
 
 def _rewrite_sse_events(events: bytes) -> bytes:
@@ -357,6 +374,7 @@ __all__ = [
     "rewrite_response",
     "bridge_inbound",
     "bridge_outbound",
+    "needed",
     "tunnel",
     "unwrap_result",
 ]

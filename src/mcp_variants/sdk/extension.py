@@ -23,6 +23,8 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
 - A tool may drive the 2026-07-28 multi-round flow itself (SEP-2322): it returns the SDK's `InputRequiredResult`,
   reads the answers on its `Context` (`ctx.input_responses`, `ctx.request_state`), and MCPServer answers that round
   as it is (its request-state boundary seals the state). Only the final, complete result is projected.
+- An MCPServer whose `add_tool` takes `output_variants` (docs/sdk-change.md) is told each tool's variants,
+  so that it lists them itself and leaves the tool's 2026-12-01 calls to this extension.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any, Final, TypeVar
 import anyio
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, ToolBinding
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
@@ -59,6 +62,9 @@ IDENTIFIER: Final[str] = "io.github.mcp-variants/output-variants"
 implements the SEP-3279 draft (2026-12-01 `outputVariants` / `requestedOutputs` / `outputs`)."""
 
 _Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+SDK_TAKES_VARIANTS: Final[bool] = "output_variants" in inspect.signature(MCPServer.add_tool).parameters
+"""Whether the installed MCPServer accepts a tool's declared variants (mcp 2.3.0 does not)."""
 
 
 @dataclass
@@ -124,9 +130,11 @@ class Variants(Extension):
                 projectors_for(specs)))
             if input_schema is not None:
                 self._declared_inputs.add(info.name)
-            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs={
-                "name": info.name, "title": title, "description": info.description, "annotations": sdk_annotations,
-                "structured_output": False}))
+            kwargs: dict[str, Any] = {"name": info.name, "title": title, "description": info.description,
+                                      "annotations": sdk_annotations, "structured_output": False}
+            if SDK_TAKES_VARIANTS:
+                kwargs["output_variants"] = [spec.to_wire() for spec in specs]
+            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs=kwargs))
             return fn
 
         return decorator

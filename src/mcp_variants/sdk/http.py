@@ -68,8 +68,10 @@ class HttpLimits:
     max_connections: int = 200
 
 
-def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
-    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
+def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(),
+                   *, bridge: bool = True) -> Any:
+    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge (its body checks only, when
+    `bridge` is False) and auth."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
         allowed.append(f"{host}:*")
@@ -81,7 +83,7 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
     app: Any = server.streamable_http_app(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
-    app = BridgeMiddleware(app, limits.max_body_bytes)
+    app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
     if token:
         app = BearerAuth(app, token)
     return app

@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp.server.context import ServerRequestContext
 
-from ..protocol.versions import STATELESS_VERSIONS, Era, era_for
+from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, era_for
 from . import bridge
 
 
@@ -27,9 +27,10 @@ def negotiated_extensions(ctx: ServerRequestContext[Any, Any], served: Iterable[
 
 
 def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: dict[str, Any]) -> dict[str, Any]:
-    """A result as the SDK must be handed it: tunnelled at 2026-12-01 (the SDK would drop `outputs` and
-    `outputVariants`), with `resultType` at the stateless versions."""
-    if era is Era.OUTPUTS:
+    """A result as the SDK must be handed it: a 2026-12-01 result the SDK serves as another version (a request
+    the bridge presented as 2026-07-28) is tunnelled, or the SDK would drop `outputs` and `outputVariants`;
+    with an SDK that serves 2026-12-01 itself it goes as it is. `resultType` at the stateless versions."""
+    if era is Era.OUTPUTS and ctx.protocol_version != OUTPUTS_VERSION:
         result = bridge.tunnel(method, result)
     if ctx.protocol_version in STATELESS_VERSIONS:
         result["resultType"] = "complete"

@@ -1,6 +1,9 @@
 """Run a server, `MCPServer` or the low-level `Server`, on stdio or streamable HTTP with every protocol era,
 2026-12-01 included: the SDK's own transports would refuse 2026-12-01 before any handler runs, so these put
-the bridge (bridge.py) between the wire and the SDK. The same functions serve the Jupyter server."""
+the bridge (bridge.py) between the wire and the SDK. The same functions serve the Jupyter server.
+
+Each takes `bridge`: None (the default) bridges exactly when the installed SDK needs it (`bridge.needed()`:
+mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False forces it on or off."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import anyio
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
+from . import bridge as _bridge
 from .http import HttpLimits, build_http_app
 from .stdio import DEFAULT_MAX_MESSAGE_BYTES, bridged_stdio
 
@@ -37,30 +41,36 @@ def lowlevel_server(server: AnyServer) -> Server[Any]:
     return server
 
 
+def bridging(bridge: bool | None) -> bool:
+    """Whether to bridge: as asked, or (None) exactly when the installed SDK does not serve 2026-12-01 itself."""
+    return _bridge.needed() if bridge is None else bridge
+
+
 async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                      at_eof: Callable[[], None] = lambda: None) -> None:
+                      at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
     """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/stdio.py)."""
     inner = lowlevel_server(server)
-    async with bridged_stdio(max_message_bytes, at_eof=at_eof) as (read_stream, write_stream):
+    async with bridged_stdio(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as (read_stream, write_stream):
         await inner.run(read_stream, write_stream, inner.create_initialization_options())
 
 
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
-                        limits: HttpLimits = DEFAULT_LIMITS) -> Any:
+                        limits: HttpLimits = DEFAULT_LIMITS, bridge: bool | None = None) -> Any:
     """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the
     bridge, DNS-rebinding protection on, and a bearer token where one is given."""
-    return build_http_app(server, host, token, limits)
+    return build_http_app(server, host, token, limits, bridge=bridging(bridge))
 
 
 async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
-                     limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None) -> None:
+                     limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None,
+                     bridge: bool | None = None) -> None:
     """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
     runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open)."""
     import uvicorn
 
     from .connections import GuardedH11Protocol
 
-    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits), host=host, port=port,
+    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits, bridge=bridge), host=host, port=port,
                             log_level="warning", lifespan="on", access_log=False,
                             http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there
@@ -78,12 +88,12 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
 
 
 def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
-        port: int = 8000, token: str | None = None) -> None:
+        port: int = 8000, token: str | None = None, bridge: bool | None = None) -> None:
     """`MCPServer.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
     if transport == "stdio":
-        anyio.run(serve_stdio, server)
+        anyio.run(lambda: serve_stdio(server, bridge=bridge))
     else:
-        anyio.run(lambda: serve_http(server, host=host, port=port, token=token))
+        anyio.run(lambda: serve_http(server, host=host, port=port, token=token, bridge=bridge))
 
 
 def cli(server: AnyServer, argv: list[str] | None = None) -> None:

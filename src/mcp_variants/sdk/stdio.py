@@ -17,7 +17,8 @@ This transport owns the framing, so that every request with an id gets exactly o
 - the era decided by the first request that validly claims one (sdk/stdio_era.py);
 - batches served on a 2025-03-26 connection, the one version that had them, and refused with
   -32600 on every other;
-- the 2026-12-01 bridge applied to each message as it crosses.
+- the 2026-12-01 bridge applied to each message as it crosses, unless `bridge=False` (an SDK
+  that serves 2026-12-01 itself: docs/sdk-change.md).
 """
 
 from __future__ import annotations
@@ -70,14 +71,15 @@ def _key(request_id: int | str) -> _Key:
 
 @asynccontextmanager
 async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                        at_eof: Callable[[], None] = lambda: None) -> AsyncIterator[tuple[Any, Any]]:
+                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[tuple[Any, Any]]:
     """(read_stream, write_stream) for Server.run, over this process's stdin and stdout. `at_eof`
     runs when stdin ends, before the requests still running are waited for (it ends the ones that
-    would never end by themselves: subscriptions/listen streams)."""
+    would never end by themselves: subscriptions/listen streams). `bridge=False`: messages cross
+    as they are (the framing and checks stay)."""
     source = await _Input.open(os.dup(0))
     sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
-    channel = _Channel(sink, max_message_bytes, at_eof)
+    channel = _Channel(sink, max_message_bytes, at_eof, bridge)
     reading = anyio.CancelScope()
 
     async def read_until_stopped() -> None:
@@ -203,9 +205,10 @@ class _PendingBatch:
 
 
 class _Channel:
-    def __init__(self, output: _Output, max_message_bytes: int, at_eof: Callable[[], None]) -> None:
+    def __init__(self, output: _Output, max_message_bytes: int, at_eof: Callable[[], None], bridge: bool = True) -> None:
         self.output = output
         self.at_eof = at_eof
+        self.bridge = bridge
         self.limit = max_message_bytes
         self.framer = LineFramer(max_message_bytes, keep=ID_PEEK_BYTES)
         self.era = ConnectionEra()
@@ -269,7 +272,8 @@ class _Channel:
             return error_response(message.id, INVALID_REQUEST, f"Invalid Request: {exc.errors()[0]['msg']}")
         if message.kind is Kind.REQUEST and message.id is not None:
             self.unanswered[_key(message.id)] += 1
-        await self.to_sdk_send.send(bridge_inbound(SessionMessage(parsed)))
+        inbound = SessionMessage(parsed)
+        await self.to_sdk_send.send(bridge_inbound(inbound) if self.bridge else inbound)
         return None
 
     async def _batch(self, batch: Batch) -> None:
@@ -317,7 +321,7 @@ class _Channel:
     async def write_from_sdk(self) -> None:
         async with self.from_sdk_receive:
             async for item in self.from_sdk_receive:
-                message = bridge_outbound(item).message
+                message = (bridge_outbound(item) if self.bridge else item).message
                 data = _encode(message)
                 if data is None:
                     continue
