@@ -18,13 +18,9 @@ Benchmarks measure and record; they assert nothing and always exit 0 when they r
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import subprocess
 import sys
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -33,47 +29,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     __package__ = "bench"
 
 from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, throughput
-
-REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "bench" / "results"
-PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson",
-            "jupyter_server", "jupyter_kernel_client", "websocket-client", "tornado", "httpx", "jupyterlab", "jupyter-collaboration",
-            "jupyter-server-ydoc", "pycrdt", "jupyter-ydoc", "websockets")
-
-
-def _git(*args: str) -> str:
-    try:
-        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
-def machine() -> dict[str, Any]:
-    versions = {}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": _cpu_model(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "python_implementation": platform.python_implementation(),
-        "packages": versions,
-        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
-    }
+from bench.record import REPO, git, machine, short_sha, write
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -105,8 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     now = datetime.now(UTC)
-    sha = _git("rev-parse", "--short", "HEAD") or "nogit"
-    dirty = bool(_git("status", "--porcelain", "--", "src", "variants"))
+    sha = short_sha()
+    dirty = bool(git("status", "--porcelain", "--", "src", "variants"))
     report: dict[str, Any] = {
         "recorded_at": now.isoformat(timespec="seconds"),
         "git": {"sha": sha, "src_dirty": dirty},
@@ -146,11 +102,7 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.no_record:
         return
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(report, indent=2) + "\n"
-    path = RESULTS / f"{now:%Y-%m-%d}-{sha}.json"
-    path.write_text(text)
-    (RESULTS / "latest.json").write_text(text)
+    path = write(report, now, sha)
     print(f"recorded {path.relative_to(REPO)} and bench/results/latest.json")
 
 

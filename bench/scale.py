@@ -41,6 +41,7 @@ import nbformat
 from mcp_variants.jupyter import sandboxes
 from mcp_variants.processes import TokenEndpoint
 
+from .record import machine, short_sha, write
 from .roundtrip import CODE, StdioServer, _cpu_times, cpu_busy, execute_default, tree_cpu_seconds, wait_for_quiet
 from .runtimes import RawRemoteKernel, _mode_ratios, _row, jupyter_server
 from .stats import summarize
@@ -267,14 +268,9 @@ def main() -> None:
     report = run(args.calls, args.warmup, args.seconds, args.rounds, wait_quiet=args.wait_quiet)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     if args.record:
-        from .run import RESULTS, _git, machine
-
-        now = datetime.now(UTC)
-        sha = _git("rev-parse", "--short", "HEAD") or "nogit"
-        text = json.dumps({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(),
-                           "scale": report}, indent=2) + "\n"
-        (RESULTS / f"{now:%Y-%m-%d}-{sha}-scale.json").write_text(text)
-        (RESULTS / "scale-latest.json").write_text(text)
+        now, sha = datetime.now(UTC), short_sha()
+        write({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(), "scale": report},
+              now, sha, suffix="-scale", latest="scale-latest.json")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from typing import IO, Any, Self
 import httpx
 import psutil
 
-from .jupyter.tokens import token_headers
+from .tokens import token_headers
 
 LOOPBACK = "127.0.0.1"
 TAIL_BYTES = 64 * 1024
