@@ -30,9 +30,20 @@ from .report.page import Coverage, without_base64, write_report
 from .report.record import DemoRun, Execution, Step, route
 
 UI = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+# A line chart drawn with Pillow, one of the server's dependencies: the kernel runs in the server's
+# environment, and a plain install has no matplotlib.
 PLOT = (
-    "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
-    "import matplotlib.pyplot as plt\nplt.plot([1, 4, 2, 3]); plt.title('demo'); plt.show()"
+    "import io\n"
+    "from IPython.display import Image, display\n"
+    "from PIL import Image as Canvas, ImageDraw\n"
+    "canvas = Canvas.new('RGB', (400, 250), 'white')\n"
+    "draw = ImageDraw.Draw(canvas)\n"
+    "draw.line([(40, 20), (40, 220), (380, 220)], fill='gray')\n"
+    "draw.line([(60 + 100 * x, 220 - 45 * y) for x, y in enumerate([1, 4, 2, 3])], fill=(31, 119, 180), width=3)\n"
+    "draw.text((190, 5), 'demo', fill='black')\n"
+    "png = io.BytesIO()\n"
+    "canvas.save(png, 'PNG')\n"
+    "display(Image(png.getvalue()))"
 )
 PRINT_200K = 'print("\\n".join(f"line {i:04d}: " + "x" * 39 for i in range(4000)))'  # 4,000 lines of 50 bytes
 LISTING_FILES = 300
