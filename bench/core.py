@@ -38,7 +38,7 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
-from mcp_variants.server import bridge
+from mcp_variants.sdk import bridge
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 

@@ -45,7 +45,7 @@ def _cpu_model() -> str:
 
 
 def machine() -> dict[str, Any]:
-    versions = {}
+    versions: dict[str, str | None] = {}
     for name in PACKAGES:
         try:
             versions[name] = metadata.version(name)
