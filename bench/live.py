@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 
@@ -46,8 +47,9 @@ from .stats import summarize
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the test harness: the JupyterLab the browser tests use, and their page driver
 
+from apps import support as browser  # noqa: E402  (tests/apps: what the browser tests need)
 from support.jupyter import jupyterlab_server  # noqa: E402
-from support.lab import CHROMIUM, LabPage, find_node, now_ms  # noqa: E402
+from support.lab import LabPage, now_ms  # noqa: E402
 
 GOAL_MS = 300.0  # an agent's edit visible in the page within this, median
 NOTEBOOK = "bench.ipynb"
@@ -153,9 +155,10 @@ def tool_round_trips(callers: dict[str, Caller], calls: int, seed: int) -> dict[
 
 
 def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: float = 0.0) -> dict[str, Any]:
-    node = find_node(20)
-    if node is None or not CHROMIUM.exists():
-        return {"skipped": f"needs Node >= 20 and {CHROMIUM} (make test installs both)"}
+    try:  # what the browser tests need (make test installs it): as they do, skip without it, fail under MCP_VARIANTS_APPS=required
+        node, _, chromium = browser.node(20), browser.apps_installed(), browser.chromium()
+    except pytest.skip.Exception as exc:
+        return {"skipped": str(exc.msg)}
     workdir = Path(tempfile.mkdtemp(prefix="mcp-variants-bench-live-"))
     lab = jupyterlab_server(workdir / "lab")
     stock = JupyterServerProcess(workdir / "stock")
@@ -176,7 +179,7 @@ def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: flo
             caller.call("use_notebook", {"notebook": NOTEBOOK})
             caller.call("execute_cell", {"notebook": NOTEBOOK, "cell_id": "c7"})  # the notebook's kernel, started
             report["cold"][f"{name}: use_notebook + first execute_cell (s)"] = round(time.perf_counter() - began, 3)
-        page = LabPage(node, CHROMIUM, workdir / "chromium-profile")
+        page = LabPage(node, chromium, workdir / "chromium-profile")
         page.open(lab, NOTEBOOK)
         report["quiet"] = wait_for_quiet(wait_quiet) if wait_quiet else None
         report["loadavg_before"] = [round(x, 2) for x in os.getloadavg()]

@@ -54,6 +54,30 @@ BASELINE = "raw async"
 # ---- raw jupyter_client ----------------------------------------------------------------------------
 
 
+def execute_blocking(client: Any, code: str) -> tuple[float, Any]:
+    """One raw round trip on a blocking kernel client (jupyter_client's, or
+    jupyter-kernel-client's websocket one): seconds until the kernel is idle and replied."""
+    began = time.perf_counter()
+    msg_id = client.execute(code, store_history=True, allow_stdin=False)
+    result = None
+    while True:
+        msg = client.get_iopub_msg(timeout=10)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "execute_result":
+            result = msg["content"]["data"]["text/plain"]
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    while True:
+        reply = client.get_shell_msg(timeout=10)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    elapsed = time.perf_counter() - began
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"raw execute failed: {reply['content']}")
+    return elapsed, result
+
+
 class RawKernel:
     """A local kernel on the IPC transport, with an async and a blocking client."""
 
@@ -475,27 +499,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def execute_blocking(client: Any, code: str) -> tuple[float, Any]:
-    """One raw round trip on a blocking kernel client (jupyter_client's, or
-    jupyter-kernel-client's websocket one): seconds until the kernel is idle and replied."""
-    began = time.perf_counter()
-    msg_id = client.execute(code, store_history=True, allow_stdin=False)
-    result = None
-    while True:
-        msg = client.get_iopub_msg(timeout=10)
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        if msg["msg_type"] == "execute_result":
-            result = msg["content"]["data"]["text/plain"]
-        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            break
-    while True:
-        reply = client.get_shell_msg(timeout=10)
-        if reply["parent_header"].get("msg_id") == msg_id:
-            break
-    elapsed = time.perf_counter() - began
-    if reply["content"]["status"] != "ok":
-        raise RuntimeError(f"raw execute failed: {reply['content']}")
-    return elapsed, result

@@ -12,19 +12,18 @@ abandoned HTTP session costs (bench.sessions); execute_code through an Enterpris
 JupyterHub against their raw clients, and one worker against two (bench.scale).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
-Benchmarks measure and record; they assert nothing and always exit 0 when they ran.
+Benchmarks measure and record; they assert nothing and always exit 0 when they ran. The one
+exception is `python -m bench --smoke` (bench.smoke, what CI runs): a few calls per part, nothing
+recorded, exit 1 on an error or a gross regression.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import subprocess
 import sys
+import time
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -32,47 +31,26 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, throughput
-
-REPO = Path(__file__).resolve().parents[1]
-RESULTS = REPO / "bench" / "results"
-PACKAGES = ("mcp-variants", "mcp", "mcp-types", "jupyter_client", "ipykernel", "pyzmq", "jsonschema-rs", "pydantic", "anyio", "orjson",
-            "jupyter_server", "jupyter_kernel_client", "websocket-client", "tornado", "httpx", "jupyterlab", "jupyter-collaboration",
-            "jupyter-server-ydoc", "pycrdt", "jupyter-ydoc", "websockets")
+from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, smoke, throughput
+from bench.record import REPO, git, machine, short_sha, write
+from bench.smoke import Part
 
 
-def _git(*args: str) -> str:
-    try:
-        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
-def machine() -> dict[str, Any]:
-    versions = {}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
+def parts(args: argparse.Namespace) -> dict[str, Part]:
+    """Every part, in the order it runs, measured with `args`; each skipped by its --skip-NAME."""
+    quiet = args.wait_quiet
     return {
-        "nproc": os.cpu_count(),
-        "cpu": _cpu_model(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "python_implementation": platform.python_implementation(),
-        "packages": versions,
-        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
+        "core": Part(lambda: core.run(iterations=args.core_iterations), core.format_report),
+        "roundtrip": Part(lambda: roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), roundtrip.format_report),
+        "runtimes": Part(lambda: runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=quiet), runtimes.format_report),
+        "listing": Part(lambda: listing.run(rounds=args.listing_rounds, wait_quiet=quiet), listing.format_report),
+        "sizes": Part(sizes.run, sizes.format_report),
+        "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet), live.format_report),
+        "throughput": Part(lambda: throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=quiet),
+                           throughput.format_report),
+        "sessions": Part(lambda: sessions.run(args.sessions, args.session_rounds), sessions.format_report),
+        "scale": Part(lambda: scale.run(calls=args.runtime_calls, warmup=args.warmup, seconds=args.throughput_seconds,
+                                        rounds=args.throughput_rounds, wait_quiet=quiet), scale.format_report),
     }
 
 
@@ -101,56 +79,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-sessions", action="store_true", help="skip what an abandoned HTTP session costs")
     parser.add_argument("--skip-scale", action="store_true",
                         help="skip the Enterprise Gateway and JupyterHub round trips and the one-against-two-workers throughput")
+    parser.add_argument("--sessions", type=int, default=300, help="abandoned HTTP sessions per round (default 300)")
+    parser.add_argument("--session-rounds", type=int, default=4, help="rounds of abandoned sessions (default 4)")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
+    parser.add_argument("--smoke", action="store_true",
+                        help="every part with a few calls, nothing recorded; exit 1 on an error or a gross regression (bench.smoke)")
     args = parser.parse_args(argv)
+    if args.smoke:  # smaller defaults; an option given on the command line still wins
+        parser.set_defaults(**smoke.SETTINGS)
+        args = parser.parse_args(argv)
 
     now = datetime.now(UTC)
-    sha = _git("rev-parse", "--short", "HEAD") or "nogit"
-    dirty = bool(_git("status", "--porcelain", "--", "src", "variants"))
+    sha = short_sha()
+    dirty = bool(git("status", "--porcelain", "--", "src", "variants"))
     report: dict[str, Any] = {
         "recorded_at": now.isoformat(timespec="seconds"),
         "git": {"sha": sha, "src_dirty": dirty},
         "machine": machine(),
     }
     print(f"mcp-variants benchmarks at {sha}{' (src modified)' if dirty else ''}, "
-          f"{report['machine']['nproc']} CPUs, Python {report['machine']['python']}\n")
-    if not args.skip_core:
-        report["core"] = core.run(iterations=args.core_iterations)
-        print(core.format_report(report["core"]) + "\n", flush=True)
-    if not args.skip_roundtrip:
-        report["roundtrip"] = roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=args.wait_quiet)
-        print(roundtrip.format_report(report["roundtrip"]) + "\n", flush=True)
-    if not args.skip_runtimes:
-        report["runtimes"] = runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=args.wait_quiet)
-        print(runtimes.format_report(report["runtimes"]) + "\n", flush=True)
-    if not args.skip_listing:
-        report["listing"] = listing.run(rounds=args.listing_rounds, wait_quiet=args.wait_quiet)
-        print(listing.format_report(report["listing"]) + "\n", flush=True)
-    if not args.skip_sizes:
-        report["sizes"] = sizes.run()
-        print(sizes.format_report(report["sizes"]) + "\n", flush=True)
-    if not args.skip_live:
-        report["live"] = live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet)
-        print(live.format_report(report["live"]) + "\n", flush=True)
-    if not args.skip_throughput:
-        report["throughput"] = throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=args.wait_quiet)
-        print(throughput.format_report(report["throughput"]) + "\n", flush=True)
-    if not args.skip_sessions:
-        report["sessions"] = sessions.run()
-        print(sessions.format_report(report["sessions"]) + "\n", flush=True)
-    if not args.skip_scale:
-        report["scale"] = scale.run(calls=args.runtime_calls, warmup=args.warmup, seconds=args.throughput_seconds,
-                                    rounds=args.throughput_rounds, wait_quiet=args.wait_quiet)
-        print(scale.format_report(report["scale"]) + "\n", flush=True)
+          f"{report['machine']['nproc']} CPUs, Python {report['machine']['python']}{' (smoke run)' if args.smoke else ''}\n")
+    chosen = {name: part for name, part in parts(args).items() if not getattr(args, f"skip_{name}")}
+    began = time.perf_counter()
+    for name, part in chosen.items():
+        report[name] = part.measure()
+        print(part.format(report[name]) + "\n", flush=True)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
+    if args.smoke:
+        sys.exit(smoke.judge(report, chosen, began))
     if args.no_record:
         return
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(report, indent=2) + "\n"
-    path = RESULTS / f"{now:%Y-%m-%d}-{sha}.json"
-    path.write_text(text)
-    (RESULTS / "latest.json").write_text(text)
+    path = write(report, now, sha)
     print(f"recorded {path.relative_to(REPO)} and bench/results/latest.json")
 
 

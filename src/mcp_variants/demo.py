@@ -21,18 +21,30 @@ from jsonschema import Draft202012Validator
 from .apps.host import linked_view, view_resource
 from .client.errors import InvalidServerResponse
 from .client.stdio import VERSION_KEY, StdioConnection, envelope
+from .conformance.traceability import coverage
 from .protocol.declarations import parse_declaration
 from .protocol.errors import DeclarationError
 from .protocol.types import UI_EXTENSION, Selector
 from .protocol.versions import era_for
 from .report.numbers import read_bench, results_dir
-from .report.page import Coverage, without_base64, write_report
+from .report.page import without_base64, write_report
 from .report.record import DemoRun, Execution, Step, route
 
 UI = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+# A line chart drawn with Pillow, one of the server's dependencies: the kernel runs in the server's
+# environment, and a plain install has no matplotlib.
 PLOT = (
-    "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
-    "import matplotlib.pyplot as plt\nplt.plot([1, 4, 2, 3]); plt.title('demo'); plt.show()"
+    "import io\n"
+    "from IPython.display import Image, display\n"
+    "from PIL import Image as Canvas, ImageDraw\n"
+    "canvas = Canvas.new('RGB', (400, 250), 'white')\n"
+    "draw = ImageDraw.Draw(canvas)\n"
+    "draw.line([(40, 20), (40, 220), (380, 220)], fill='gray')\n"
+    "draw.line([(60 + 100 * x, 220 - 45 * y) for x, y in enumerate([1, 4, 2, 3])], fill=(31, 119, 180), width=3)\n"
+    "draw.text((190, 5), 'demo', fill='black')\n"
+    "png = io.BytesIO()\n"
+    "canvas.save(png, 'PNG')\n"
+    "display(Image(png.getvalue()))"
 )
 PRINT_200K = 'print("\\n".join(f"line {i:04d}: " + "x" * 39 for i in range(4000)))'  # 4,000 lines of 50 bytes
 LISTING_FILES = 300
@@ -252,16 +264,6 @@ def _short(value: Any, limit: int = 600) -> str:
     return text if len(text) <= limit else text[:limit] + f" … ({len(text)} chars)"
 
 
-def traceability() -> Coverage:
-    """sep-3279.yaml against the SEP's text (in ../shared/seeds beside the checkout), for the header."""
-    from .conformance.traceability import coverage
-
-    try:
-        return Coverage(coverage().numbers())
-    except FileNotFoundError as exc:
-        return Coverage(None, str(exc))
-
-
 def conformance(root: Path) -> dict[str, Any]:
     """The whole conformance suite (every testing-plan item, every wire-visible MUST, the
     host items against the reference client) against a fresh server on `root`."""
@@ -302,7 +304,7 @@ def main(report: Path) -> int:
     print("\nThe conformance suite (mcp-variants check), every scenario with the rule it checks:")
     for result in scorecard["scenarios"]:
         print(f"  {result['status'].upper():4}  {result['level']:<6} {result['id']}: {result.get('title') or ''}")
-    write_report(run, report, read_bench(results_dir()), traceability())
+    write_report(run, report, read_bench(results_dir()), coverage().numbers())
     passed = sum(s.passed for s in run.all_steps)
     totals = scorecard["totals"]
     print(f"\n{passed}/{len(run.all_steps)} demo scenarios pass; conformance: {totals['pass']} pass, "

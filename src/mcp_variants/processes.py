@@ -34,6 +34,8 @@ from typing import IO, Any, Self
 import httpx
 import psutil
 
+from .tokens import token_headers
+
 LOOPBACK = "127.0.0.1"
 TAIL_BYTES = 64 * 1024
 CHILD_GRACE_S = 2.0  # a stopped server's own children (kernels) get this long to end before SIGKILL
@@ -286,12 +288,6 @@ def installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
-def _token_headers(token: str) -> dict[str, str]:
-    from .jupyter.tokens import token_headers  # imported on use: the light install (mcp-variants-conformance) has no jupyter/
-
-    return token_headers(token)
-
-
 @dataclass(frozen=True)
 class TokenEndpoint:
     """Where a Jupyter-style REST API answers (base URL ending in a slash) and the token it takes."""
@@ -301,7 +297,7 @@ class TokenEndpoint:
 
     @property
     def auth_headers(self) -> dict[str, str]:
-        return _token_headers(self.token)
+        return token_headers(self.token)
 
 
 class TokenServerProcess(ServerProcess):
@@ -317,7 +313,7 @@ class TokenServerProcess(ServerProcess):
 
     @property
     def auth_headers(self) -> dict[str, str]:
-        return _token_headers(self.token)
+        return token_headers(self.token)
 
 
 class JupyterServerProcess(TokenServerProcess):

@@ -3,6 +3,7 @@ tests/apps/test_report.py opens the report in a browser)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,10 +14,16 @@ import pytest
 
 @pytest.mark.timeout(240)
 def test_the_demo_passes_and_writes_a_self_contained_report(tmp_path: Path) -> None:
+    """From a plain install: matplotlib (only the `demo` and `test` extras bring it) cannot be imported
+    by the demo, its server or their kernels."""
     report = tmp_path / "report.html"
+    blocked = tmp_path / "plain-install" / "matplotlib"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text("raise ImportError('no matplotlib in a plain install')\n")
+    path = os.pathsep.join(filter(None, [str(blocked.parent), os.environ.get("PYTHONPATH")]))
     done = subprocess.run(
         [sys.executable, "-m", "mcp_variants", "demo", "--report", str(report)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=220,
+        cwd=tmp_path, capture_output=True, text=True, timeout=220, env={**os.environ, "PYTHONPATH": path},
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "0 fail, 0 skip" in done.stdout

@@ -24,8 +24,8 @@ import nbformat
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
-from mcp_variants.conformance.wire import read_sse
 from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.sse import read_sse
 from support.person import Person
 
 from .conftest import LEGACY_VERSION, OUTPUTS_VERSION, HttpServer, code, write_notebook

@@ -17,7 +17,7 @@ def imported_by(module: str) -> str:
     return subprocess.run([sys.executable, "-c", PROBE, module], capture_output=True, text=True, check=True).stdout.strip()
 
 
-@pytest.mark.parametrize("module", ["mcp_variants.jupyter.remote", "mcp_variants.jupyter.sandboxes"])
+@pytest.mark.parametrize("module", ["mcp_variants.jupyter.server_backend", "mcp_variants.jupyter.sandboxes"])
 def test_the_remote_runtime_does_not_import_jupyter_client(module: str) -> None:
     """The websocket client (and jupyter_client under it) is imported when a kernel is first connected, not before."""
     assert imported_by(module) == "[]"

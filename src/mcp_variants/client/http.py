@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from ..conformance.wire import read_sse
+from ..sse import read_sse
 from .errors import TransportError
 from .transport import Routing
 

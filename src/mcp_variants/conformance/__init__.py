@@ -10,7 +10,8 @@
   check-client`): any client, black-box, against a fixture server per scenario;
   `reference_client` is this project's client as a participant.
 * `results` writes scorecards in the official suite's `checks.json` layout; `traceability`
-  measures `sep-3279.yaml` against the SEP's normative sentences (`coverage()`).
+  measures `sep-3279.yaml` (a row for each of the SEP's normative sentences) against the
+  check ids the scenarios emit (`coverage()`).
 * `cli` is `mcp-variants check` (its options live in `options`, import-light);
   `vectors/` holds the vectors as JSON files.
 

@@ -4,4 +4,5 @@ import sys
 
 from .cli import entry
 
-sys.exit(entry())
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -15,10 +15,9 @@ Tests of the wire itself reach one layer down: `StdioTarget.process_for(version,
 is the process serving that pair, whose `request`, `request_many` and `notify` send messages
 exactly as given, and `send_raw` any bytes at all; `HttpTarget.post` sends any body with any headers (a header may repeat);
 every RoundTrip keeps the response's raw bytes and, on HTTP, its status and headers.
-`read_sse` is the project's one reader of streamable HTTP's event streams.
-
-Besides the standard library only mcp_variants.processes is used (for the child processes),
-so `mcp-variants check` works from a plain install.
+Besides the standard library only mcp_variants.processes (the child processes) and
+mcp_variants.sse (event streams, the project's one reader) are used, so `mcp-variants check`
+works from a plain install.
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ from typing import Any, Self
 from urllib.parse import urlsplit
 
 from ..processes import LOOPBACK, PipedProcess, ProcessStartError, ServerProcess
+from ..sse import read_sse
 from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, OUTPUTS_VERSION, VERSION_KEY
 from .wire_schema import SchemaReport, SchemaViolation
 
@@ -416,48 +416,6 @@ class StdioTarget(Target):
 
 # ---- streamable HTTP ------------------------------------------------------------------------------------
 
-_TO_THE_END = object()
-
-
-def read_sse(lines: Iterable[bytes], until_id: Any = _TO_THE_END) -> tuple[list[Any], str | None, bytes]:
-    """The JSON-RPC messages of a `text/event-stream` body, each event's `data:` lines joined.
-
-    Reads `lines` until they end, or until the event holding the response with `until_id` has
-    ended (a stream may stay open after it). Returns (messages, problem, the bytes read):
-    `problem` names the first event that is not JSON.
-    """
-    messages: list[Any] = []
-    data: list[str] = []
-    read = bytearray()
-
-    def decoded(payload: str) -> str | None:
-        try:
-            messages.append(json.loads(payload))
-        except ValueError:
-            return f"an SSE event is not JSON: {payload[:200]!r}"
-        return None
-
-    for raw in lines:
-        read += raw
-        line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-        if line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-            continue
-        if line == "" and data:
-            payload, data = "\n".join(data), []
-            if not payload.strip():
-                continue
-            problem = decoded(payload)
-            if problem:
-                return messages, problem, bytes(read)
-            if until_id is not _TO_THE_END and _is_response(messages[-1], until_id):
-                break
-    if data and "\n".join(data).strip():
-        problem = decoded("\n".join(data))
-        if problem:
-            return messages, "the last SSE event is not JSON", bytes(read)
-    return messages, None, bytes(read)
-
 
 def _merged_headers(*layers: Headers) -> list[tuple[str, str]]:
     """Header pairs: each layer replaces the earlier layers' headers of the same name (any case); a layer
@@ -534,7 +492,8 @@ class HttpTarget(Target):
             trip.http.update({"status": response.status, "contentType": content_type.split(";")[0],
                               "sessionId": response.getheader("Mcp-Session-Id")})
             if content_type.startswith("text/event-stream"):
-                trip.messages, problem, trip.raw = read_sse(iter(response.readline, b""), message.get("id", _TO_THE_END))
+                until = (lambda m: _is_response(m, message["id"])) if "id" in message else None
+                trip.messages, problem, trip.raw = read_sse(iter(response.readline, b""), until)
             else:
                 trip.raw = response.read()
                 problem = None

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import psutil
 
-from .tokens import token_headers
+from ..tokens import token_headers
 
 STATUS_TIMEOUT_S = 2.0
 

@@ -29,8 +29,8 @@ import anyio.to_thread
 from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
 from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
-from .remote import server_backend
 from .remote.server_client import JupyterServerClient
+from .server_backend import server_backend
 
 logger = logging.getLogger(__name__)
 

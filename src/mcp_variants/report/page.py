@@ -11,7 +11,6 @@ anything; the views' iframes inherit it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 from importlib import metadata
@@ -28,15 +27,8 @@ from .style import CSS
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; frame-src 'none'"
 
 
-@dataclass(frozen=True)
-class Coverage:
-    """Traceability coverage (`conformance.traceability.coverage().numbers()`), or why it is missing."""
-
-    numbers: dict[str, int] | None
-    note: str = ""
-
-
-def render(run: DemoRun, bench: Bench | None, coverage: Coverage) -> str:
+def render(run: DemoRun, bench: Bench | None, coverage: dict[str, int]) -> str:
+    """`coverage`: the traceability of sep-3279.yaml against the suite (`conformance.traceability.coverage().numbers()`)."""
     embeds = Embeds(run.views)
     raws: list[str] = []
     steps = run.all_steps
@@ -74,7 +66,7 @@ def render(run: DemoRun, bench: Bench | None, coverage: Coverage) -> str:
             f"<body data-views=loading>{''.join(body)}</body></html>")
 
 
-def write_report(run: DemoRun, path: Path, bench: Bench | None, coverage: Coverage) -> None:
+def write_report(run: DemoRun, path: Path, bench: Bench | None, coverage: dict[str, int]) -> None:
     path.write_text(render(run, bench, coverage), encoding="utf-8")
 
 
@@ -86,7 +78,7 @@ def _tile(title: str, big: str, small: str, ok: bool, link: str) -> str:
             f"<span class=big>{big}</span><span class=small>{small}</span></a>")
 
 
-def _header(run: DemoRun, steps: list[Step], coverage: Coverage) -> str:
+def _header(run: DemoRun, steps: list[Step], coverage: dict[str, int]) -> str:
     totals = run.scorecard["totals"]
     passed = sum(s.passed for s in steps)
     versions = " · ".join(escape(v) for v in run.versions)
@@ -98,15 +90,12 @@ def _header(run: DemoRun, steps: list[Step], coverage: Coverage) -> str:
               f"{totals['fail']} fail · {totals['skip']} skip: every testing-plan item, every MUST visible on the wire",
               bool(run.scorecard.get("ok")), "conformance"),
     ]
-    if coverage.numbers:
-        n = coverage.numbers
-        covered = n["mapped"] + n["excluded"]
-        tiles.append(_tile("Traceability (sep-3279.yaml)", f"{covered}/{n['sentences']} sentences",
-                           f"{n['mapped']} mapped to checks · {n['excluded']} excluded (not observable) · "
-                           f"{n['unmapped']} unmapped · {n['dangling']} dangling check ids",
-                           n["unmapped"] == 0 and n["dangling"] == 0, "conformance"))
-    else:
-        tiles.append(_tile("Traceability (sep-3279.yaml)", "not measured", escape(coverage.note), False, "conformance"))
+    n = coverage
+    traced = n["tested"] + n["excluded"]
+    tiles.append(_tile("Traceability (sep-3279.yaml)", f"{traced}/{n['requirements']} requirements",
+                       f"{n['tested']} checked by a scenario · {n['excluded']} excluded (not observable) · "
+                       f"{n['untested']} untested · {n['untracked']} untracked check ids",
+                       traced == n["requirements"] and n["untracked"] == 0, "conformance"))
     try:
         version = metadata.version("mcp-variants")
     except metadata.PackageNotFoundError:

@@ -29,9 +29,8 @@ from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
-from ..jupyter.remote import REMOTE, remote_backend
-from ..jupyter.remote.gateway import gateway_backend
 from ..jupyter.runtime import Backend
+from ..jupyter.server_backend import REMOTE, gateway_backend, remote_backend
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.remote import REMOTE, remote_key, server_backend
 from ..jupyter.remote.kernels import RemoteKernels
 from ..jupyter.remote.server_client import JupyterServerClient, split_url
 from ..jupyter.runtime import Backend
+from ..jupyter.server_backend import REMOTE, remote_key, server_backend
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message

@@ -12,19 +12,12 @@ from __future__ import annotations
 
 import getpass
 import os
-from pathlib import Path
 from typing import Any
 
 from ...protocol.errors import ErrorKind, ToolError
-from ..live.contents import LiveContents
-from ..live.rooms import Rooms
-from ..local_contents import LocalContents
-from ..runtime import Backend, KernelInfo
-from . import REMOTE
+from ..runtime import KernelInfo
 from .kernels import RemoteKernels
 from .server_client import JupyterServerClient, split_url
-
-GATEWAY = "gateway"  # the backend key of --gateway-url without --jupyter-url
 
 
 def kernel_username() -> str:
@@ -55,16 +48,3 @@ class GatewayKernels(RemoteKernels):
         return [KernelInfo(kernel_id=k.kernel_id, name=k.name, state="unknown", started=k.started.isoformat(timespec="seconds"),
                            last_activity=k.last_activity.isoformat(timespec="seconds"), execution_count=k.execution_count)
                 for k in (self._kernels[kernel_id] for kernel_id in ours)]
-
-
-def gateway_backend(gateway_url: str, gateway_token: str | None, *, root: Path, jupyter_url: str | None, jupyter_token: str | None,
-                    kernel_name: str, hard_cap_bytes: int) -> Backend:
-    """Kernels on the gateway; notebooks and files on the Jupyter server at `jupyter_url` ("remote"), or under `root` ("gateway")."""
-    kernels = GatewayKernels(gateway_url, gateway_token, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
-    if not jupyter_url:
-        return Backend(GATEWAY, f"the kernels of {kernels.server.name}", kernels, LocalContents(root))
-    base, url_token = split_url(jupyter_url)
-    server = JupyterServerClient(base, jupyter_token or url_token)
-    # Its notebooks as on any Jupyter server: shared documents where it has real-time collaboration, else files.
-    contents = LiveContents(server, Rooms(server))
-    return Backend(REMOTE, f"the kernels of {kernels.server.name}, the files of {server.name}", kernels, contents)

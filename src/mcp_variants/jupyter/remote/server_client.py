@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
-from ..tokens import token_headers
+from ...tokens import token_headers
 
 
 def split_url(url: str) -> tuple[str, str | None]:

@@ -1,5 +1,9 @@
 """How Jupyter's REST APIs and their websockets take a token (a jupyter-server, a user's server
-behind JupyterHub, an Enterprise Gateway): the Authorization header, never the URL."""
+behind JupyterHub, an Enterprise Gateway): the Authorization header, never the URL.
+
+Beside processes.py rather than in jupyter/: the process harness, which the conformance suite
+and the client use without the runtimes, needs it too.
+"""
 
 from __future__ import annotations
 
