@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench serve clean
+.PHONY: demo test test-fast lint bench serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
 	-tests/jupyterhub/install.sh
 	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
+
+test-fast: $(STAMP)  ## the core's unit and property tests and the public server API on the stdio wire: seconds, no Node, no browser, no Jupyter server
+	$(BIN)/python -m pytest -q tests/unit tests/sdk/test_api.py --ignore tests/unit/test_imports.py
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)
 	$(BIN)/ruff check src tests bench scripts examples hatch_build.py

@@ -1,0 +1,49 @@
+"""What we read of our dependencies that they do not promise: each private attribute, checked at the pinned version.
+
+A failure here means a dependency changed under us: its message names the attribute, the module of ours that
+reads it, and what to do. The pins are in pyproject.toml (and distributions/sdk for uvicorn); raise a pin only
+with these tests green.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib.metadata import version
+
+import pytest
+
+# (distribution, the version pyproject.toml pins, the source that must hold each private name, the names, who reads them)
+READS = [
+    ("uvicorn", "0.54.0", "uvicorn.protocols.http.h11_impl:H11Protocol",
+     ("self.conn = h11.Connection(", "self.connections = server_state.connections", "self.cycle",
+      "def on_response_complete(self)"),
+     "sdk/connections.py (GuardedH11Protocol: read deadline, connection cap)"),
+    ("uvicorn", "0.54.0", "uvicorn.protocols.http.h11_impl:RequestResponseCycle", ("self.response_complete",),
+     "sdk/connections.py (a request being served has no deadline)"),
+    ("jupyter-kernel-client", "1.0.2", "jupyter_kernel_client.wsclient:KernelWebSocketClient",
+     ("self._shell_msg_queue", "self._iopub_msg_queue"),
+     "jupyter/remote/websocket.py (open_channels: queues that wake the event loop)"),
+    ("mcp", "2.3.0", "mcp.server.session:ServerSession", ("self._connection = connection",),
+     "server/app.py (client_state: a client's state forgotten when its connection ends)"),
+    ("mcp", "2.3.0", "mcp.server.connection:Connection", ("self.exit_stack = AsyncExitStack()",),
+     "server/app.py (client_state)"),
+]
+
+
+def source_of(target: str) -> str:
+    module_name, _, qualname = target.partition(":")
+    module = __import__(module_name, fromlist=[qualname])
+    return inspect.getsource(getattr(module, qualname))
+
+
+@pytest.mark.parametrize(("distribution", "pinned", "target", "names", "reader"), READS,
+                         ids=[f"{r[0]}-{r[2].rsplit(':', 1)[1]}" for r in READS])
+def test_the_private_names_we_read_are_still_there(distribution: str, pinned: str, target: str, names: tuple[str, ...],
+                                                   reader: str) -> None:
+    installed = version(distribution)
+    assert installed == pinned, (f"{distribution} is {installed}, but {reader} was written against {pinned} (the pin in "
+                                 "pyproject.toml): check the names below in the new version, then move the pin")
+    source = source_of(target)
+    missing = [name for name in names if name not in source]
+    assert not missing, (f"{distribution} {installed} changed: {target} no longer has {missing}, which {reader} relies on. "
+                         "Adapt that module (or keep the pin) before upgrading.")
