@@ -19,17 +19,17 @@ from pathlib import Path
 
 import pytest
 
+from support.envs import unavailable
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(600)
 
 
 def need(module: str) -> None:
-    """The docs extra must be installed in CI (make test installs it); elsewhere the test is skipped."""
+    """The docs extra must be installed where the outside tests are required (make test, CI: it installs it);
+    elsewhere the test is skipped, as the other outside tests are."""
     if importlib.util.find_spec(module) is None:
-        message = f"{module} is not installed: pip install -e '.[docs]'"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"{module} is not installed: pip install -e '.[docs]'")
 
 
 def test_every_tool_in_variants_has_a_generated_page() -> None:
