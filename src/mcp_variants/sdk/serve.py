@@ -5,7 +5,9 @@ the bridge (bridge.py) between the wire and the SDK. The same functions serve th
 from __future__ import annotations
 
 import asyncio
+import errno
 import signal
+import socket
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -52,10 +54,32 @@ def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: st
     return build_http_app(server, host, token, limits)
 
 
+class CannotListen(OSError):
+    """The address cannot be listened on (most often: the port is in use); the message says what to do."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port, bound here rather than by uvicorn: its failure is one line, not uvicorn's
+    log line and a traceback of exception groups."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        why = "the port is in use; stop what uses it, or choose another port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise CannotListen(exc.errno, f"cannot listen on {host}:{port}: {why or exc}") from None
+
+
+def endpoint(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"
+
+
 async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
-                     limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None) -> None:
+                     limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None,
+                     sock: socket.socket | None = None, ready: Callable[[str], None] = lambda url: None) -> None:
     """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
-    runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open)."""
+    runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open); `ready` gets
+    the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
     import uvicorn
 
     from .connections import GuardedH11Protocol
@@ -74,7 +98,13 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
             loop.call_soon_threadsafe(before_exit)
             super().handle_exit(sig, frame)
 
-    await Uvicorn(config).serve()
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                ready(endpoint(host, listening.getsockname()[1]))
+
+    listening = sock or listen(host, port)
+    await Uvicorn(config).serve(sockets=[listening])
 
 
 def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
