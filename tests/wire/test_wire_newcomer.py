@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from wire_support import initialize_message
 
 from mcp_variants.processes import free_port
 from support.servers import HttpServer, serve_command
@@ -67,3 +68,26 @@ def test_a_free_port_is_not_held_by_a_refused_start(tmp_path: Path) -> None:
     assert done.returncode == 1 and "needs a bearer token" in done.stderr
     with socket.create_server(("127.0.0.1", port)):
         pass
+
+
+@pytest.mark.parametrize("how", ["none", "flag", "env"])
+def test_a_wildcard_bind_answers_to_the_names_it_is_given(tmp_path: Path, how: str) -> None:
+    """`serve --http --host 0.0.0.0 --token T`, reached as this machine's name with the right token: 421 naming
+    --allowed-host when it is not given; served with `--allowed-host NAME` or MCP_VARIANTS_ALLOWED_HOSTS (issue 22:
+    only loopback and the literal 0.0.0.0 were served, so no other machine could reach it)."""
+    token, name = "t0ken", "workstation.example"
+    extra = ["--token", token, *(["--allowed-host", name] if how == "flag" else [])]
+    env = {**os.environ, "MCP_VARIANTS_ALLOWED_HOSTS": f"other.example, {name}"} if how == "env" else None
+    server = HttpServer(tmp_path, *extra, host="0.0.0.0", env=env, log=tmp_path.parent / f"{tmp_path.name}.log")
+    try:
+        headers = [("Host", f"{name}:{server.port}"), ("Authorization", f"Bearer {token}")]
+        trip = server.post(initialize_message(1, "2025-11-25", None), headers)
+        if how == "none":
+            assert trip.status == 421
+            assert f"--allowed-host {name} (or MCP_VARIANTS_ALLOWED_HOSTS)" in trip.raw.decode(), trip.raw
+            literal = server.post(initialize_message(2, "2025-11-25", None), [("Host", f"0.0.0.0:{server.port}"), headers[1]])
+            assert literal.status == 421, "0.0.0.0 is nobody's name: a browser page must not reach the server by it"
+        else:
+            assert trip.status == 200, (trip.status, trip.raw[:300])
+    finally:
+        server.close()

@@ -63,6 +63,10 @@ def _one_of(choices: list[str]) -> dict[str, Any]:
     return {"convert": convert, "expected": f"one of {', '.join(choices)}"}
 
 
+def _names(value: str) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
 def bad_env(args: argparse.Namespace) -> list[BadEnv]:
     return [value for value in vars(args).values() if isinstance(value, BadEnv)]
 
@@ -82,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=_env("HOST", "127.0.0.1"),
                        help="HTTP bind address; anything but loopback needs --token [MCP_VARIANTS_HOST, default 127.0.0.1]")
     serve.add_argument("--port", type=int, default=_env("PORT", 8000, **_number(int)), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
+    serve.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="NAME",
+                       default=_env("ALLOWED_HOSTS", [], _names),
+                       help="HTTP: a Host header served besides loopback and --host, e.g. this machine's name or address as "
+                            "clients reach it (NAME or NAME:PORT); repeatable (DNS-rebinding protection refuses the "
+                            "others with 421) [MCP_VARIANTS_ALLOWED_HOSTS, comma-separated]")
     serve.add_argument("--token", default=_env("TOKEN"),
                        help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
     serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
@@ -274,7 +283,8 @@ async def _serve_http(listening: socket.socket, server: Any, state: Any, args: a
     # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
     # forever. They end first, each answered with its result.
     await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
-                     before_exit=state.subscriptions.end_streams, sock=listening, ready=_say_ready)
+                     before_exit=state.subscriptions.end_streams, sock=listening, ready=_say_ready,
+                     allowed_hosts=args.allowed_hosts)
 
 
 def _say_ready(url: str) -> None:
