@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from wire_support import initialize_message
+from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from mcp_variants.processes import free_port
 from support.servers import HttpServer, serve_command
@@ -89,5 +89,27 @@ def test_a_wildcard_bind_answers_to_the_names_it_is_given(tmp_path: Path, how: s
             assert literal.status == 421, "0.0.0.0 is nobody's name: a browser page must not reach the server by it"
         else:
             assert trip.status == 200, (trip.status, trip.raw[:300])
+    finally:
+        server.close()
+
+
+def test_a_stateless_request_without_its_version_header_is_told_which_header(tmp_path: Path) -> None:
+    """A 2026-12-01 POST with no MCP-Protocol-Version header, or with 2025-11-25: 400, -32020 naming the header and
+    the version it must say, and no session opened (issue 22: -32600 "Missing session ID", with a new session id)."""
+    server = HttpServer(tmp_path, log=tmp_path.parent / f"{tmp_path.name}.log")
+    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": envelope(OUTPUTS_VERSION, None)}}
+    try:
+        for given, said in ((None, "is missing"), ("2025-11-25", "says 2025-11-25")):
+            headers = {"Mcp-Method": "tools/list", **({"MCP-Protocol-Version": given} if given else {})}
+            trip = server.post(body, headers)
+            assert trip.status == 400 and trip.response is not None, (trip.status, trip.raw[:300])
+            assert trip.response["id"] == 7
+            assert trip.response["error"]["code"] == -32020
+            assert trip.response["error"]["message"] == (
+                f"Bad Request: the MCP-Protocol-Version header {said}; a request whose params._meta names protocol "
+                f"version {OUTPUTS_VERSION} carries the header MCP-Protocol-Version: {OUTPUTS_VERSION}")
+            assert trip.headers is not None and trip.headers.get("mcp-session-id") is None
+        served = server.post(body, {"Mcp-Method": "tools/list", "MCP-Protocol-Version": OUTPUTS_VERSION})
+        assert served.status == 200 and served.response and served.response["result"]["tools"]
     finally:
         server.close()
