@@ -13,6 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from .sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
 
@@ -124,6 +125,7 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
     app: Any = server.streamable_http_app(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+    evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
     app = HostHint(BridgeMiddleware(app, limits.max_body_bytes))
     if token:
         app = BearerAuth(app, token)
