@@ -192,6 +192,8 @@ def serve(args: argparse.Namespace) -> None:
     for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
+    if jupyter_url:
+        _check_jupyter(jupyter_url, jupyter_token)
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
     try:
@@ -221,6 +223,13 @@ def _listen(args: argparse.Namespace) -> socket.socket:
         sys.exit(f"mcp-variants: {exc}")
     except CannotListen as exc:
         sys.exit(f"mcp-variants: {exc.strerror} (--port, MCP_VARIANTS_PORT)")
+
+
+def _check_jupyter(url: str, token: str | None) -> None:
+    from ..jupyter.discovery import server_problem
+
+    if problem := server_problem(url, token):
+        sys.exit(f"mcp-variants: cannot start: {problem}")
 
 
 def _server_on(root: Path) -> tuple[str | None, str | None]:
