@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-variants",
         description="Reference server for SEP-3279: Jupyter tools with audience-directed result variants.",
-        epilog="Every option can also be set by an environment variable, named in its help.",
+        epilog="Each option of serve can also be set by an environment variable, named in its help.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -130,8 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="HTTP: seconds a session may go without a request in flight or an open stream before it ends "
                             "[MCP_VARIANTS_SESSION_IDLE_TIMEOUT, default 600]")
     serve.add_argument("--max-sessions", type=int, default=_env("MAX_SESSIONS", 100, **_number(int)),
-                       help="HTTP: sessions open at once; one more is refused (503) until one ends "
-                            "[MCP_VARIANTS_MAX_SESSIONS, default 100]")
+                       help="HTTP: sessions open at once; one more ends the least recently used idle one (503 only while "
+                            "every one is busy) [MCP_VARIANTS_MAX_SESSIONS, default 100]")
     serve.add_argument("--read-timeout", type=float, default=_env("READ_TIMEOUT", 10.0, **_number(float)),
                        help="HTTP: seconds for a request's headers, and between pieces of its body [MCP_VARIANTS_READ_TIMEOUT, default 10]")
     serve.add_argument("--max-connections", type=int, default=_env("MAX_CONNECTIONS", 200, **_number(int)),
