@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -150,19 +151,17 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
     per session above the first round's (issue 13: 164 KB each, kept for 30 minutes). The first round pays for
     what any session costs once (allocator arenas, caches); what stays after that is what a session keeps."""
     server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
-    rounds, per_round = 3, 200
+
+    def open_and_use() -> None:
+        session, _ = server.target.open_session("2025-11-25", None)
+        headers = {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}
+        trip = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_kernels", "arguments": {}}},
+                           headers)
+        assert trip.status == 200, trip.raw[:300]
+
     try:
-        after: list[int] = []
-        for _ in range(rounds):
-            for _ in range(per_round):
-                session, _ = server.target.open_session("2025-11-25", None)
-                headers = {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}
-                trip = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_kernels", "arguments": {}}},
-                                   headers)
-                assert trip.status == 200, trip.raw[:300]
-            time.sleep(2.5)  # every session of the round expired (the idle timeout, then the SDK's sweep)
-            after.append(memory_of(server.process.pid))
-        kept = (after[-1] - after[0]) / ((rounds - 1) * per_round)
+        # settle: every session of the round expired (the idle timeout, then the SDK's sweep)
+        kept, after = _kept_per_session(server, open_and_use, per_round=200, settle=2.5)
         assert kept < 20 * 1024, f"{kept / 1024:.1f} KB kept per expired session (memory after each round: {after})"
     finally:
         server.close()
@@ -176,16 +175,26 @@ def test_an_abandoned_open_session_keeps_under_20_kb(tmp_path: Path) -> None:
     memory grows by less than 20 KB per session after the first round (issue 22: 34 KB each, held until the
     idle timeout). The first round pays for what any session costs once (allocator arenas, caches)."""
     server = HttpServer(tmp_path, "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
-    rounds, per_round = 3, 100
+
+    def open_and_leave() -> None:
+        session, opened = server.target.open_session("2025-11-25", None)
+        assert session and opened.status == 200, opened.raw[:300]
+
     try:
-        after: list[int] = []
-        for _ in range(rounds):
-            for _ in range(per_round):
-                session, opened = server.target.open_session("2025-11-25", None)
-                assert session and opened.status == 200, opened.raw[:300]
-            time.sleep(0.5)
-            after.append(memory_of(server.process.pid))
-        kept = (after[-1] - after[0]) / ((rounds - 1) * per_round)
+        kept, after = _kept_per_session(server, open_and_leave, per_round=100, settle=0.5)
         assert kept < 20 * 1024, f"{kept / 1024:.1f} KB per open abandoned session (memory after each round: {after})"
     finally:
         server.close()
+
+
+def _kept_per_session(server: HttpServer, open_one: Callable[[], None], *, per_round: int, settle: float,
+                      rounds: int = 3) -> tuple[float, list[int]]:
+    """Rounds of `per_round` sessions (`open_one`), `settle` seconds after each, then the server's memory: the bytes
+    each session of the later rounds added (the first pays for what any session costs once), and each round's."""
+    after: list[int] = []
+    for _ in range(rounds):
+        for _ in range(per_round):
+            open_one()
+        time.sleep(settle)
+        after.append(memory_of(server.process.pid))
+    return (after[-1] - after[0]) / ((rounds - 1) * per_round), after

@@ -120,8 +120,8 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
 
 
 def cli(server: AnyServer, argv: list[str] | None = None) -> None:
-    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T]` streamable HTTP at /mcp
-    (loopback by default; any other address needs a bearer token)."""
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
+    HTTP at /mcp (loopback by default; any other address needs a bearer token)."""
     import argparse
 
     from .http import InsecureBinding, check_binding
@@ -132,6 +132,8 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--token", default=None, help="bearer token every HTTP request must carry")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
     args = parser.parse_args(argv)
     if not args.http:
         run(server)
@@ -140,4 +142,7 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
         check_binding(args.host, args.token)
     except InsecureBinding as exc:
         parser.exit(2, f"{parser.prog}: {exc}\n")
-    run(server, "streamable-http", host=args.host, port=args.port, token=args.token)
+    try:
+        anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=args.token, allowed_hosts=args.allowed_host))
+    except CannotListen as exc:
+        parser.exit(1, f"{parser.prog}: {exc.strerror} (--port)\n")
