@@ -42,7 +42,7 @@ class BadEnv:
 
 def _env(name: str, default: Any = None, convert: Callable[[str], Any] = str, expected: str = "") -> Any:
     raw = os.environ.get(ENV_PREFIX + name)
-    if raw is None:
+    if not raw:  # unset, or set to nothing
         return default
     try:
         return convert(raw)
