@@ -6,6 +6,7 @@
   with the image as a blob. The bytes are kept in an ImageStore: the most recently used images
   within a byte budget. A link lives until its image is the least recently used one when the
   budget is full, or the server stops; an image shown again (read_cell, a re-run) gets its link back.
+  A link is read only by the client it was given to (server/image_resources.py `image_owner`).
 
 Structured variants are not changed by the mode: assistant/structured references an image by type
 and size (and its link, in link mode); programmatic/structured and the views keep the bytes.
@@ -18,7 +19,7 @@ import binascii
 import hashlib
 import io
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -37,34 +38,44 @@ class ImageNotKept(LookupError):
     """A link of ours whose image the store no longer keeps."""
 
 
+@dataclass
+class _Kept:
+    mime: str
+    data: bytes
+    owners: set[str]  # who may read it: image_owner() of each client it was shown to
+
+
 class ImageStore:
     """The images links point at: an LRU of at most `max_bytes` of image bytes, keyed by content (sha256)."""
 
     def __init__(self, max_bytes: int = STORE_BYTES) -> None:
         self.max_bytes = max_bytes
-        self._images: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+        self._images: OrderedDict[str, _Kept] = OrderedDict()
         self.size = 0
 
-    def put(self, mime: str, data: bytes) -> str:
-        """The link of `data` (the same image gets the same link), kept as the most recently used."""
+    def put(self, mime: str, data: bytes, owner: str = "") -> str:
+        """The link of `data` (the same image gets the same link), kept as the most recently used, and readable
+        by `owner` (with whoever it was already readable by)."""
         uri = f"{URI_PREFIX}{hashlib.sha256(data).hexdigest()}.{EXTENSIONS.get(mime, 'bin')}"
         if uri in self._images:
             self._images.move_to_end(uri)
+            self._images[uri].owners.add(owner)
             return uri
-        self._images[uri] = (mime, data)
+        self._images[uri] = _Kept(mime, data, {owner})
         self.size += len(data)
         while self.size > self.max_bytes and len(self._images) > 1:
-            _, (_, dropped) = self._images.popitem(last=False)
-            self.size -= len(dropped)
+            _, dropped = self._images.popitem(last=False)
+            self.size -= len(dropped.data)
         return uri
 
-    def get(self, uri: str) -> tuple[str, bytes]:
-        """The mime type and bytes of a link; ImageNotKept when they are gone (or never were)."""
+    def get(self, uri: str, owner: str = "") -> tuple[str, bytes]:
+        """The mime type and bytes of a link; ImageNotKept when they are gone, never were, or are not `owner`'s
+        (the same answer: a link found elsewhere tells nothing of another client's outputs)."""
         image = self._images.get(uri)
-        if image is None:
+        if image is None or owner not in image.owners:
             raise ImageNotKept(uri)
         self._images.move_to_end(uri)
-        return image
+        return image.mime, image.data
 
     def __len__(self) -> int:
         return len(self._images)
@@ -77,12 +88,16 @@ class ImagePolicy:
     mode: ImageMode = ImageMode.INLINE
     max_pixels: int = DEFAULT_MAX_PIXELS  # the longer side of the model's inline images; 0: not scaled
     store: ImageStore = field(default_factory=ImageStore)
+    owner: str = ""  # whose links this policy makes, for a request: image_owner() of its client (`for_owner`)
+
+    def for_owner(self, owner: str) -> ImagePolicy:
+        return self if self.mode is ImageMode.INLINE else replace(self, owner=owner)
 
     def block(self, mime: str, data: str, *, for_model: bool) -> dict[str, Any]:
         """The content block of a base64 image: an image block, or a resource_link in link mode."""
         if self.mode is ImageMode.LINK:
             raw = decoded(data)
-            uri = self.store.put(mime, raw)
+            uri = self.store.put(mime, raw, self.owner)
             return {"type": "resource_link", "uri": uri, "name": uri.rsplit("/", 1)[-1], "mimeType": mime, "size": len(raw),
                     "description": "an image output; resources/read returns it"}
         if for_model and self.max_pixels:
@@ -91,7 +106,7 @@ class ImagePolicy:
 
     def link(self, mime: str, data: str) -> str | None:
         """The image's link in link mode (kept in the store), for the structured references; None inline."""
-        return self.store.put(mime, decoded(data)) if self.mode is ImageMode.LINK else None
+        return self.store.put(mime, decoded(data), self.owner) if self.mode is ImageMode.LINK else None
 
 
 INLINE_IMAGES = ImagePolicy()  # the default: inline blocks (its store stays empty)

@@ -92,3 +92,11 @@ def test_an_unreachable_server_exits_2() -> None:
 @pytest.mark.parametrize("bad", [["--call", "list_files"], ["--call", "x=[1]"], ["--header", "nocolon"]])
 def test_bad_options_exit_2(bad: list[str]) -> None:
     assert check(*bad, "--list").returncode == 2
+
+
+def test_a_call_to_a_tool_the_server_does_not_have_is_refused(tmp_path: Path) -> None:
+    """`--call 'serach={...}'` (a typo) exits 2 naming it (issue 22: it was never chosen, and the run reported OK)."""
+    command = shlex.join(serve_command(tmp_path))
+    done = check("--server-cmd", command, "--kind", "server", "--only", "plan-02", "--call", 'serach={"q": 1}')
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--call serach: the server has no such tool" in done.stderr

@@ -263,6 +263,6 @@ def test_link_mode_gives_resource_links_that_resources_read_returns(linking: Sta
     assert read["contents"][0]["mimeType"] == "image/png" and read["contents"][0]["blob"] == original.replace("\n", "")
     assert read["cacheScope"] == "private"
     gone = read_resource(linking, uri.replace(uri.rsplit("/", 1)[-1][:8], "00000000"))
-    assert gone["error"]["code"] == -32602 and "no longer kept" in gone["error"]["message"]
+    assert gone["error"]["code"] == -32602 and "not kept for this client" in gone["error"]["message"]
     listed = linking.request("resources/list", {"_meta": envelope(OUTPUTS_VERSION)})["result"]["resources"]
     assert listed and not [r for r in listed if r["uri"].startswith("mcp-variants://images/")], "image links are not listed"

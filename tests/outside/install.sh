@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Node side of tests/outside exactly as package-lock.json pins it (npm ci):
-# Node 22 (the `node` package), @modelcontextprotocol/sdk and @modelcontextprotocol/conformance.
+# Node 22 (the `node` package), @modelcontextprotocol/sdk, @modelcontextprotocol/conformance and
+# @modelcontextprotocol/inspector.
 # Needs only npm (any Node >= 18 ships one) and the npm registry. `make test` runs it.
 #
 # npm ci wipes and refills node_modules, so a stamp (the lockfile's hash) skips the ~10 s
@@ -28,7 +29,7 @@ if ! command -v npm >/dev/null 2>&1; then
     exit 1
 fi
 
-echo "tests/outside: npm ci (Node 22, @modelcontextprotocol/sdk, @modelcontextprotocol/conformance) ..."
+echo "tests/outside: npm ci (Node 22, @modelcontextprotocol/sdk, /conformance, /inspector) ..."
 # --ignore-scripts=false: the `node` package fetches its platform binary in a preinstall
 # script (allowed by name and version in package.json "allowScripts").
 npm ci --no-audit --no-fund --loglevel=error --ignore-scripts=false

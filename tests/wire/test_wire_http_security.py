@@ -133,3 +133,36 @@ def test_default_bind_is_loopback(tmp_path):
         local = [line.split()[1] for line in listening.splitlines()[1:] if line.split()[3] == "0A"]
         ours = [addr for addr in local if int(addr.split(":")[1], 16) == port]
         assert ours and all(addr.split(":")[0] == "0100007F" for addr in ours), ours
+
+
+IMAGE = ("from PIL import Image as I; import io; from IPython.display import Image, display\n"
+         "b = io.BytesIO(); I.new('RGB', (20, 10), 'teal').save(b, format='PNG'); display(Image(b.getvalue()))")
+
+
+def test_an_image_link_is_read_only_by_the_client_it_was_given_to(tmp_path: Path) -> None:
+    """--images link over HTTP: the session that ran the cell reads its link; another session, and a stateless
+    request, are told the image is not kept for them (issue 22: any client with the link could read it)."""
+    server = HttpServer(tmp_path, "--images", "link", log=tmp_path.parent / f"{tmp_path.name}.log")
+    try:
+        mine, other = (server.target.open_session("2025-11-25", None)[0] for _ in range(2))
+        call = {"name": "execute_code", "arguments": {"code": IMAGE}}
+        ran = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}, _in_session(mine))
+        assert ran.response is not None, ran.raw[:300]
+        uri = next(b["uri"] for b in ran.response["result"]["content"] if b["type"] == "resource_link")
+
+        def read(headers: dict[str, str], meta: dict | None = None) -> dict:
+            params = {"uri": uri, **({"_meta": meta} if meta else {})}
+            trip = server.post({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": params}, headers)
+            assert trip.response is not None, trip.raw[:300]
+            return trip.response
+
+        assert read(_in_session(mine))["result"]["contents"][0]["mimeType"] == "image/png"
+        stateless = {"MCP-Protocol-Version": OUTPUTS_VERSION, "Mcp-Method": "resources/read", "Mcp-Name": uri}
+        for refused in (read(_in_session(other)), read(stateless, envelope(OUTPUTS_VERSION, None))):
+            assert refused["error"]["code"] == -32602 and "not kept for this client" in refused["error"]["message"], refused
+    finally:
+        server.close()
+
+
+def _in_session(session: str | None) -> dict[str, str]:
+    return {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}

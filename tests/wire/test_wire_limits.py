@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,25 +102,42 @@ def _open(connections: list[socket.socket]) -> list[socket.socket]:
 # ---- sessions -----------------------------------------------------------------------------------------
 
 
-def test_sessions_expire_and_are_capped(tmp_path: Path) -> None:
-    """--max-sessions 3: a fourth is refused with 503 and a JSON-RPC error while three are open;
-    --session-idle-timeout 1: an abandoned session then answers 404, and room is made for new ones."""
-    server = HttpServer(tmp_path, "--max-sessions", "3", "--session-idle-timeout", "1", log=tmp_path.parent / f"{tmp_path.name}.log")
+def test_sessions_expire_and_at_the_cap_the_least_recently_used_idle_one_ends(tmp_path: Path) -> None:
+    """--max-sessions 3: a fourth session ends the least recently used idle one (its client gets 404, and
+    initializes again); while every session is busy (an open GET stream each) one more is refused with 503 and
+    a JSON-RPC error. --session-idle-timeout 3: an abandoned session then answers 404 (issue 22: at the cap every
+    new client got 503 until the idle timeout, 10 minutes by default, freed one)."""
+    server = HttpServer(tmp_path, "--max-sessions", "3", "--session-idle-timeout", "3", log=tmp_path.parent / f"{tmp_path.name}.log")
+    streams: list[socket.socket] = []
     try:
-        sessions = [server.target.open_session("2025-11-25", None)[0] for _ in range(3)]
-        assert all(sessions)
+        first, second, third = (server.target.open_session("2025-11-25", None)[0] for _ in range(3))
+        assert _status(server, first) == 200  # now `second` is the least recently used
+        fourth, opened = server.target.open_session("2025-11-25", None)
+        assert fourth and opened.result["protocolVersion"] == "2025-11-25", opened.raw
+        assert [_status(server, s) for s in (second, first, third, fourth)] == [404, 200, 200, 200]
+        streams = [_get_stream(server, s) for s in (first, third, fourth)]
         refused = server.post(initialize_message(9, "2025-11-25", None))
         assert refused.status == 503, (refused.status, refused.raw)
         check_error(json.loads(refused.raw))
-        deadline = time.monotonic() + 10  # polled with new sessions: a request on an old one would keep it alive
+        for stream in streams:
+            stream.close()
+        time.sleep(4)  # the idle timeout, then the SDK's sweep
         session, opened = server.target.open_session("2025-11-25", None)
-        while opened.status == 503 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            session, opened = server.target.open_session("2025-11-25", None)
         assert session and opened.result["protocolVersion"] == "2025-11-25"
-        assert [_status(server, old) for old in sessions] == [404] * 3
+        assert [_status(server, old) for old in (first, third, fourth)] == [404] * 3
     finally:
+        for stream in streams:
+            stream.close()
         server.close()
+
+
+def _get_stream(server: HttpServer, session: str | None) -> socket.socket:
+    """A session's standalone GET stream, open (its response headers read): the session is busy while it is."""
+    connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    connection.sendall(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAccept: text/event-stream\r\n"
+                       f"Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n".encode())
+    assert connection.recv(4096).startswith(b"HTTP/1.1 200"), "the GET stream was not opened"
+    return connection
 
 
 def _status(server: HttpServer, session: str | None) -> int | None:
@@ -133,19 +151,50 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
     per session above the first round's (issue 13: 164 KB each, kept for 30 minutes). The first round pays for
     what any session costs once (allocator arenas, caches); what stays after that is what a session keeps."""
     server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
-    rounds, per_round = 3, 200
+
+    def open_and_use() -> None:
+        session, _ = server.target.open_session("2025-11-25", None)
+        headers = {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}
+        trip = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_kernels", "arguments": {}}},
+                           headers)
+        assert trip.status == 200, trip.raw[:300]
+
     try:
-        after: list[int] = []
-        for _ in range(rounds):
-            for _ in range(per_round):
-                session, _ = server.target.open_session("2025-11-25", None)
-                headers = {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}
-                trip = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_kernels", "arguments": {}}},
-                                   headers)
-                assert trip.status == 200, trip.raw[:300]
-            time.sleep(2.5)  # every session of the round expired (the idle timeout, then the SDK's sweep)
-            after.append(memory_of(server.process.pid))
-        kept = (after[-1] - after[0]) / ((rounds - 1) * per_round)
+        # settle: every session of the round expired (the idle timeout, then the SDK's sweep)
+        kept, after = _kept_per_session(server, open_and_use, per_round=200, settle=2.5)
         assert kept < 20 * 1024, f"{kept / 1024:.1f} KB kept per expired session (memory after each round: {after})"
     finally:
         server.close()
+
+
+@pytest.mark.xfail(strict=True, reason="41 KB each (mcp 2.3.0): its per-session tasks, memory streams and events, and the "
+                   "opening request's objects, kept by the last message's context; at the cap the least recently used idle "
+                   "one ends instead")
+def test_an_abandoned_open_session_keeps_under_20_kb(tmp_path: Path) -> None:
+    """Sessions initialized and never ended (no DELETE), in rounds of 100 within the idle timeout: the server's
+    memory grows by less than 20 KB per session after the first round (issue 22: 34 KB each, held until the
+    idle timeout). The first round pays for what any session costs once (allocator arenas, caches)."""
+    server = HttpServer(tmp_path, "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
+
+    def open_and_leave() -> None:
+        session, opened = server.target.open_session("2025-11-25", None)
+        assert session and opened.status == 200, opened.raw[:300]
+
+    try:
+        kept, after = _kept_per_session(server, open_and_leave, per_round=100, settle=0.5)
+        assert kept < 20 * 1024, f"{kept / 1024:.1f} KB per open abandoned session (memory after each round: {after})"
+    finally:
+        server.close()
+
+
+def _kept_per_session(server: HttpServer, open_one: Callable[[], None], *, per_round: int, settle: float,
+                      rounds: int = 3) -> tuple[float, list[int]]:
+    """Rounds of `per_round` sessions (`open_one`), `settle` seconds after each, then the server's memory: the bytes
+    each session of the later rounds added (the first pays for what any session costs once), and each round's."""
+    after: list[int] = []
+    for _ in range(rounds):
+        for _ in range(per_round):
+            open_one()
+        time.sleep(settle)
+        after.append(memory_of(server.process.pid))
+    return (after[-1] - after[0]) / ((rounds - 1) * per_round), after

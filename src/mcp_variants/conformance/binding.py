@@ -80,6 +80,13 @@ class CallConfig:
             out += [(n, a, "built-in default") for n, a in DEFAULT_ERROR_CALLS.items() if n not in self.error_calls]
         return out
 
+    def unknown_tools(self, listings: Mapping[str, list[dict[str, Any]] | str]) -> list[str]:
+        """The configured calls (`--call`, `--error-call`) naming a tool no listing has: a typo would
+        otherwise just never be chosen, and the run pass without it."""
+        listed = {t.get("name") for tools in listings.values() if not isinstance(tools, str) for t in tools if isinstance(t, dict)}
+        return [f"{option} {name}" for option, names in (("--call", self.calls), ("--error-call", self.error_calls))
+                for name in names if name not in listed]
+
 
 class BindingSkip(Exception):
     """No tool fits: the scenario is skipped with this reason."""

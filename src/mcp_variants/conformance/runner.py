@@ -297,6 +297,8 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         discovery.run()
         if len(discovery.transport_problems) == 2:
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
+        if unknown := config.calls.unknown_tools(discovery.listings):
+            raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
         scorecard["discovery"] = discovery.evidence
     results = []
     for vector in vectors:

@@ -78,3 +78,22 @@ def _answers(server: RunningServer) -> bool:
         return status.status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def server_problem(url: str, token: str | None, timeout: float = 10.0) -> str | None:
+    """What is wrong with --jupyter-url and --jupyter-token, said at start (the token never in it), or None
+    when the server answers /api/status to the token. Without this a wrong token shows only at the first
+    tool call, as that call's error."""
+    try:
+        status = httpx.get(f"{url.rstrip('/')}/api/status", headers=token_headers(token), timeout=timeout)
+    except httpx.HTTPError as exc:
+        return f"--jupyter-url {url} cannot be reached ({type(exc).__name__}: {exc}); is the Jupyter server running there?"
+    if status.status_code in (401, 403):
+        if not token:
+            return f"{url} wants a token (HTTP {status.status_code}): give --jupyter-token (or JUPYTER_TOKEN)"
+        return (f"--jupyter-token is not accepted by {url} (HTTP {status.status_code}): give that server's token "
+                "(`jupyter server list` shows it), by --jupyter-token or JUPYTER_TOKEN")
+    if status.status_code != 200:
+        return (f"--jupyter-url {url} does not answer as a Jupyter server (GET /api/status: HTTP {status.status_code}); "
+                "give its base URL, such as http://127.0.0.1:8888/ (with its base_url, if it has one)")
+    return None

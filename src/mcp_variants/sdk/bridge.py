@@ -37,13 +37,14 @@ from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..protocol.jsonrpc import INVALID_REQUEST, Batch, Kind, Refusal, check_bytes, dumps, peek_id, refuse_batch
-from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
+from ..protocol.versions import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, STATELESS_VERSIONS, SUPPORTED_VERSIONS
 
 SDK_VERSION: Final[str] = "2026-07-28"
 VERSION_KEY: Final[str] = "io.modelcontextprotocol/protocolVersion"
 MARKER_KEY: Final[str] = "io.github.mcp-variants/bridged"
 TUNNEL_KEY: Final[str] = "io.github.mcp-variants/tunnel"
 UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
+HEADER_MISMATCH: Final[int] = -32020
 _PLACEHOLDERS: Final[dict[str, dict[str, Any]]] = {"tools/call": {"content": []}, "tools/list": {"tools": []}}
 # Keys the SDK adds to a result that the real result keeps.
 _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope")
@@ -191,6 +192,9 @@ class BridgeMiddleware:
             await _answer(send, 400, checked.response())
             return
         if self.rewrite:
+            if checked.kind is Kind.REQUEST and (unrouted := _unrouted(checked.body, scope["headers"], checked.id)) is not None:
+                await _answer(send, 400, unrouted.response())
+                return
             body, scope = self._rewrite_inbound(checked.body, body, scope)
         delivered = False
 
@@ -245,6 +249,24 @@ class BridgeMiddleware:
         body = dumps(decoded)
         new_headers.append((b"content-length", str(len(body)).encode()))
         return body, {**scope, "headers": new_headers}
+
+
+def _unrouted(decoded: dict[str, Any], headers: list[tuple[bytes, bytes]], request_id: Any) -> Refusal | None:
+    """A stateless-era request (its `_meta` names 2026-07-28 or later) whose MCP-Protocol-Version header is missing
+    or names a handshake-era version: the SDK routes by the header, so it would take it for a handshake-era request,
+    answer "Missing session ID" and open a session. The refusal names the header instead."""
+    params = decoded.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
+    given = [v.decode("latin-1") for k, v in headers if k == _HEADER]
+    stateless = isinstance(version, str) and version in STATELESS_VERSIONS
+    if not stateless or len(given) > 1 or (given and given[0] not in HANDSHAKE_VERSIONS):
+        return None  # the SDK answers the rest (a mismatch between stateless versions, a repeated header: -32020)
+    said = f"says {given[0]}" if given else "is missing"
+    return Refusal(request_id, HEADER_MISMATCH,
+                   f"Bad Request: the MCP-Protocol-Version header {said}; a request whose params._meta names protocol "
+                   f"version {version} carries the header MCP-Protocol-Version: {version}",
+                   {"header": "MCP-Protocol-Version", "expected": version, "received": given[0] if given else None})
 
 
 def _too_large(size: int, limit: int, request_id: Any) -> Refusal:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from .sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
 
@@ -68,22 +70,64 @@ class HttpLimits:
     max_connections: int = 200
 
 
+def host_patterns(host: str, allowed_hosts: Sequence[str] = ()) -> list[str]:
+    """The Host headers served: loopback, the bind address unless it is a wildcard one (0.0.0.0 and :: are
+    nobody's Host), and each allowed host, with or without a port (`name` takes `name` and `name:*`)."""
+    patterns = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    if not is_loopback(host) and host not in ("0.0.0.0", "::"):
+        patterns.append(f"{host}:*")
+    for name in allowed_hosts:
+        patterns += [name] if name.endswith(("]", ":*")) or name.rsplit(":", 1)[-1].isdigit() else [name, f"{name}:*"]
+    return patterns
+
+
+class HostHint:
+    """The SDK refuses a Host it does not serve with a bare 421 "Invalid Host header": say which option serves it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        hint = _host_hint(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
+        refused = False
+
+        async def send_hinted(message: Any) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start" and message["status"] == 421:
+                refused = True
+                headers = [(k, v) for k, v in message.get("headers", []) if k != b"content-length"]
+                message = {**message, "headers": [*headers, (b"content-length", str(len(hint)).encode())]}
+            elif refused and message["type"] == "http.response.body":
+                message = {**message, "body": hint, "more_body": False}
+            await send(message)
+
+        await self.app(scope, receive, send_hinted)
+
+
+def _host_hint(host: str) -> bytes:
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return (f"Invalid Host header: {host!r} is not a name this server answers to (DNS-rebinding protection). "
+            f"Serve it with --allowed-host {name or 'NAME'} (or MCP_VARIANTS_ALLOWED_HOSTS).").encode()
+
+
 def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(),
-                   *, bridge: bool = True) -> Any:
+                   allowed_hosts: Sequence[str] = (), *, bridge: bool = True) -> Any:
     """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge (its body checks only, when
     `bridge` is False) and auth."""
-    allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
-    if not is_loopback(host):
-        allowed.append(f"{host}:*")
+    allowed = host_patterns(host, allowed_hosts)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=allowed,
-        allowed_origins=[f"http://{h}" for h in allowed],
+        allowed_origins=[f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")],
     )
     app: Any = server.streamable_http_app(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
-    app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
+    evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
+    app = HostHint(BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge))
     if token:
         app = BearerAuth(app, token)
     return app

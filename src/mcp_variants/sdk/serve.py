@@ -8,8 +8,10 @@ mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False 
 from __future__ import annotations
 
 import asyncio
+import errno
 import signal
-from collections.abc import Callable
+import socket
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import anyio
@@ -55,22 +57,48 @@ async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX
 
 
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
-                        limits: HttpLimits = DEFAULT_LIMITS, bridge: bool | None = None) -> Any:
+                        limits: HttpLimits = DEFAULT_LIMITS, allowed_hosts: Sequence[str] = (),
+                        bridge: bool | None = None) -> Any:
     """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the
-    bridge, DNS-rebinding protection on, and a bearer token where one is given."""
-    return build_http_app(server, host, token, limits, bridge=bridging(bridge))
+    bridge, DNS-rebinding protection on (loopback, `host` and `allowed_hosts` served), and a bearer token where
+    one is given."""
+    return build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge))
+
+
+class CannotListen(OSError):
+    """The address cannot be listened on (most often: the port is in use); the message says what to do."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port, bound here rather than by uvicorn: its failure is one line, not uvicorn's
+    log line and a traceback of exception groups."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except OSError as exc:
+        why = "the port is in use; stop what uses it, or choose another port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise CannotListen(exc.errno, f"cannot listen on {host}:{port}: {why or exc}") from None
+
+
+def endpoint(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"
 
 
 async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
                      limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None,
-                     bridge: bool | None = None) -> None:
+                     sock: socket.socket | None = None, ready: Callable[[str], None] = lambda url: None,
+                     allowed_hosts: Sequence[str] = (), bridge: bool | None = None) -> None:
     """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
-    runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open)."""
+    runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open); `ready` gets
+    the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
     import uvicorn
 
     from .connections import GuardedH11Protocol
 
-    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits, bridge=bridge), host=host, port=port,
+    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts,
+                                                bridge=bridge),
+                            host=host, port=port,
                             log_level="warning", lifespan="on", access_log=False,
                             http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there
@@ -84,7 +112,13 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
             loop.call_soon_threadsafe(before_exit)
             super().handle_exit(sig, frame)
 
-    await Uvicorn(config).serve()
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                ready(endpoint(host, listening.getsockname()[1]))
+
+    listening = sock or listen(host, port)
+    await Uvicorn(config).serve(sockets=[listening])
 
 
 def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
@@ -97,8 +131,8 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
 
 
 def cli(server: AnyServer, argv: list[str] | None = None) -> None:
-    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T]` streamable HTTP at /mcp
-    (loopback by default; any other address needs a bearer token)."""
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
+    HTTP at /mcp (loopback by default; any other address needs a bearer token)."""
     import argparse
 
     from .http import InsecureBinding, check_binding
@@ -109,6 +143,8 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--token", default=None, help="bearer token every HTTP request must carry")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
     args = parser.parse_args(argv)
     if not args.http:
         run(server)
@@ -117,4 +153,7 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
         check_binding(args.host, args.token)
     except InsecureBinding as exc:
         parser.exit(2, f"{parser.prog}: {exc}\n")
-    run(server, "streamable-http", host=args.host, port=args.port, token=args.token)
+    try:
+        anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=args.token, allowed_hosts=args.allowed_host))
+    except CannotListen as exc:
+        parser.exit(1, f"{parser.prog}: {exc.strerror} (--port)\n")

@@ -38,7 +38,7 @@ from ..sdk.lowlevel import serve_tools
 from ..sdk.toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
-from .image_resources import ImageResources
+from .image_resources import ImageResources, image_owner
 from .notebook_resources import NotebookResources
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
@@ -203,4 +203,6 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
     async def progress(elapsed: float, message: str) -> None:
         await ctx.session.report_progress(elapsed, None, message)
 
-    return ToolContext(limits=state.limits, hub=state.hub, client=client_state(ctx, state), progress=progress, images=state.images)
+    client = client_state(ctx, state)
+    return ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress,
+                       images=state.images.for_owner(image_owner(client)))

@@ -7,8 +7,12 @@ import gc
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +27,55 @@ from ..tools.shared.spec import Limits
 ENV_PREFIX = "MCP_VARIANTS_"
 
 
-def _env(name: str, default: Any = None) -> Any:
-    return os.environ.get(ENV_PREFIX + name, default)
+@dataclass(frozen=True)
+class BadEnv:
+    """An MCP_VARIANTS_* value that does not parse. Kept as the option's default and reported once parsing is done,
+    so that --help and --version still work, and a flag given in its place wins."""
+
+    variable: str
+    value: str
+    expected: str
+
+    def __str__(self) -> str:
+        return f"{self.variable}={self.value!r} is not {self.expected}"
+
+
+def _env(name: str, default: Any = None, convert: Callable[[str], Any] = str, expected: str = "") -> Any:
+    raw = os.environ.get(ENV_PREFIX + name)
+    if not raw:  # unset, or set to nothing
+        return default
+    try:
+        return convert(raw)
+    except ValueError:
+        return BadEnv(ENV_PREFIX + name, raw, expected)
+
+
+def _number(kind: type[int] | type[float]) -> dict[str, Any]:
+    return {"convert": kind, "expected": "a whole number" if kind is int else "a number"}
+
+
+def _one_of(choices: list[str]) -> dict[str, Any]:
+    def convert(value: str) -> str:
+        if value not in choices:
+            raise ValueError(value)
+        return value
+
+    return {"convert": convert, "expected": f"one of {', '.join(choices)}"}
+
+
+def _names(value: str) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def bad_env(args: argparse.Namespace) -> list[BadEnv]:
+    return [value for value in vars(args).values() if isinstance(value, BadEnv)]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-variants",
         description="Reference server for SEP-3279: Jupyter tools with audience-directed result variants.",
-        epilog="Every option can also be set by an environment variable, named in its help.",
+        epilog="Each option of serve can also be set by an environment variable, named in its help.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -41,24 +85,30 @@ def build_parser() -> argparse.ArgumentParser:
                        help="serve streamable HTTP at /mcp instead of stdio [MCP_VARIANTS_HTTP=1]")
     serve.add_argument("--host", default=_env("HOST", "127.0.0.1"),
                        help="HTTP bind address; anything but loopback needs --token [MCP_VARIANTS_HOST, default 127.0.0.1]")
-    serve.add_argument("--port", type=int, default=int(_env("PORT", "8000")), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
+    serve.add_argument("--port", type=int, default=_env("PORT", 8000, **_number(int)), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
+    serve.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="NAME",
+                       default=_env("ALLOWED_HOSTS", [], _names),
+                       help="HTTP: a Host header served besides loopback and --host, e.g. this machine's name or address as "
+                            "clients reach it (NAME or NAME:PORT); repeatable (DNS-rebinding protection refuses the "
+                            "others with 421) [MCP_VARIANTS_ALLOWED_HOSTS, comma-separated]")
     serve.add_argument("--token", default=_env("TOKEN"),
                        help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
     serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
                        help="folder that notebooks and files live in; no path leaves it [MCP_VARIANTS_ROOT, default .]")
-    serve.add_argument("--timeout", type=float, default=float(_env("TIMEOUT", "300")),
+    serve.add_argument("--timeout", type=float, default=_env("TIMEOUT", 300.0, **_number(float)),
                        help="default seconds before an execution is interrupted [MCP_VARIANTS_TIMEOUT, default 300]")
-    serve.add_argument("--output-cap", type=int, default=int(_env("OUTPUT_CAP", "20000")),
+    serve.add_argument("--output-cap", type=int, default=_env("OUTPUT_CAP", 20000, **_number(int)),
                        help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
-    serve.add_argument("--hard-cap", type=int, default=int(_env("HARD_CAP", "4000000")),
+    serve.add_argument("--hard-cap", type=int, default=_env("HARD_CAP", 4000000, **_number(int)),
                        help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
     serve.add_argument("--kernel", default=_env("KERNEL", "python3"),
                        help="the kernelspec kernels start with, from `jupyter kernelspec list` (a notebook's metadata.kernelspec "
                             "picks its own) [MCP_VARIANTS_KERNEL, default python3]")
-    serve.add_argument("--images", choices=[m.value for m in ImageMode], default=_env("IMAGES", ImageMode.INLINE.value),
+    image_modes = [m.value for m in ImageMode]
+    serve.add_argument("--images", choices=image_modes, default=_env("IMAGES", ImageMode.INLINE.value, **_one_of(image_modes)),
                        help="images in content results: inline image blocks, or resource_link blocks to a resource "
                             "resources/read returns [MCP_VARIANTS_IMAGES, default inline]")
-    serve.add_argument("--image-max-pixels", type=int, default=int(_env("IMAGE_MAX_PIXELS", str(DEFAULT_MAX_PIXELS))),
+    serve.add_argument("--image-max-pixels", type=int, default=_env("IMAGE_MAX_PIXELS", DEFAULT_MAX_PIXELS, **_number(int)),
                        help="inline images for the model are scaled down to this many pixels on their longer side; 0: never "
                             f"[MCP_VARIANTS_IMAGE_MAX_PIXELS, default {DEFAULT_MAX_PIXELS}]")
     serve.add_argument("--jupyter-url", default=os.environ.get("JUPYTER_URL"),
@@ -73,21 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
                        help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
                             "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
-    serve.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", str(4 * 1024 * 1024))),
+    serve.add_argument("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024, **_number(int)),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
-    serve.add_argument("--session-idle-timeout", type=float, default=float(_env("SESSION_IDLE_TIMEOUT", "600")),
+    serve.add_argument("--session-idle-timeout", type=float, default=_env("SESSION_IDLE_TIMEOUT", 600.0, **_number(float)),
                        help="HTTP: seconds a session may go without a request in flight or an open stream before it ends "
                             "[MCP_VARIANTS_SESSION_IDLE_TIMEOUT, default 600]")
-    serve.add_argument("--max-sessions", type=int, default=int(_env("MAX_SESSIONS", "100")),
-                       help="HTTP: sessions open at once; one more is refused (503) until one ends "
-                            "[MCP_VARIANTS_MAX_SESSIONS, default 100]")
-    serve.add_argument("--read-timeout", type=float, default=float(_env("READ_TIMEOUT", "10")),
+    serve.add_argument("--max-sessions", type=int, default=_env("MAX_SESSIONS", 100, **_number(int)),
+                       help="HTTP: sessions open at once; one more ends the least recently used idle one (503 only while "
+                            "every one is busy) [MCP_VARIANTS_MAX_SESSIONS, default 100]")
+    serve.add_argument("--read-timeout", type=float, default=_env("READ_TIMEOUT", 10.0, **_number(float)),
                        help="HTTP: seconds for a request's headers, and between pieces of its body [MCP_VARIANTS_READ_TIMEOUT, default 10]")
-    serve.add_argument("--max-connections", type=int, default=int(_env("MAX_CONNECTIONS", "200")),
+    serve.add_argument("--max-connections", type=int, default=_env("MAX_CONNECTIONS", 200, **_number(int)),
                        help="HTTP: connections open at once; one more closes the one longest waiting for a request "
                             "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
-    serve.add_argument("--compat", choices=compat_servers(), default=_env("COMPAT") or None,
+    serve.add_argument("--compat", choices=compat_servers(), default=_env("COMPAT", None, **_one_of(compat_servers())) or None,
                        help="list that server's tool schemas (argument names, required, enums, defaults) in place of ours and "
                             "take calls by them, for programs and prompts written against it [MCP_VARIANTS_COMPAT]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
@@ -111,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    if bad := bad_env(args):
+        sys.exit(f"mcp-variants: {'; '.join(map(str, bad))}")
     logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
@@ -130,23 +182,18 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
-    from ..sdk.http import InsecureBinding, check_binding
     from .app import build_server, load_state
 
     root = args.root.resolve()
     if not root.is_dir():
         sys.exit(f"mcp-variants: --root {root} is not a folder")
-    if args.compat is not None and args.compat not in compat_servers():  # from the environment: argparse checks only flags
-        sys.exit(f"mcp-variants: MCP_VARIANTS_COMPAT={args.compat}: no such server; one of {', '.join(compat_servers())}")
-    if args.http:
-        try:
-            check_binding(args.host, args.token)
-        except InsecureBinding as exc:
-            sys.exit(f"mcp-variants: {exc}")
+    listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
     for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
+    if jupyter_url:
+        _check_jupyter(jupyter_url, jupyter_token)
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
     try:
@@ -160,8 +207,29 @@ def serve(args: argparse.Namespace) -> None:
     # process; out of the collector's sight a full collection takes a millisecond instead of some 40 (p99 latency).
     gc.collect()
     gc.freeze()
-    runner = _serve_http if args.http else _serve_stdio
+    runner = partial(_serve_http, listening) if listening is not None else _serve_stdio
     anyio.run(_with_shutdown, runner, server, state, args)
+
+
+def _listen(args: argparse.Namespace) -> socket.socket:
+    """The HTTP socket, before anything starts: a binding without a token, or a port in use, ends here in one line."""
+    from ..sdk.http import InsecureBinding, check_binding
+    from ..sdk.serve import CannotListen, listen
+
+    try:
+        check_binding(args.host, args.token)
+        return listen(args.host, args.port)
+    except InsecureBinding as exc:
+        sys.exit(f"mcp-variants: {exc}")
+    except CannotListen as exc:
+        sys.exit(f"mcp-variants: {exc.strerror} (--port, MCP_VARIANTS_PORT)")
+
+
+def _check_jupyter(url: str, token: str | None) -> None:
+    from ..jupyter.discovery import server_problem
+
+    if problem := server_problem(url, token):
+        sys.exit(f"mcp-variants: cannot start: {problem}")
 
 
 def _server_on(root: Path) -> tuple[str | None, str | None]:
@@ -215,7 +283,7 @@ async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> Non
     await serve_stdio(server, max_message_bytes=args.max_message_bytes, at_eof=state.subscriptions.end_streams)
 
 
-async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None:
+async def _serve_http(listening: socket.socket, server: Any, state: Any, args: argparse.Namespace) -> None:
     from ..sdk.http import HttpLimits
     from ..sdk.serve import serve_http
 
@@ -224,4 +292,9 @@ async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None
     # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
     # forever. They end first, each answered with its result.
     await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
-                     before_exit=state.subscriptions.end_streams)
+                     before_exit=state.subscriptions.end_streams, sock=listening, ready=_say_ready,
+                     allowed_hosts=args.allowed_hosts)
+
+
+def _say_ready(url: str) -> None:
+    print(f"mcp-variants: serving MCP at {url}", file=sys.stderr, flush=True)

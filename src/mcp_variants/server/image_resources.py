@@ -16,6 +16,13 @@ from ..protocol.errors import INVALID_PARAMS
 READ_CACHE_HINT = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
 
 
+def image_owner(client: ClientState) -> str:
+    """Who may read the links made for `client`: its connection (stdio) or HTTP session; a stateless request,
+    which has no identity of its own, shares with the stateless requests working through the same runtime,
+    as the notebooks it reads are that runtime's."""
+    return client.key if client.key is not None else f"stateless:{client.backend_key}"
+
+
 class ImageResources:
     def __init__(self, store: ImageStore) -> None:
         self.store = store
@@ -31,11 +38,12 @@ class ImageResources:
 
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         try:
-            mime, data = self.store.get(uri)
+            mime, data = self.store.get(uri, image_owner(client))
         except ImageNotKept:
-            raise MCPError(INVALID_PARAMS, "Resource not found: This image is no longer kept: the server keeps the most recently "
-                                           f"used images, up to {self.store.max_bytes // (1024 * 1024)} MB. Run the cell again, "
-                                           "or read_cell it, for a new link.", {"uri": uri}) from None
+            budget = self.store.max_bytes // (1024 * 1024)
+            raise MCPError(INVALID_PARAMS, "Resource not found: This image is not kept for this client: the server keeps the images "
+                                           f"it showed each client, the most recently used, up to {budget} MB. Run the cell "
+                                           "again, or read_cell it, for a new link.", {"uri": uri}) from None
         result: dict[str, Any] = {"contents": [{"uri": uri, "mimeType": mime, "blob": base64.b64encode(data).decode()}]}
         if stateless:
             result.update(READ_CACHE_HINT)
