@@ -26,11 +26,21 @@ def negotiated_extensions(ctx: ServerRequestContext[Any, Any], served: Iterable[
     return frozenset(client.intersection(served))
 
 
+def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    """Whose state this request may use: its stdio connection or HTTP session; None when stateless."""
+    if ctx.protocol_version in STATELESS_VERSIONS:
+        return None
+    if ctx.request is None:
+        return "stdio"
+    session = ctx.request.headers.get("mcp-session-id")
+    return f"http:{session}" if session else None
+
+
 def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: dict[str, Any]) -> dict[str, Any]:
     """A result as the SDK must be handed it: tunnelled at 2026-12-01 (the SDK would drop `outputs` and
     `outputVariants`), with `resultType` at the stateless versions."""
     if era is Era.OUTPUTS:
         result = bridge.tunnel(method, result)
     if ctx.protocol_version in STATELESS_VERSIONS:
-        result["resultType"] = "complete"
+        result.setdefault("resultType", "complete")  # a CreateTaskResult says "task"
     return result
