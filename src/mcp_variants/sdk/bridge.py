@@ -163,7 +163,8 @@ class BridgeMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
-            await self.app(scope, receive, send)
+            # A GET stream replays stored events (Last-Event-ID) as the SDK wrote them: tunnelled results too.
+            await self.app(scope, receive, _OutboundRewriter(send) if scope["type"] == "http" else send)
             return
         body = await self._read_body(scope, receive)
         if body is None:

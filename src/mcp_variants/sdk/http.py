@@ -12,6 +12,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from .events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
 
 LOOPBACK_NAMES = {"localhost"}
 
@@ -66,10 +67,12 @@ class HttpLimits:
     max_sessions: int = 100
     read_timeout: float = 10.0  # for a request's headers, and between pieces of its body
     max_connections: int = 200
+    max_events: int = DEFAULT_MAX_EVENTS  # SSE events kept for a stream resumed with Last-Event-ID (events.py)
+    retry_ms: int = DEFAULT_RETRY_MS  # the SSE `retry` field each stream's priming event carries
 
 
 def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
-    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
+    """The SDK's Starlette app (DNS-rebinding protection on, resumable SSE streams), behind the bridge and auth."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
         allowed.append(f"{host}:*")
@@ -80,7 +83,8 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
     )
     app: Any = server.streamable_http_app(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
-        session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+        session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions,
+        event_store=MemoryEventStore(limits.max_events), retry_interval=limits.retry_ms)
     app = BridgeMiddleware(app, limits.max_body_bytes)
     if token:
         app = BearerAuth(app, token)
