@@ -40,6 +40,8 @@ VERSION_KEY: Final[str] = "io.modelcontextprotocol/protocolVersion"
 MARKER_KEY: Final[str] = "io.github.mcp-variants/bridged"
 TUNNEL_KEY: Final[str] = "io.github.mcp-variants/tunnel"
 UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
+HEADER_MISMATCH: Final[int] = -32020
+_TASK_METHODS: Final[frozenset[str]] = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 _PLACEHOLDERS: Final[dict[str, dict[str, Any]]] = {"tools/call": {"content": []}, "tools/list": {"tools": []}}
 # Keys the SDK adds to a result that the real result keeps.
 _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope")
@@ -179,6 +181,10 @@ class BridgeMiddleware:
         if isinstance(checked, Refusal):
             await _answer(send, 400, checked.response())
             return
+        mismatch = _task_name_mismatch(checked.body, scope["headers"])
+        if mismatch is not None:
+            await _answer(send, 400, mismatch.response())
+            return
         body, scope = self._rewrite_inbound(checked.body, body, scope)
         delivered = False
 
@@ -233,6 +239,18 @@ class BridgeMiddleware:
         body = dumps(decoded)
         new_headers.append((b"content-length", str(len(body)).encode()))
         return body, {**scope, "headers": new_headers}
+
+
+def _task_name_mismatch(decoded: dict[str, Any], headers: Any) -> Refusal | None:
+    """SEP-2663 mirrors a tasks/* request's `taskId` in the Mcp-Name header, and a header that disagrees with
+    the body is -32020; mcp 2.3.0 checks Mcp-Name for tools/call, prompts/get and resources/read only."""
+    params = decoded.get("params")
+    if decoded.get("method") not in _TASK_METHODS or not isinstance(params, dict):
+        return None
+    given = next((v.decode("latin-1") for k, v in headers if k == b"mcp-name"), None)
+    if given is None or given == params.get("taskId"):
+        return None
+    return Refusal(decoded.get("id"), HEADER_MISMATCH, "Mcp-Name header does not match the request body's 'taskId' parameter")
 
 
 def _too_large(size: int, limit: int, request_id: Any) -> Refusal:

@@ -19,6 +19,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import RequestParams
+from pydantic import BaseModel
 
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.jsonrpc import METHOD_NOT_FOUND
@@ -114,8 +115,27 @@ def _detailed(task: Task, store: TaskStore) -> dict[str, Any]:
 Handler = Callable[[ServerRequestContext[Any, Any], TaskParams], Awaitable[dict[str, Any]]]
 
 
+async def task_result(call: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
+    """A task's run: the call's wire result as a dict (a model dumped, the bridge's tunnel opened: tasks/get is no
+    method the SDK re-validates); an MCPError raised is the failed task's error."""
+    try:
+        result = await call()
+    except MCPError as exc:
+        data = exc.error.data
+        raise ProtocolError(exc.error.code, exc.error.message, data if isinstance(data, dict) else {}) from None
+    if isinstance(result, BaseModel):
+        result = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return bridge.unwrap_result(dict(result))
+
+
 def serve_tasks(server: Server[Any], store: TaskStore) -> None:
     """tasks/get, tasks/update, tasks/cancel, tasks/result and tasks/list on `server`, for every era."""
+    for method, handler in task_methods(store):
+        server.add_request_handler(method, TaskParams, handler)
+
+
+def task_methods(store: TaskStore) -> list[tuple[str, Handler]]:
+    """The tasks/* methods and their handlers (the low-level Server's, or an MCPServer extension's bindings)."""
 
     def gated(handler: Handler, modern: bool, legacy: bool) -> Handler:
         async def handle(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
@@ -158,7 +178,6 @@ def serve_tasks(server: Server[Any], store: TaskStore) -> None:
         return {"tasks": [_legacy_task(t, store) for t in store.list(task_owner(ctx))]}
 
     # (method, handler, served with the extension at 2026-07-28 and later, served at 2025-11-25)
-    for method, handler, modern, legacy in (("tasks/get", get, True, True), ("tasks/update", update, True, False),
-                                            ("tasks/cancel", cancel, True, True), ("tasks/result", result, False, True),
-                                            ("tasks/list", listed, False, True)):
-        server.add_request_handler(method, TaskParams, gated(handler, modern, legacy))
+    served = (("tasks/get", get, True, True), ("tasks/update", update, True, False), ("tasks/cancel", cancel, True, True),
+              ("tasks/result", result, False, True), ("tasks/list", listed, False, True))
+    return [(method, gated(handler, modern, legacy)) for method, handler, modern, legacy in served]
