@@ -132,6 +132,15 @@ async def run_code(
                 streamed.add(output_text(msg["header"]["msg_type"], msg["content"]), heard)
         if ended is None:
             run.settle(await _reply(channels, run.msg_id))
+    except BaseException:
+        # The call was cancelled (tasks/cancel, notifications/cancelled): stop its code too, as at the deadline.
+        # An interrupt keeps the kernel's state; the drain keeps this run's last words from the next run's.
+        # Shielded: the cancelled scope would stop them too.
+        if not run.done and (run.started or not kernel.shared):
+            with anyio.CancelScope(shield=True), anyio.move_on_after(DRAIN_S):
+                await channels.interrupt()
+                await _drain(channels, run, feed)
+        raise
     finally:
         kernel.execution_count = run.execution_count or kernel.execution_count
         kernel.last_activity = utc_now()
