@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-connections", type=int, default=int(_env("MAX_CONNECTIONS", "200")),
                        help="HTTP: connections open at once; one more closes the one longest waiting for a request "
                             "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
+    serve.add_argument("--audit-log", default=_env("AUDIT_LOG"),
+                       help="one JSON line per tool call (when, who, which tool, a digest of the arguments, the outcome, the "
+                            "duration, the kernels) appended to this file, or `logger:NAME` for that Python logger "
+                            "[MCP_VARIANTS_AUDIT_LOG]")
+    serve.add_argument("--audit-content", action="store_true", default=_env("AUDIT_CONTENT", "") in ("1", "true", "yes"),
+                       help="the audit lines also carry the arguments in full (the code) and the text the kernels printed "
+                            "[MCP_VARIANTS_AUDIT_CONTENT=1]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -126,8 +133,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
+    from .. import telemetry
     from ..sdk.http import InsecureBinding, check_binding
     from .app import build_server, load_state
+    from .audit import AuditLog
+    from .observe import CallObserver
 
     root = args.root.resolve()
     if not root.is_dir():
@@ -143,10 +153,16 @@ def serve(args: argparse.Namespace) -> None:
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
+    telemetry.configure_from_environment()
+    try:
+        audit = AuditLog.open(args.audit_log) if args.audit_log else None
+    except OSError as exc:
+        sys.exit(f"mcp-variants: cannot open the audit log: {exc}")
     try:
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel,
-                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
+                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
+                           observer=CallObserver(audit, content=args.audit_content))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)
