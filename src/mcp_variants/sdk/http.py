@@ -68,13 +68,15 @@ class HttpLimits:
     max_connections: int = 200
 
 
-def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits()) -> Any:
-    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge and auth."""
+def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(), *,
+                   dns_rebinding_protection: bool = True) -> Any:
+    """The SDK's Starlette app (DNS-rebinding protection on, unless the host in front checks Host and Origin itself),
+    behind the bridge and auth."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
         allowed.append(f"{host}:*")
     security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
+        enable_dns_rebinding_protection=dns_rebinding_protection,
         allowed_hosts=allowed,
         allowed_origins=[f"http://{h}" for h in allowed],
     )

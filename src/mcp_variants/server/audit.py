@@ -26,7 +26,7 @@ CAPACITY = 10_000  # records waiting to be written; past it they are dropped (an
 _STOP = object()
 
 
-def utc_timestamp() -> str:
+def timestamp_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
@@ -76,7 +76,7 @@ class AuditLog:
     def _emit(self, entry: dict[str, Any]) -> None:
         dropped = self.dropped
         if dropped > self._reported:
-            self._line({"ts": utc_timestamp(), "event": "dropped", "count": dropped - self._reported})
+            self._line({"ts": timestamp_now(), "event": "dropped", "count": dropped - self._reported})
             self._reported = dropped
         self._line(entry)
 

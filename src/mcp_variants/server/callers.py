@@ -30,7 +30,7 @@ def principal(name: str, via: str, scopes: Sequence[str] = (), *, token: str = "
                                          claims={VIA_CLAIM: via}))
 
 
-def _os_user() -> str:
+def os_user() -> str:
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no name for this uid (a container's)
@@ -39,14 +39,14 @@ def _os_user() -> str:
 
 def caller_of(ctx: ServerRequestContext[Any, Any]) -> Caller:
     if ctx.request is None:
-        return Caller(_os_user(), "stdio")
+        return Caller(os_user(), "stdio")
     user = ctx.request.scope.get("user")
     if isinstance(user, AuthenticatedUser):
         token = user.access_token
         via = str((token.claims or {}).get(VIA_CLAIM, "bearer"))
         return Caller(token.subject or token.client_id, via, tuple(token.scopes))
     if ctx.request.headers.get("authorization"):  # only --token's BearerAuth lets a request with one through unverified
-        return Caller(_os_user(), "token")
+        return Caller(os_user(), "token")
     return Caller("anonymous", "http")
 
 

@@ -20,7 +20,7 @@ from ..protocol.errors import ToolError
 from ..protocol.projection import Outcome
 from ..sdk.toolset import Runner
 from ..tools.shared.spec import ToolContext
-from .audit import AuditLog, utc_timestamp
+from .audit import AuditLog, timestamp_now
 
 CONTENT_TEXT_CHARS = 16_000  # with content on: at most this much of the outputs' text per line
 
@@ -47,7 +47,7 @@ class CallObserver:
             }
             if call.session:
                 attributes["mcp.session.id"] = call.session
-            when, began = utc_timestamp(), time.perf_counter()
+            when, began = timestamp_now(), time.perf_counter()
             error: str | None = "internal"  # what an exception no tool meant amounts to (ToolSet answers INTERNAL)
             with telemetry.tool_call(name, attributes) as (span, trace):
                 try:

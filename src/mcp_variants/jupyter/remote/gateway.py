@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ...protocol.errors import ErrorKind, ToolError
-from ..live.contents import LiveContents
-from ..live.rooms import Rooms
 from ..local_contents import LocalContents
 from ..runtime import Backend, KernelInfo
-from . import REMOTE
+from . import REMOTE, remote_contents
 from .kernels import RemoteKernels
 from .server_client import JupyterServerClient, split_url
 
@@ -66,5 +64,5 @@ def gateway_backend(gateway_url: str, gateway_token: str | None, *, root: Path, 
     base, url_token = split_url(jupyter_url)
     server = JupyterServerClient(base, jupyter_token or url_token)
     # Its notebooks as on any Jupyter server: shared documents where it has real-time collaboration, else files.
-    contents = LiveContents(server, Rooms(server))
+    contents = remote_contents(server)
     return Backend(REMOTE, f"the kernels of {kernels.server.name}, the files of {server.name}", kernels, contents)
