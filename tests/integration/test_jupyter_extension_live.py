@@ -90,7 +90,8 @@ def test_a_person_deleting_the_cell_the_agent_runs_ends_the_run_cleanly(client: 
     person = Person(lab, "gone.ipynb")
     try:
         done: dict = {}  # type: ignore[type-arg]
-        runner = threading.Thread(target=lambda: done.update(out=client.call("execute_cell", {"notebook": "gone.ipynb", "cell_id": "runs"})))
+        arguments = {"notebook": "gone.ipynb", "cell_id": "runs"}
+        runner = threading.Thread(target=lambda: done.update(out=client.call("execute_cell", arguments)))
         runner.start()
         person.wait_for(lambda n: "3" in output_texts(n["cells"][0]))  # its outputs reach the room as they come
         person.change(lambda nb: nb.ycells.pop(0))
