@@ -10,6 +10,7 @@ with jupyter-collaboration, the rooms JupyterLab edits (jupyter/inprocess). Opti
 from __future__ import annotations
 
 import asyncio
+import signal
 from typing import Any
 
 from jupyter_server.extension.application import ExtensionApp
@@ -78,10 +79,19 @@ class MCPVariants(ExtensionApp):
     async def _start_jupyter_server_extension(self, serverapp: Any) -> None:
         await self.asgi.start()
         self.ready.set()
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            # Without a terminal jupyter-server leaves SIGINT to Python: a KeyboardInterrupt out of its loop, and no
+            # cleanup. JupyterHub stops a user's server with SIGINT first; the SDK's sessions (and the worker threads
+            # the contents manager's calls start under them) would then keep the process from exiting. SIGINT is
+            # made the graceful stop SIGTERM is: our kernels, sessions and audit trail are closed, then the server's.
+            signal.signal(signal.SIGINT, serverapp._signal_stop)
         self.log.info("MCP (SEP-3279 result variants) at %s%s", serverapp.connection_url, self.path.strip("/"))
 
     async def stop_extension(self) -> None:
         """Open streams end first (each answered), then the sessions, then our kernels and the audit trail."""
+        from sse_starlette.sse import AppStatus  # the SDK's SSE responses; uvicorn would tell them the server is exiting
+
+        AppStatus.should_exit = True
         self.state.subscriptions.end_streams()
         await self.asgi.stop()
         await self.state.aclose()

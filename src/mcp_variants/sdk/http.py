@@ -7,6 +7,8 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
@@ -69,9 +71,11 @@ class HttpLimits:
 
 
 def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(), *,
-                   dns_rebinding_protection: bool = True) -> Any:
+                   dns_rebinding_protection: bool = True, token_verifier: TokenVerifier | None = None,
+                   auth: AuthSettings | None = None) -> Any:
     """The SDK's Starlette app (DNS-rebinding protection on, unless the host in front checks Host and Origin itself),
-    behind the bridge and auth."""
+    behind the bridge and auth: one bearer `token`, or the SDK's own bearer middleware with `token_verifier` (and
+    its `auth` settings), which makes each request's principal the token's."""
     allowed = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
     if not is_loopback(host):
         allowed.append(f"{host}:*")
@@ -80,9 +84,14 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
         allowed_hosts=allowed,
         allowed_origins=[f"http://{h}" for h in allowed],
     )
-    app: Any = server.streamable_http_app(
+    options: dict[str, Any] = dict(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+    if token_verifier is not None:
+        if isinstance(server, MCPServer):  # its own constructor takes them, and its app applies them
+            raise TypeError("an MCPServer takes its token_verifier and auth settings in its constructor, not here")
+        options.update(token_verifier=token_verifier, auth=auth)
+    app: Any = server.streamable_http_app(**options)
     app = BridgeMiddleware(app, limits.max_body_bytes)
     if token:
         app = BearerAuth(app, token)
