@@ -110,15 +110,15 @@ class HubProcess(TokenServerProcess):
     """JupyterHub on 127.0.0.1 in `folder` (its database, cookie secret, users' homes and log there). Ready once its
     proxy routes /hub/api to it. Its token is the tests' service token, in its environment only."""
 
-    def __init__(self, folder: Path, env_dir: Path, *, singleuser_args: Sequence[str] = ()) -> None:
+    def __init__(self, folder: Path, env_dir: Path, *, singleuser_args: Sequence[str] = (), config: str = "") -> None:
         self.folder = folder
         self.token = secrets.token_hex(32)
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
-        config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
+        hub_config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
                                    singleuser=str(env_dir / "bin" / "jupyterhub-singleuser"),
                                    spawner_args=[*(["--allow-root"] if AS_ROOT else []), *singleuser_args])
-        (folder / "jupyterhub_config.py").write_text(config)
+        (folder / "jupyterhub_config.py").write_text(hub_config + config)
         env = _base_env(folder)
         env["MCP_VARIANTS_HUB_SERVICE_TOKEN"] = self.token
         env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"  # its singleuser servers' kernels: that Python

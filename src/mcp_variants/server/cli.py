@@ -43,6 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=int(_env("PORT", "8000")), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
     serve.add_argument("--token", default=_env("TOKEN"),
                        help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
+    serve.add_argument("--hub-api-url", default=os.environ.get("JUPYTERHUB_API_URL"),
+                       help="HTTP: every request carries a JupyterHub token of its caller's own, checked with this Hub "
+                            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token "
+                            "[JUPYTERHUB_API_URL]")
+    serve.add_argument("--hub-scope", default=_env("HUB_SCOPE"),
+                       help="with --hub-api-url, the scope a token must carry [MCP_VARIANTS_HUB_SCOPE, default "
+                            "access:services!service=NAME for JUPYTERHUB_SERVICE_NAME, or mcp-variants]")
     serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
                        help="folder that notebooks and files live in; no path leaves it [MCP_VARIANTS_ROOT, default .]")
     serve.add_argument("--timeout", type=float, default=float(_env("TIMEOUT", "300")),
@@ -143,12 +150,14 @@ def serve(args: argparse.Namespace) -> None:
     if not root.is_dir():
         sys.exit(f"mcp-variants: --root {root} is not a folder")
     if args.http:
+        if args.token and args.hub_api_url:
+            sys.exit("mcp-variants: --token (one person's) and --hub-api-url (a Hub's users') exclude each other")
         try:
-            check_binding(args.host, args.token)
+            check_binding(args.host, args.token or args.hub_api_url)
         except InsecureBinding as exc:
             sys.exit(f"mcp-variants: {exc}")
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if not jupyter_url and not args.embedded:
@@ -231,7 +240,22 @@ async def _serve_http(server: Any, state: Any, args: argparse.Namespace) -> None
 
     limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
                         max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
+    verifier, auth = _hub_auth(args) if args.hub_api_url else (None, None)
     # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
     # forever. They end first, each answered with its result.
-    await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
-                     before_exit=state.subscriptions.end_streams)
+    try:
+        await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
+                         before_exit=state.subscriptions.end_streams, token_verifier=verifier, auth=auth)
+    finally:
+        if verifier is not None:
+            await verifier.aclose()
+
+
+def _hub_auth(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The SDK's bearer auth with each token checked by the Hub (server/hub_auth.py)."""
+    from mcp.server.auth.settings import AuthSettings
+
+    from .hub_auth import HubTokenVerifier, service_scope
+
+    scope = args.hub_scope or service_scope(os.environ.get("JUPYTERHUB_SERVICE_NAME") or "mcp-variants")
+    return HubTokenVerifier(args.hub_api_url, scope), AuthSettings(issuer_url=args.hub_api_url, resource_server_url=None)
