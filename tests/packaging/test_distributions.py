@@ -169,7 +169,8 @@ def server_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def jupyter_env(folder: Path) -> dict[str, str]:
     """The installed environment's configuration (where the wheel put its config file), a user configuration of its own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MCP_VARIANTS_"))}
-    env.update(JUPYTER_CONFIG_DIR=str(folder / "config"), JUPYTER_DATA_DIR=str(folder / "data"), JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
+    env.update(JUPYTER_CONFIG_DIR=str(folder / "config"), JUPYTER_DATA_DIR=str(folder / "data"),
+               JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
     return env
 
 
@@ -187,7 +188,8 @@ def test_installed_the_extension_is_on_and_serves_mcp_in_jupyter_server(server_v
                             "--ServerApp.open_browser=False"], port, env=env, log=tmp_path / "server.log")
     with server.start(120):
         done = subprocess.run([str(server_venv / "bin" / "mcp-variants"), "check", "--server-url", f"http://127.0.0.1:{port}/mcp",
-                               "--header", f"Authorization: token {token}", "-q"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                               "--header", f"Authorization: token {token}", "-q"],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:] + server.output()[-2000:]
     disabled = subprocess.run([jupyter, "server", "extension", "disable", "mcp_variants.jupyter_extension"], capture_output=True,
                               text=True, timeout=120, env=env)
