@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -106,6 +107,9 @@ def configure_from_environment() -> bool:
         if name not in found:
             logger.warning("no OpenTelemetry trace exporter %r is installed (found: %s)", name, ", ".join(sorted(found)) or "none")
             continue
-        provider.add_span_processor(BatchSpanProcessor(found[name].load()()))
+        exporter_class = found[name].load()
+        # The console exporter writes to stdout by default: on stdio that is the MCP channel itself.
+        exporter = exporter_class(out=sys.stderr) if name == "console" else exporter_class()
+        provider.add_span_processor(BatchSpanProcessor(exporter))
     trace.set_tracer_provider(provider)
     return True

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -139,3 +140,22 @@ def test_the_conformance_suite_passes_through_the_extension(server: JupyterServe
                            "--header", f"Authorization: token {server.token}", "-q"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " 0 fail" in done.stdout, done.stdout[-1500:]
+
+
+def test_spans_configured_the_standard_way_say_who_ran_what(tmp_path: Path) -> None:
+    """OTEL_TRACES_EXPORTER=console (the otel extra installed): the server's log has a span per tool call and per execution."""
+    env = {"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "jupyter-under-test", "OTEL_BSP_SCHEDULE_DELAY": "50"}
+    server = JupyterServerProcess(tmp_path, extensions=("mcp_variants.jupyter_extension",), env=env)
+    with server.start(60):
+        connection = EndpointConnection(server.url + ENDPOINT, server.auth_headers)
+        try:
+            out = StatelessClient(connection).call("execute_code", {"code": "1+1"})  # type: ignore[arg-type]
+        finally:
+            connection.close()
+        deadline = time.monotonic() + 10
+        while '"name": "kernel execute"' not in server.output() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        log = server.output()
+    assert '"name": "tool execute_code"' in log and '"name": "kernel execute"' in log, log[-3000:]
+    assert f'"jupyter.kernel.id": "{out[PS]["kernelId"]}"' in log and '"mcp.protocol.version": "2026-12-01"' in log
+    assert f'"enduser.id": "{os_user()}"' in log and '"service.name": "jupyter-under-test"' in log
