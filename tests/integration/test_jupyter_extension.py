@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +48,15 @@ def client(server: JupyterServerProcess) -> Iterator[StatelessClient]:
         connection.close()
 
 
-def audit_lines(server: JupyterServerProcess, tool: str, timeout: float = 10) -> list[dict[str, Any]]:
-    """The audit trail's lines for `tool`, once it has at least one (the trail is written by a thread of its own)."""
+def audit_lines(server: JupyterServerProcess, tool: str, until: Callable[[dict[str, Any]], bool] = lambda line: True,
+                timeout: float = 10) -> list[dict[str, Any]]:
+    """The audit trail's lines for `tool`, once one of them satisfies `until` (a thread of its own writes the trail)."""
     deadline = time.monotonic() + timeout
     while True:
         path = server.folder / "audit.jsonl"
         lines = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
         found = [line for line in lines if line.get("tool") == tool]
-        if found or time.monotonic() > deadline:
+        if any(until(line) for line in found) or time.monotonic() > deadline:
             return found
         time.sleep(0.1)
 
@@ -116,7 +117,7 @@ def test_a_login_cookie_needs_the_xsrf_header(server: JupyterServerProcess) -> N
         assert refused.status_code == 403 and "_xsrf" in refused.text
         allowed = connection.post("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": meta}, {"X-XSRFToken": xsrf})
         assert allowed.status_code == 200, allowed.text[:300]
-    lines = audit_lines(server, "list_kernels")
+    lines = audit_lines(server, "list_kernels", lambda line: line["via"] == "jupyter")
     assert any(line["via"] == "jupyter" and line["caller"] != os_user() for line in lines), lines
 
 
@@ -124,13 +125,15 @@ def test_the_audit_trail_says_who_ran_what_without_the_code(client: StatelessCli
     arguments = {"code": "secret_value = 'do-not-log-me'; print(len(secret_value))"}
     out = client.call("execute_code", arguments)
     assert not out.is_error
-    line = next(line for line in audit_lines(server, "execute_code") if line["arguments"] == digest(arguments))
+    line = next(line for line in audit_lines(server, "execute_code", lambda line: line["arguments"] == digest(arguments))
+                if line["arguments"] == digest(arguments))
     assert line["caller"] == os_user() and line["via"] == "jupyter-token", "the server's one token: its holder, who runs it"
     assert line["outcome"] == "ok" and line["error"] is None and line["kernels"] == [out[PS]["kernelId"]]
     assert line["protocol"] == "2026-12-01" and PS in line["requested"] and line["duration_ms"] > 0
     failed = client.call("execute_code", {"code": "1/0"})
     assert failed.is_error
-    assert any(line["outcome"] == "error" and line["error"] == failed[PS]["error"]["type"] for line in audit_lines(server, "execute_code"))
+    errors = audit_lines(server, "execute_code", lambda line: line["outcome"] == "error")
+    assert any(line["outcome"] == "error" and line["error"] == failed[PS]["error"]["type"] for line in errors)
     text = (server.folder / "audit.jsonl").read_text()
     assert "do-not-log-me" not in text and server.token not in text
 
@@ -159,3 +162,25 @@ def test_spans_configured_the_standard_way_say_who_ran_what(tmp_path: Path) -> N
     assert '"name": "tool execute_code"' in log and '"name": "kernel execute"' in log, log[-3000:]
     assert f'"jupyter.kernel.id": "{out[PS]["kernelId"]}"' in log and '"mcp.protocol.version": "2026-12-01"' in log
     assert f'"enduser.id": "{os_user()}"' in log and '"service.name": "jupyter-under-test"' in log
+
+
+def test_a_run_past_its_timeout_is_interrupted_and_a_dead_kernel_is_replaced(client: StatelessClient, server: JupyterServerProcess) -> None:
+    kept = client.call("execute_code", {"code": "kept = 41"})
+    slow = client.call("execute_code", {"code": "import time; time.sleep(60)", "timeout": 2})
+    assert slow.is_error and slow[PS]["error"]["type"] == "timeout", slow.result
+    after = client.call("execute_code", {"code": "kept + 1"})
+    assert after[PS]["outputs"][0]["data"]["text/plain"] == "42", "an interrupt, not a restart: the state is kept"
+    died = client.call("execute_code", {"code": "import os; os._exit(1)"})
+    assert died.is_error and died[PS]["error"]["type"] == "kernel-died", died.result
+    fresh = client.call("execute_code", {"code": "'kept' in globals()"})
+    assert fresh[PS]["outputs"][0]["data"]["text/plain"] == "False" and fresh[PS]["kernelRestarted"] is True
+    assert fresh[PS]["kernelId"] != kept[PS]["kernelId"] and kept[PS]["kernelId"] not in kernel_ids(server)
+
+
+def test_restart_notebook_restarts_its_session_kernel(client: StatelessClient, server: JupyterServerProcess) -> None:
+    write_notebook(server.root / "restart.ipynb", [code("y = 1")])
+    ran = client.call("execute_cell", {"notebook": "restart.ipynb", "cell_index": 0})
+    restarted = client.call("restart_notebook", {"notebook": "restart.ipynb"})
+    assert not restarted.is_error, restarted.result
+    check = client.call("insert_execute_code_cell", {"notebook": "restart.ipynb", "cell_index": 1, "source": "'y' in globals()"})
+    assert "False" in text_of(check[AC]) and check[PS]["kernelId"] == ran[PS]["kernelId"], "the same session kernel, restarted"
