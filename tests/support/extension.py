@@ -18,7 +18,9 @@ from typing import Any
 import httpx
 
 from mcp_variants.client.http import parse_messages
+from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import COLLABORATION_EXTENSIONS, JupyterServerProcess
+from support.checked_server import OUTPUTS_VERSION, UI_EXTENSIONS, Server
 from support.jupyter import LAB_SETTINGS
 
 EXTENSION = "mcp_variants.jupyter_extension"
@@ -35,7 +37,22 @@ def extension_server(folder: Path, *options: str, lab: bool = False) -> JupyterS
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
     return JupyterServerProcess(folder, app="jupyterlab", extensions=(*COLLABORATION_EXTENSIONS, EXTENSION),
-                                args=[f"--LabApp.user_settings_dir={settings}", *options])
+                                args=[f"--LabApp.user_settings_dir={settings}", "--LabApp.expose_app_in_browser=True", *options])
+
+
+class EndpointServer(Server):
+    """checked_server.Server's stateless 2026-12-01 calls (every output checked against its schema), to the endpoint."""
+
+    def __init__(self, url: str, headers: Mapping[str, str]) -> None:
+        # Not Server.__init__, which starts a stdio server: the server is the Jupyter server's endpoint.
+        self.connection = EndpointConnection(url, headers)  # type: ignore[assignment]
+        self.stateless = True
+        self.seen = []
+        listed = self.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION, UI_EXTENSIONS)})
+        self.tools = {t["name"]: t for t in listed["result"]["tools"]}
+
+    def close(self) -> None:
+        self.connection.close()
 
 
 class EndpointConnection:
@@ -46,6 +63,7 @@ class EndpointConnection:
         self.headers = dict(headers)
         self.http = client or httpx.Client(timeout=120)
         self._ids = itertools.count(1)
+        self.notifications: list[dict[str, Any]] = []  # a stateless POST's answer carries none we keep
 
     def post(self, method: str, params: dict[str, Any], headers: Mapping[str, str] | Sequence[tuple[str, str]] = ()) -> httpx.Response:
         version = ((params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")) or "2025-11-25"
