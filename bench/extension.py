@@ -10,9 +10,9 @@ often stays warmer):
   runtime            the extension's runtime, ServerKernels.execute: the one run loop over the same client.
   tool call          the whole tools/call the extension serves, without HTTP: ToolSet.call at 2026-12-01 with
                      the default selection (select, run, project, validate; the audit and span wrapper).
-  MCP over HTTP      a stateless 2026-12-01 tools/call POSTed to {base_url}mcp with the server's token, from an
-                     HTTP client on the same loop (so the client's own cost is counted too): tornado, the
-                     server's auth, the ASGI app, the bridge, the SDK, the tool.
+  MCP over HTTP      a stateless 2026-12-01 tools/call POSTed to {base_url}mcp with the server's token by a client
+                     process of its own (httpx, as an MCP client is one; it times each POST itself and is told
+                     when over a pipe): tornado, the server's auth, the ASGI app, the bridge, the SDK, the tool.
 
 The budget (1.1x) is on the tool call: what the extension adds to a kernel round trip inside the server.
 The HTTP row says what a client sees on top of it.
@@ -23,6 +23,7 @@ Run alone: python -m bench.extension [--calls N]
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import random
@@ -37,11 +38,12 @@ from typing import Any
 from .roundtrip import CODE, META_2026, raw_execute, wait_for_quiet
 from .stats import summarize
 
+REPO = Path(__file__).resolve().parents[1]
 BUDGET_RATIO = 1.1
 BASELINE = "raw in-process"
 RUNTIME = "runtime (ServerKernels.execute)"
 TOOL = "tool call (ToolSet.call, no HTTP)"
-HTTP = "MCP over HTTP (client on the same loop)"
+HTTP = "MCP over HTTP (a client process)"
 PRIMARY = TOOL
 NAMES = (BASELINE, RUNTIME, TOOL, HTTP)
 
@@ -54,8 +56,25 @@ def _isolated_env(folder: Path) -> None:
                       JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
 
 
-async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> dict[str, Any]:
+def client(url: str) -> None:
+    """The HTTP contestant's process: one execute_code POST per line on stdin, its milliseconds and ok (or what came) on stdout."""
     import httpx
+
+    headers = {"Authorization": f"token {os.environ['BENCH_TOKEN']}", "Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json", "MCP-Protocol-Version": "2026-12-01", "Mcp-Method": "tools/call",
+               "Mcp-Name": "execute_code"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026}})
+    with httpx.Client(timeout=30, headers=headers) as http:
+        for _ in sys.stdin:
+            began = time.perf_counter()
+            response = http.post(url, content=body)
+            elapsed = (time.perf_counter() - began) * 1000
+            answered = "ok" if response.status_code == 200 and '"text":"2\\n"' in response.text else "bad"
+            print(f"{elapsed:.4f} {answered}", flush=True)
+
+
+async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> dict[str, Any]:
     from jupyter_client.asynchronous.client import AsyncKernelClient
 
     from mcp_variants.protocol.versions import Era
@@ -79,12 +98,10 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
     def context() -> ToolContext:
         return ToolContext(limits=state.limits, hub=state.hub, client=state.hub.client(None), images=state.images)
 
-    http = httpx.AsyncClient(timeout=30, headers={
-        "Authorization": f"token {token}", "Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-        "MCP-Protocol-Version": "2026-12-01", "Mcp-Method": "tools/call", "Mcp-Name": "execute_code"})
-    url = f"{app.connection_url}mcp"
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                       "params": {"name": "execute_code", "arguments": {"code": CODE}, "_meta": META_2026}})
+    http = await asyncio.create_subprocess_exec(sys.executable, "-m", "bench.extension", "--client", f"{app.connection_url}mcp",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                env={**os.environ, "BENCH_TOKEN": token}, cwd=REPO)
+    assert http.stdin is not None and http.stdout is not None
 
     async def call(name: str) -> float:
         began = time.perf_counter()
@@ -100,8 +117,10 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
                                             Era.OUTPUTS, frozenset(), context)
             assert not result.get("isError") and "2" in result["outputs"][0]["content"][0]["text"], result
         else:
-            response = await http.post(url, content=body)
-            assert response.status_code == 200 and '"text":"2\\n"' in response.text, response.text[:300]
+            http.stdin.write(b"\n")
+            elapsed_ms, answered = (await http.stdout.readline()).split()
+            assert answered == b"ok", answered
+            return float(elapsed_ms) / 1000
         return time.perf_counter() - began
 
     rng = random.Random(seed)
@@ -115,7 +134,8 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
         rng.shuffle(order)
         for name in order:
             samples[name].append((await call(name)) * 1000)
-    await http.aclose()
+    http.stdin.close()
+    await http.wait()
     raw.stop_channels()
     await km.shutdown_kernel(raw_id, now=True)
     await app._cleanup()
@@ -160,7 +180,7 @@ def worker(calls: int, warmup: int, seed: int) -> dict[str, Any]:
 def run(calls: int = 200, warmup: int = 20, seed: int = 3279, wait_quiet: float = 0.0) -> dict[str, Any]:
     quiet = wait_for_quiet(wait_quiet) if wait_quiet > 0 else None
     done = subprocess.run([sys.executable, "-m", "bench.extension", "--worker", "--calls", str(calls), "--warmup", str(warmup),
-                           "--seed", str(seed)], capture_output=True, text=True, timeout=3600, cwd=Path(__file__).resolve().parents[1])
+                           "--seed", str(seed)], capture_output=True, text=True, timeout=3600, cwd=REPO)
     if done.returncode != 0:
         raise RuntimeError(f"the extension benchmark's worker failed:\n{done.stderr[-3000:]}")
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -189,7 +209,11 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--seed", type=int, default=3279)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--client", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.client:
+        client(args.client)
+        return
     if args.worker:
         print(json.dumps(worker(args.calls, args.warmup, args.seed)))
         return
