@@ -30,7 +30,6 @@ from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.runtime import Backend
-from ..jupyter.server_backend import REMOTE, gateway_backend, remote_backend
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
@@ -95,12 +94,17 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
+    # The remote runtimes are imported only when asked for: they pull in httpx, websockets and pycrdt.
     if gateway_url:
+        from ..jupyter.server_backend import gateway_backend
+
         backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                                   kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
         hub.backends[backend.key] = backend
         hub.default_backend = backend.key
     elif jupyter_url:
+        from ..jupyter.server_backend import REMOTE, remote_backend
+
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
                                               kernel_name=kernel_name)
         hub.default_backend = REMOTE
