@@ -3,7 +3,9 @@
 @modelcontextprotocol/conformance tests a server through fixtures it names: tools (test_simple_text, ...),
 prompts (test_simple_prompt, ...) and resources (test://static-text, ...). This server has every one of them, so
 the suite scores each scenario against this stack (the SDK's MCPServer, mcp_variants.sdk's projection and its
-2026-12-01 bridge) instead of excusing it. The tasks extension's fixtures (SEP-2663) are not here.
+2026-12-01 bridge) instead of excusing it. The tasks extension's fixtures (SEP-2663: greet, slow_compute,
+failing_job, protocol_error_job) run through `Tasks`, the server API's task machinery; those that ask for input
+mid-task (confirm_delete, multi_input, test_tool_with_task) are not here.
 
 - Every tool is a `Variants` tool: `assistant/content` is what the suite reads (and what any client before
   2026-12-01 gets as `content`); where a tool has data worth a program's while, a `programmatic/structured`
@@ -63,7 +65,7 @@ from mcp_types import (
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
-from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, cli, lowlevel_server, variant
+from mcp_variants.sdk import ErrorKind, Results, Tasks, ToolError, Variants, cli, lowlevel_server, variant
 
 # The fixtures exercise the handshake-era features 2026-07-28 deprecated (logging, sampling, roots) on purpose.
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
@@ -494,7 +496,43 @@ def test_input_required_result_capabilities(ctx: Context) -> str | InputRequired
     return input_required(ctx, asks, state="capabilities") if asks else "No supported capabilities declared"
 
 
-mcp = MCPServer("mcp-conformance-test-server", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
+# ---- the tasks extension's fixtures (SEP-2663): long runs as tasks, through the server API's Tasks -------
+
+tasks = Tasks()
+
+
+@variants.tool("assistant/content", annotations=READ_ONLY)
+def greet(name: str) -> str:
+    """Sync only: never a task."""
+    return f"Hello, {name}!"
+
+
+@variants.tool("assistant/content", annotations=READ_ONLY)
+async def slow_compute(seconds: float = 1.0, label: str = "") -> str:
+    """Sleeps `seconds`, then answers; a task for a client that negotiated the extension."""
+    await asyncio.sleep(seconds)
+    return f"Computed {label or 'a result'} after {seconds:g} s"
+
+
+@variants.tool("assistant/content")
+async def failing_job() -> str:
+    """Only ever a task; it ends with a tool error, so the task completes with isError."""
+    await asyncio.sleep(1.0)
+    raise ToolError(ErrorKind.TOOL_ERROR, "failing_job failed, as it always does")
+
+
+@variants.tool("assistant/content")
+async def protocol_error_job() -> str:
+    """A task whose run ends in a protocol error: the task fails, carrying it."""
+    await asyncio.sleep(0.2)
+    raise MCPError(-32603, "protocol_error_job broke, as it always does")
+
+
+tasks.supports("slow_compute")
+tasks.supports("failing_job", "required")
+tasks.supports("protocol_error_job")
+
+mcp = MCPServer("mcp-conformance-test-server", version="1.0.0", extensions=[tasks, variants], middleware=[variants.middleware])
 
 
 # ---- prompts -----------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ class WireSchema:
             result = body["result"]
             kind = result.get("resultType") if isinstance(result, dict) else None
             name = "InputRequiredResult" if kind == "input_required" and "InputRequiredResult" in self.defs else (
-                self.result_defs.get(request_method) if request_method else None)
+                self.result_defs.get(request_method) if request_method and kind in CORE_RESULT_TYPES else None)
             if name:
                 problems = [f"{e} (result of {request_method!r})" for e in self.errors(name, result)]
                 if problems:
@@ -203,6 +203,10 @@ def _explain(error: ValidationError) -> str:
 @cache
 def wire_schema(version: str = OUTPUTS_VERSION) -> WireSchema:
     return WireSchema(json.loads(schema_path(version).read_text()))
+
+
+# A result of another `resultType` is an extension's shape (SEP-2663's "task"): the schema checks its envelope only.
+CORE_RESULT_TYPES: Final[frozenset[str | None]] = frozenset({None, "complete", "input_required"})
 
 
 def validate_wire_message(message: Any, request_method: str | None = None, version: str = OUTPUTS_VERSION) -> list[str]:

@@ -33,9 +33,9 @@ _RANDOM_ALPHABET = string.ascii_lowercase + string.digits + "_"  # mkstemp's
 _NEVER_OURS = frozenset({".git", ".ipynb_checkpoints", "__pycache__", "node_modules"})
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` (UTF-8): the old file or the new one, never half."""
-    data = text.encode("utf-8")
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` (str as UTF-8): the old file or the new one, never half."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     mode = _mode_of(path)
     handle = _unnamed_file(path.parent)
     if handle is None:

@@ -7,7 +7,7 @@ token, root folder and PID. They are read here directly, the same way, without i
 jupyter_server.serverapp (a second of imports at every start; measured 1.0 s). A server counts
 when its process runs, its root folder is --root, and it answers /api/status to its token. The
 token is handled like every token: kept for the Authorization header, never logged, never in a
-result.
+result. httpx and psutil are imported only when there is an info file to check: most starts find none.
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
-import psutil
 
 from ..tokens import token_headers
 
@@ -50,6 +47,10 @@ def running_servers(folder: Path | None = None) -> list[RunningServer]:
         files = sorted(folder.glob("jpserver-*.json"), key=lambda f: f.stat().st_mtime, reverse=True)
     except OSError:
         return []
+    if not files:
+        return []
+    import psutil
+
     found = []
     for info_file in files:
         try:
@@ -73,6 +74,8 @@ def server_on(root: Path, folder: Path | None = None) -> RunningServer | None:
 
 
 def _answers(server: RunningServer) -> bool:
+    import httpx
+
     try:
         status = httpx.get(f"{server.url.rstrip('/')}/api/status", headers=token_headers(server.token), timeout=STATUS_TIMEOUT_S)
         return status.status_code == 200
@@ -84,6 +87,8 @@ def server_problem(url: str, token: str | None, timeout: float = 10.0) -> str | 
     """What is wrong with --jupyter-url and --jupyter-token, said at start (the token never in it), or None
     when the server answers /api/status to the token. Without this a wrong token shows only at the first
     tool call, as that call's error."""
+    import httpx
+
     try:
         status = httpx.get(f"{url.rstrip('/')}/api/status", headers=token_headers(token), timeout=timeout)
     except httpx.HTTPError as exc:

@@ -2,10 +2,14 @@
 
 Kernels use the IPC transport (Unix sockets in a private folder): no TCP port
 is opened, and a round trip is a few milliseconds.
+
+jupyter_client (with zmq, tornado, traitlets; and IPython for the kernelspec folders) is imported
+when a kernel is first needed: a client that only lists the tools does not pay for it at start-up.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import sys
 import tempfile
@@ -13,16 +17,18 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
 
 from ..protocol.errors import ErrorKind, ToolError
 from .kernel_pool import KernelPool
 from .run_loop import RunningKernel, utc_now
 from .runtime import KernelInfo, KernelSpecInfo
+
+if TYPE_CHECKING:
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
 
 KERNELSPECS_TTL_S = 10.0  # as long as list_kernels' cache hint: a kernel installed meanwhile shows up after it
 
@@ -78,12 +84,22 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
     def __init__(self, root: Path, *, kernel_name: str = "python3", hard_cap_bytes: int = 4_000_000) -> None:
         super().__init__(kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
         self.root = root
-        self._specs = KernelSpecManager()
+        self._spec_manager: KernelSpecManager | None = None
         self._specs_read: tuple[float, list[KernelSpecInfo]] | None = None  # (when, what): kernelspecs()
         self._socket_dir = tempfile.TemporaryDirectory(prefix="mcp-variants-kernels-")
 
+    @property
+    def _specs(self) -> KernelSpecManager:
+        if self._spec_manager is None:
+            from jupyter_client.kernelspec import KernelSpecManager
+
+            self._spec_manager = KernelSpecManager()
+        return self._spec_manager
+
     def check_kernel_name(self) -> None:
         """The default kernelspec exists (a ToolError naming the ones that do): checked once, at start-up."""
+        if _in_jupyter_path(self.kernel_name):
+            return
         names = sorted(self._specs.find_kernel_specs())
         if self.kernel_name not in names:
             raise ToolError(ErrorKind.NOT_FOUND, f"no kernelspec {self.kernel_name!r}; `jupyter kernelspec list` shows {', '.join(names)}.")
@@ -99,6 +115,8 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         return list(self._specs_read[1])
 
     async def start_kernel(self, kernel_name: str | None = None) -> str:
+        from jupyter_client.manager import AsyncKernelManager
+
         kernel_id = str(uuid.uuid4())
         name = kernel_name or self.kernel_name
         manager = AsyncKernelManager(
@@ -169,6 +187,22 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
                 await kernel.channels.close(shut_down=True)
         self._kernels.clear()
         self._socket_dir.cleanup()
+
+
+def _in_jupyter_path(name: str) -> bool:
+    """A kernelspec folder of that name on JUPYTER_PATH, as KernelSpecManager().find_kernel_specs() finds one first
+    (names lower-cased, a folder with a kernel.json), without importing jupyter_client. False says nothing: the
+    manager also looks in IPython's folder and for ipykernel's own kernel, and names those that exist."""
+    from jupyter_core.paths import jupyter_path
+
+    for folder in jupyter_path("kernels"):
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        if any(entry.lower() == name and os.path.isfile(os.path.join(folder, entry, "kernel.json")) for entry in entries):
+            return True
+    return False
 
 
 def _interpreter(spec: Any) -> str:

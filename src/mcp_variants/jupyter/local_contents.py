@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import io
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +14,8 @@ from ..protocol.errors import ErrorKind, ToolError
 from .atomic_files import atomic_write
 from .file_notebooks import FileNotebooks
 from .notebook_format import check, parse
+from .notebook_json import CellTexts, snapshot
+from .parsed_notebooks import ParsedNotebooks, as_read
 from .paths import glob_matches, is_inside, resolve_inside
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
@@ -35,6 +37,8 @@ class LocalContents(FileNotebooks):
     def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root.resolve()
+        self._parsed = ParsedNotebooks()
+        self._cell_texts = CellTexts()
 
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         start = resolve_inside(self.root, path)
@@ -82,7 +86,13 @@ class LocalContents(FileNotebooks):
         if not real.is_file():
             raise ToolError(ErrorKind.NOT_FOUND,
                             f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
-        return parse(await anyio.Path(real).read_text(), path)
+        data = await anyio.Path(real).read_bytes()
+        cached = self._parsed.get(real, data)
+        if cached is not None:
+            return cached
+        notebook = parse(_as_text(data), path)
+        self._parsed.put(real, data, snapshot(notebook))
+        return notebook
 
     async def live(self, path: str) -> bool | None:
         return None  # files on disk: no Jupyter server in between
@@ -91,6 +101,14 @@ class LocalContents(FileNotebooks):
         real = resolve_inside(self.root, path)
         if not real.parent.is_dir():
             raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
-        check(notebook)
-        text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
-        await anyio.to_thread.run_sync(atomic_write, real, text)
+        plain = check(notebook)
+        encoded = self._cell_texts.encode(notebook)
+        self._parsed.forget(real)
+        await anyio.to_thread.run_sync(atomic_write, real, encoded.file)
+        if plain and encoded.frozen is not None:
+            self._parsed.put(real, encoded.file, as_read(notebook, encoded.frozen))
+
+
+def _as_text(data: bytes) -> str:
+    """The file's text as `Path.read_text()` reads it: the locale's encoding, universal newlines."""
+    return io.TextIOWrapper(io.BytesIO(data)).read()

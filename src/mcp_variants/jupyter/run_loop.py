@@ -8,6 +8,7 @@ reply. A fix to any of those lands in every runtime at once.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import anyio
 
+from ..protocol.errors import ToolError
 from .outputs import OutputCollector, RunTracker, output_text
 from .runtime import Execution, OutputsListener, Progress, RunStatus
 
@@ -132,6 +134,16 @@ async def run_code(
                 streamed.add(output_text(msg["header"]["msg_type"], msg["content"]), heard)
         if ended is None:
             run.settle(await _reply(channels, run.msg_id))
+    except anyio.get_cancelled_exc_class():
+        # The call was cancelled (tasks/cancel, notifications/cancelled): stop its code too, as at the deadline.
+        # An interrupt keeps the kernel's state; the drain keeps this run's last words from the next run's.
+        # Shielded: the cancelled scope would stop them too. Only a cancellation: a run that failed (its server
+        # gone) keeps its own error, which an interrupt's failure must not replace.
+        if not run.done and (run.started or not kernel.shared):
+            with anyio.CancelScope(shield=True), anyio.move_on_after(DRAIN_S), contextlib.suppress(ToolError):
+                await channels.interrupt()
+                await _drain(channels, run, feed)
+        raise
     finally:
         kernel.execution_count = run.execution_count or kernel.execution_count
         kernel.last_activity = utc_now()

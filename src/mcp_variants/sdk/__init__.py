@@ -19,7 +19,9 @@ runs), exactly the requested outputs, each structured one validated against its 
     run(mcp)
 
 `Variants` is an `MCPServer` extension; `ToolSet` with `serve_tools` is the same machinery for the
-low-level `Server` (the Jupyter server's 23 tools run on it). docs/guides/python-servers.md has the guide.
+low-level `Server` (the Jupyter server's 23 tools run on it). `Tasks` (an `MCPServer` extension) and
+`TaskStore` (`serve_tools(..., tasks=...)`) run long calls as tasks (docs/reference/tasks.md).
+docs/guides/python-servers.md has the guide.
 """
 
 from ..protocol.errors import ErrorKind, ToolError
@@ -30,6 +32,8 @@ from .extension import Variants
 from .lowlevel import serve_tools
 from .migrate import legacy_variants
 from .serve import cli, lowlevel_server, run, serve_http, serve_stdio, streamable_http_app
+from .task_extension import Tasks
+from .tasks import TaskStore
 from .toolset import ToolSet, VariantTool
 
 __all__ = [
@@ -39,6 +43,8 @@ __all__ = [
     "Selector",
     "ToolError",
     "ToolProjectors",
+    "TaskStore",
+    "Tasks",
     "ToolSet",
     "VariantSpec",
     "VariantTool",

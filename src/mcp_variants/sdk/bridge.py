@@ -45,6 +45,7 @@ MARKER_KEY: Final[str] = "io.github.mcp-variants/bridged"
 TUNNEL_KEY: Final[str] = "io.github.mcp-variants/tunnel"
 UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
 HEADER_MISMATCH: Final[int] = -32020
+_TASK_METHODS: Final[frozenset[str]] = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 _PLACEHOLDERS: Final[dict[str, dict[str, Any]]] = {"tools/call": {"content": []}, "tools/list": {"tools": []}}
 # Keys the SDK adds to a result that the real result keeps.
 _SDK_ENVELOPE_KEYS: Final[tuple[str, ...]] = ("resultType", "ttlMs", "cacheScope")
@@ -176,7 +177,8 @@ class BridgeMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
-            await self.app(scope, receive, send)
+            # A GET stream replays stored events (Last-Event-ID) as the SDK wrote them: tunnelled results too.
+            await self.app(scope, receive, _OutboundRewriter(send) if scope["type"] == "http" else send)
             return
         body = await self._read_body(scope, receive)
         if body is None:
@@ -190,6 +192,10 @@ class BridgeMiddleware:
             return
         if isinstance(checked, Refusal):
             await _answer(send, 400, checked.response())
+            return
+        mismatch = _task_name_mismatch(checked.body, scope["headers"])
+        if mismatch is not None:
+            await _answer(send, 400, mismatch.response())
             return
         if self.rewrite:
             if checked.kind is Kind.REQUEST and (unrouted := _unrouted(checked.body, scope["headers"], checked.id)) is not None:
@@ -267,6 +273,18 @@ def _unrouted(decoded: dict[str, Any], headers: list[tuple[bytes, bytes]], reque
                    f"Bad Request: the MCP-Protocol-Version header {said}; a request whose params._meta names protocol "
                    f"version {version} carries the header MCP-Protocol-Version: {version}",
                    {"header": "MCP-Protocol-Version", "expected": version, "received": given[0] if given else None})
+
+
+def _task_name_mismatch(decoded: dict[str, Any], headers: Any) -> Refusal | None:
+    """SEP-2663 mirrors a tasks/* request's `taskId` in the Mcp-Name header, and a header that disagrees with
+    the body is -32020; mcp 2.3.0 checks Mcp-Name for tools/call, prompts/get and resources/read only."""
+    params = decoded.get("params")
+    if decoded.get("method") not in _TASK_METHODS or not isinstance(params, dict):
+        return None
+    given = next((v.decode("latin-1") for k, v in headers if k == b"mcp-name"), None)
+    if given is None or given == params.get("taskId"):
+        return None
+    return Refusal(decoded.get("id"), HEADER_MISMATCH, "Mcp-Name header does not match the request body's 'taskId' parameter")
 
 
 def _too_large(size: int, limit: int, request_id: Any) -> Refusal:

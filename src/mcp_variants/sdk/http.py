@@ -13,6 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from .events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
 from .sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
@@ -68,6 +69,8 @@ class HttpLimits:
     max_sessions: int = 100
     read_timeout: float = 10.0  # for a request's headers, and between pieces of its body
     max_connections: int = 200
+    max_events: int = DEFAULT_MAX_EVENTS  # SSE events kept for a stream resumed with Last-Event-ID (events.py)
+    retry_ms: int = DEFAULT_RETRY_MS  # the SSE `retry` field each stream's priming event carries
 
 
 def host_patterns(host: str, allowed_hosts: Sequence[str] = ()) -> list[str]:
@@ -115,8 +118,8 @@ def _host_hint(host: str) -> bytes:
 
 def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(),
                    allowed_hosts: Sequence[str] = (), *, bridge: bool = True) -> Any:
-    """The SDK's Starlette app (DNS-rebinding protection on), behind the bridge (its body checks only, when
-    `bridge` is False) and auth."""
+    """The SDK's Starlette app (DNS-rebinding protection on, resumable SSE streams), behind the bridge (its body
+    checks only, when `bridge` is False) and auth."""
     allowed = host_patterns(host, allowed_hosts)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
@@ -125,7 +128,8 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
     )
     app: Any = server.streamable_http_app(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
-        session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+        session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions,
+        event_store=MemoryEventStore(limits.max_events), retry_interval=limits.retry_ms)
     evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
     app = HostHint(BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge))
     if token:

@@ -26,6 +26,16 @@ def negotiated_extensions(ctx: ServerRequestContext[Any, Any], served: Iterable[
     return frozenset(client.intersection(served))
 
 
+def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    """Whose state this request may use: its stdio connection or HTTP session; None when stateless."""
+    if ctx.protocol_version in STATELESS_VERSIONS:
+        return None
+    if ctx.request is None:
+        return "stdio"
+    session = ctx.request.headers.get("mcp-session-id")
+    return f"http:{session}" if session else None
+
+
 def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: dict[str, Any]) -> dict[str, Any]:
     """A result as the SDK must be handed it: a 2026-12-01 result the SDK serves as another version (a request
     the bridge presented as 2026-07-28) is tunnelled, or the SDK would drop `outputs` and `outputVariants`;
@@ -33,5 +43,5 @@ def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: d
     if era is Era.OUTPUTS and ctx.protocol_version != OUTPUTS_VERSION:
         result = bridge.tunnel(method, result)
     if ctx.protocol_version in STATELESS_VERSIONS:
-        result["resultType"] = "complete"
+        result.setdefault("resultType", "complete")  # a CreateTaskResult says "task"
     return result

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema_rs
 
@@ -35,11 +35,13 @@ Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
 @dataclass(frozen=True)
 class VariantTool:
     """One tool: its declaration (name, inputSchema, outputVariants), one projector per declared selector,
-    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (extension.py)."""
+    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (extension.py). `task_support`:
+    whether a call may run as a task (task_wire.py), "optional" or "required"; None (the default) never."""
 
     declaration: ToolDeclaration
     projectors: ToolProjectors
     run: Runner | None = None
+    task_support: Literal["optional", "required"] | None = None
 
     def __post_init__(self) -> None:
         missing = [str(v.selector) for v in self.declaration.variants if v.selector not in self.projectors.success]

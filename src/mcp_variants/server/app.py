@@ -7,7 +7,7 @@ delegated to the sans-I/O core in mcp_variants.protocol.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +30,12 @@ from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.runtime import Backend
-from ..jupyter.server_backend import REMOTE, gateway_backend, remote_backend
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ..sdk.lowlevel import serve_tools
+from ..sdk.requests import client_key
+from ..sdk.tasks import TaskStore
 from ..sdk.toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
@@ -60,10 +61,12 @@ class ServerState:
     images: ImagePolicy
     resources: Resources
     subscriptions: Subscriptions
+    tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/tasks.py)
 
     async def aclose(self) -> None:
-        """At shutdown: no more notifications, then every kernel, document and sandbox of ours."""
+        """At shutdown: no more notifications or runs, then every kernel, document and sandbox of ours."""
         await self.subscriptions.aclose()
+        await self.tasks.aclose()
         await self.hub.aclose()
 
 
@@ -86,16 +89,22 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     for name in declarations.keys() - TOOLS.keys():
         raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
     # The Jupyter tools are served through the public server API (mcp_variants.sdk), as any other server's are.
-    tools = ToolSet(VariantTool(declaration, TOOLS[name].projectors, TOOLS[name].run) for name, declaration in declarations.items())
+    tools = ToolSet(VariantTool(declaration, TOOLS[name].projectors, TOOLS[name].run, TOOLS[name].task_support)
+                    for name, declaration in declarations.items())
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
+    # The remote runtimes are imported only when asked for: they pull in httpx, websockets and pycrdt.
     if gateway_url:
+        from ..jupyter.server_backend import gateway_backend
+
         backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                                   kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
         hub.backends[backend.key] = backend
         hub.default_backend = backend.key
     elif jupyter_url:
+        from ..jupyter.server_backend import REMOTE, remote_backend
+
         hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
                                               kernel_name=kernel_name)
         hub.default_backend = REMOTE
@@ -111,16 +120,6 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         resources=resources,
         subscriptions=Subscriptions(resources.owner),
     )
-
-
-def client_key(ctx: ServerRequestContext[Any, Any]) -> str | None:
-    """Whose state this request may use: its stdio connection or HTTP session; None when stateless."""
-    if ctx.protocol_version in STATELESS_VERSIONS:
-        return None
-    if ctx.request is None:
-        return "stdio"
-    session = ctx.request.headers.get("mcp-session-id")
-    return f"http:{session}" if session else None
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
@@ -169,7 +168,7 @@ def build_server(state: ServerState) -> Server[Any]:
             "resultType": "complete",
         }
 
-    serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS)
+    serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS, state.tasks)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
     # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, and images in link mode.

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..jupyter.remote.kernels import RemoteKernels
-from ..jupyter.remote.server_client import JupyterServerClient, split_url
 from ..jupyter.runtime import Backend
-from ..jupyter.server_backend import REMOTE, remote_key, server_backend
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
 from .shared.spec import ToolContext, ToolSpec
 
+if TYPE_CHECKING:
+    from ..jupyter.remote.server_client import JupyterServerClient
+
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    # On first use: the remote runtime imports httpx, websockets and pycrdt, which a server that never
+    # connects (or only lists its tools) should not pay for at start-up.
+    from ..jupyter.remote.server_client import JupyterServerClient, split_url
+    from ..jupyter.server_backend import REMOTE, remote_key, server_backend
+
     provider = args.get("document_provider", "jupyter")
     if provider != "jupyter":
         raise ToolError(ErrorKind.INVALID_ARGUMENTS,
@@ -49,6 +54,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
 
 
 def _server(backend: Backend) -> JupyterServerClient:
+    from ..jupyter.remote.kernels import RemoteKernels
+
     kernels = backend.kernels
     assert isinstance(kernels, RemoteKernels)
     return kernels.server

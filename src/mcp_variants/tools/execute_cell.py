@@ -19,4 +19,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return await run_cell(ctx, path, cell, "cell.execute", args)
 
 
-TOOL = ToolSpec("execute_cell", run, EXECUTION_PROJECTORS)
+TOOL = ToolSpec("execute_cell", run, EXECUTION_PROJECTORS, task_support="optional")

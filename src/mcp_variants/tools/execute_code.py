@@ -39,4 +39,4 @@ async def _kernel(ctx: ToolContext, requested: str | None) -> tuple[str | None, 
     return await notebook_kernel(ctx, path)
 
 
-TOOL = ToolSpec("execute_code", run, EXECUTION_PROJECTORS)
+TOOL = ToolSpec("execute_code", run, EXECUTION_PROJECTORS, task_support="optional")

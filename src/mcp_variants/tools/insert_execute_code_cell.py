@@ -20,4 +20,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return await run_cell(ctx, path, cell, "cell.insert_execute", args)
 
 
-TOOL = ToolSpec("insert_execute_code_cell", run, EXECUTION_PROJECTORS)
+TOOL = ToolSpec("insert_execute_code_cell", run, EXECUTION_PROJECTORS, task_support="optional")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.sandboxes import launch_sandbox
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import describe
@@ -12,6 +11,8 @@ from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    from ..jupyter.sandboxes import launch_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
+
     sandbox = await launch_sandbox(ctx.hub, hard_cap_bytes=ctx.limits.hard_cap_bytes)
     record = sandbox.record()
     text = (f"Launched sandbox {describe(record)}. Call use_sandbox with sandbox_id={record['id']!r} "

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.sandboxes import terminate_sandbox
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    from ..jupyter.sandboxes import terminate_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
+
     sandbox = await terminate_sandbox(ctx.hub, args["sandbox_id"])
     text = f"Sandbox {sandbox.id} is terminated: its kernels and server stopped, its folder {sandbox.folder} is removed."
     if ctx.client.backend_key == sandbox.key:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jupyter.sandboxes import find_sandbox
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from .shared.messages import MESSAGE_PROJECTORS, Message
@@ -13,6 +12,8 @@ from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
+    from ..jupyter.sandboxes import find_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
+
     sandbox = find_sandbox(ctx.hub, args["sandbox_id"])
     if sandbox.state != "running":
         raise ToolError(ErrorKind.NOT_FOUND, f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ...images import ImagePolicy
 from ...jupyter.hub import ClientState, Hub
@@ -40,3 +40,4 @@ class ToolSpec:
     name: str
     run: Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
     projectors: ToolProjectors
+    task_support: Literal["optional", "required"] | None = None  # a long run may be a task (sdk/task_wire.py)

@@ -1,0 +1,128 @@
+"""What a notebook call costs as the notebook grows: read_cell (the last cell), read_notebook (a page of 20)
+and insert_cell (in the middle), at N = 100, 1,000, 5,000 and 20,000 cells, on the embedded runtime.
+
+One server (`serve --root <tmp> --embedded`) on stdio, stateless 2026-12-01 envelope; with
+`--baseline REV` a second one runs that commit's code (its src/ and variants/ from `git archive`, first
+on PYTHONPATH): the same calls alternate between the two, so that before and after meet the same machine.
+Each notebook is written by the bench (half code cells with a short stream output, half markdown),
+then each call is made `--calls` times per server after one warm-up call. insert_cell adds a cell each
+time, so the notebook grows by that many cells over the run.
+
+Run alone: python -m bench.notebook_size [--sizes 100,1000] [--calls N] [--baseline REV] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mcp_variants.client.stdio import envelope
+
+from .roundtrip import StdioServer
+from .startup import checkout
+from .stats import summarize
+
+SIZES = (100, 1_000, 5_000, 20_000)
+VERSION = "2026-12-01"
+
+
+def notebook(cells: int) -> dict[str, Any]:
+    made = []
+    for i in range(cells):
+        cell: dict[str, Any] = {"id": f"c{i:011x}", "metadata": {}}
+        if i % 2:
+            cell.update(cell_type="code", execution_count=i, source=f"x = {i}\nprint(x * 2)\n",
+                        outputs=[{"output_type": "stream", "name": "stdout", "text": f"{i * 2}\n"}])
+        else:
+            cell.update(cell_type="markdown", source=f"## Step {i}\n\nWhat the next cell does, in a sentence or two.\n")
+        made.append(cell)
+    return {"nbformat": 4, "nbformat_minor": 5, "cells": made,
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+
+
+def calls(name: str, cells: int) -> dict[str, tuple[str, dict[str, Any]]]:
+    return {
+        "read_cell (last)": ("read_cell", {"notebook": name, "cell_index": cells - 1}),
+        "read_notebook (limit 20)": ("read_notebook", {"notebook": name, "limit": 20}),
+        "insert_cell (middle)": ("insert_cell", {"notebook": name, "cell_index": cells // 2, "source": "print('inserted')"}),
+    }
+
+
+def timed(server: StdioServer, tool: str, arguments: dict[str, Any]) -> float:
+    elapsed, line, result = server.round_trip("tools/call", {"name": tool, "arguments": arguments, "_meta": envelope(VERSION)})
+    if result.get("isError"):
+        raise RuntimeError(f"{tool} failed: {line[:400]!r}")
+    return elapsed * 1000
+
+
+def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str | None = None) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-notebook-size-"))
+    servers: dict[str, StdioServer] = {}
+    try:
+        root = tmp / "root"
+        root.mkdir()
+        servers["now"] = StdioServer(root, argv=[sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), "--embedded"])
+        if baseline is not None:
+            (tmp / "baseline").mkdir()
+            source = checkout(Path(__file__).resolve().parents[1], baseline, tmp / "baseline")
+            servers[baseline] = StdioServer(root, extra_env={"PYTHONPATH": str(source)},
+                                            argv=[sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), "--embedded"])
+        results: dict[str, Any] = {}
+        for size in sizes:
+            per_size: dict[str, Any] = {}
+            for who in servers:  # a notebook each: insert_cell changes it
+                (root / f"n{size}-{who}.ipynb").write_text(json.dumps(notebook(size), indent=1, ensure_ascii=False) + "\n")
+            for case in calls(f"n{size}.ipynb", size):
+                times: dict[str, list[float]] = {who: [] for who in servers}
+                for index in range(calls_per_case + 1):
+                    for who, server in servers.items():
+                        tool, arguments = calls(f"n{size}-{who}.ipynb", size)[case]
+                        elapsed = timed(server, tool, arguments)
+                        if index:
+                            times[who].append(elapsed)
+                per_size[case] = {who: summarize(values) for who, values in times.items()}
+                if baseline is not None:
+                    per_size[case]["ratio_now_to_baseline"] = round(per_size[case]["now"]["median"] / per_size[case][baseline]["median"], 3)
+            results[str(size)] = per_size
+    finally:
+        codes = {who: server.stop() for who, server in servers.items()}
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"version": VERSION, "calls": calls_per_case, "baseline": baseline, "sizes": results, "server_exit_codes": codes,
+            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    baseline = report["baseline"]
+    header = f"  {'cells':>7}  {'call':<26} {'median ms':>10} {'p90 ms':>8}"
+    lines = [f"notebook calls by notebook size (embedded runtime, stdio, median ms of {report['calls']} calls"
+             + (f"; before = {baseline}" if baseline else "") + ")",
+             header + (f" {'before ms':>10} {'now/before':>10}" if baseline else "")]
+    for size, cases in report["sizes"].items():
+        for case, numbers in cases.items():
+            now = numbers["now"]
+            line = f"  {int(size):>7,}  {case:<26} {now['median']:>10.1f} {now['p90']:>8.1f}"
+            if baseline:
+                line += f" {numbers[baseline]['median']:>10.1f} {numbers['ratio_now_to_baseline']:>10.3f}"
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="cell counts, comma-separated")
+    parser.add_argument("--calls", type=int, default=10, help="calls per case and server, after one warm-up call")
+    parser.add_argument("--baseline", metavar="REV", help="also time a server running this commit's code, alternating")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    report = run(tuple(int(s) for s in args.sizes.split(",")), args.calls, args.baseline)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+
+
+if __name__ == "__main__":
+    main()

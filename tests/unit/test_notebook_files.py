@@ -1,0 +1,166 @@
+"""The notebook file fast paths against nbformat and json, over random notebooks: the bytes written are
+json's, what is refused is what nbformat refuses, what a save keeps parsed is what nbformat reads back."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import anyio
+import nbformat
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_variants.jupyter.local_contents import LocalContents
+from mcp_variants.jupyter.notebook_format import check
+from mcp_variants.jupyter.notebook_json import CellTexts, snapshot, thaw
+from mcp_variants.jupyter.parsed_notebooks import as_read
+from mcp_variants.protocol.errors import ToolError
+
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
+LINES = st.lists(TEXT, max_size=4)
+SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True), TEXT)
+JSONISH = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3)),
+                       max_leaves=8)
+# Mostly what the schema allows, sometimes not: both sides of every check get exercised.
+METADATA = st.one_of(st.dictionaries(st.sampled_from(["x", "y", "trusted"]), st.one_of(TEXT, st.booleans()), max_size=2),
+                     st.dictionaries(st.sampled_from(["tags", "trusted", "collapsed", "scrolled", "x", "jupyter"]), JSONISH, max_size=3))
+TEXTS = CellTexts()  # shared by the examples: cells met again come from it
+IDS = st.text(alphabet="abcdef0123456789-_", min_size=1, max_size=12)
+
+
+@st.composite
+def outputs(draw: Any) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["stream"] * 3 + ["execute_result", "display_data", "error", "bogus"]))
+    if kind == "stream":
+        return {"output_type": kind, "name": draw(st.sampled_from(["stdout", "stderr", "stdout", "other"])),
+                "text": draw(st.one_of(TEXT, LINES))}
+    if kind == "error":
+        return {"output_type": kind, "ename": draw(TEXT), "evalue": draw(TEXT), "traceback": draw(LINES)}
+    data = draw(st.dictionaries(st.sampled_from(["text/plain", "text/html", "application/json", "image/png", "application/x+json"]),
+                                st.one_of(TEXT, LINES, JSONISH), max_size=3))
+    output: dict[str, Any] = {"output_type": kind, "data": data, "metadata": draw(st.dictionaries(TEXT, JSONISH, max_size=2))}
+    if kind == "execute_result":
+        output["execution_count"] = draw(st.one_of(st.none(), st.integers(-2, 50)))
+    return output
+
+
+@st.composite
+def cells(draw: Any) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["code", "code", "markdown", "raw", "heading"]))
+    cell: dict[str, Any] = {"id": draw(IDS), "cell_type": kind, "metadata": draw(METADATA), "source": draw(st.one_of(TEXT, LINES))}
+    if kind == "code":
+        cell["outputs"] = draw(st.lists(outputs(), max_size=3))
+        cell["execution_count"] = draw(st.one_of(st.none(), st.integers(-2, 50)))
+    if kind == "markdown" and draw(st.booleans()):
+        cell["attachments"] = {"a.png": {"image/png": draw(st.one_of(TEXT, LINES))}}
+    if draw(st.integers(0, 19)) == 0:
+        cell.pop(draw(st.sampled_from(sorted(cell))))
+    return cell
+
+
+@st.composite
+def notebooks(draw: Any) -> dict[str, Any]:
+    metadata = draw(st.one_of(st.dictionaries(st.sampled_from(["orig_nbformat", "signature", "x"]), st.one_of(TEXT, st.integers(1, 4))),
+                              st.dictionaries(st.sampled_from(["kernelspec", "language_info", "orig_nbformat", "signature", "x"]),
+                                              JSONISH, max_size=3)))
+    notebook = {"nbformat": 4, "nbformat_minor": draw(st.sampled_from([4, 5, 5, 5, 6])), "metadata": metadata,
+                "cells": draw(st.lists(cells(), max_size=5))}
+    if draw(st.integers(0, 19)) == 0:
+        notebook[draw(st.sampled_from(["extra", "nbformat", "cells"]))] = draw(JSONISH)
+    return notebook
+
+
+def nbformat_verdict(notebook: dict[str, Any]) -> str | None:
+    try:
+        nbformat.validate(nbformat.from_dict(notebook))
+    except nbformat.ValidationError as exc:
+        return str(exc.message)
+    return None
+
+
+@settings(max_examples=600, deadline=None)
+@given(notebooks())
+def test_check_refuses_what_nbformat_refuses(notebook: dict[str, Any]) -> None:
+    try:
+        expected = nbformat_verdict(notebook)
+    except Exception as exc:  # nbformat failing outright: check fails alike
+        with pytest.raises(type(exc)):
+            check(notebook)
+        return
+    if expected is None:
+        check(notebook)
+    else:
+        with pytest.raises(ToolError, match="refusing to write an invalid notebook"):
+            check(notebook)
+
+
+@settings(max_examples=600, deadline=None)
+@given(notebooks())
+def test_the_file_is_json_dumps_indent_1_byte_for_byte(notebook: dict[str, Any]) -> None:
+    expected = (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
+    assert TEXTS.encode(notebook).file == expected  # cells seen before, by earlier examples, or not
+    assert CellTexts().encode(notebook).file == expected
+
+
+@settings(max_examples=600, deadline=None)
+@given(notebooks())
+def test_a_saved_notebook_is_kept_as_nbformat_reads_it_back(notebook: dict[str, Any]) -> None:
+    try:
+        plain = check(notebook)
+    except (ToolError, Exception):
+        return
+    encoded = TEXTS.encode(notebook)
+    if not plain or encoded.frozen is None:
+        return
+    read_back = dict(nbformat.reads(encoded.file.decode(), as_version=4))
+    assert thaw(as_read(notebook, encoded.frozen)) == read_back
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSONISH)
+def test_a_snapshot_gives_back_an_equal_value_or_none(value: Any) -> None:
+    frozen = snapshot(value)
+    if frozen is not None:
+        assert thaw(frozen) == value
+    else:
+        assert _unfaithful(value)
+
+
+def _unfaithful(value: Any) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return not -(2**63) <= value < 2**64
+    if isinstance(value, list):
+        return any(_unfaithful(v) for v in value)
+    if isinstance(value, dict):
+        return any(_unfaithful(v) for v in value.values())
+    return False
+
+
+def test_reads_are_fresh_copies_and_see_every_change_to_the_file(tmp_path: Path) -> None:
+    contents = LocalContents(tmp_path)
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+                "cells": [{"id": "a1", "cell_type": "markdown", "metadata": {"trusted": True}, "source": ["x\n", "y"]}]}
+
+    async def scenario() -> None:
+        (tmp_path / "n.ipynb").write_text(json.dumps(notebook))
+        first = await contents.read_notebook("n.ipynb")
+        assert first["cells"][0]["source"] == "x\ny" and first["cells"][0]["metadata"] == {}
+        first["cells"][0]["source"] = "changed in memory"
+        assert (await contents.read_notebook("n.ipynb"))["cells"][0]["source"] == "x\ny"
+        # the same size, at once, in place: still seen
+        (tmp_path / "n.ipynb").write_text(json.dumps(notebook).replace('"x\\n"', '"z\\n"'))
+        assert (await contents.read_notebook("n.ipynb"))["cells"][0]["source"] == "z\ny"
+        saved = await contents.read_notebook("n.ipynb")
+        saved["cells"].append({"id": "b2", "cell_type": "raw", "metadata": {}, "source": "r"})
+        await contents.write_notebook("n.ipynb", saved)
+        on_disk = (tmp_path / "n.ipynb").read_bytes()
+        assert on_disk == (json.dumps(saved, indent=1, ensure_ascii=False) + "\n").encode()
+        assert await contents.read_notebook("n.ipynb") == dict(nbformat.reads(on_disk.decode(), as_version=4))
+
+    anyio.run(scenario)
