@@ -102,26 +102,7 @@ class RawKernel:
         return time.perf_counter() - began
 
     async def execute_async(self, code: str) -> tuple[float, Any]:
-        client = self.client
-        began = time.perf_counter()
-        msg_id = client.execute(code, store_history=True, allow_stdin=False)
-        result = None
-        while True:
-            msg = await client.get_iopub_msg(timeout=10)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "execute_result":
-                result = msg["content"]["data"]["text/plain"]
-            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
-        while True:
-            reply = await client.get_shell_msg(timeout=10)
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
-        elapsed = time.perf_counter() - began
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"raw execute failed: {reply['content']}")
-        return elapsed, result
+        return await raw_execute(self.client, code)
 
     def execute_blocking(self, code: str) -> tuple[float, Any]:
         client = self.blocking
@@ -133,6 +114,30 @@ class RawKernel:
             if client is not None:
                 client.stop_channels()
         await self.manager.shutdown_kernel(now=True)
+
+
+async def raw_execute(client: Any, code: str) -> tuple[float, Any]:
+    """One execution on jupyter_client's async client, as the run loop does it at the least: execute, iopub until
+    the run's idle status (keeping its execute_result), then its shell reply. (seconds, the result's text/plain)."""
+    began = time.perf_counter()
+    msg_id = client.execute(code, store_history=True, allow_stdin=False)
+    result = None
+    while True:
+        msg = await client.get_iopub_msg(timeout=10)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "execute_result":
+            result = msg["content"]["data"]["text/plain"]
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    while True:
+        reply = await client.get_shell_msg(timeout=10)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    elapsed = time.perf_counter() - began
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"raw execute failed: {reply['content']}")
+    return elapsed, result
 
 
 # ---- the server on stdio ----------------------------------------------------------------------------

@@ -3,7 +3,8 @@
     python -m bench            (from the repository root; or: python bench/run.py)
 
 Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the execute_code
-round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code on each
+round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code through the Jupyter
+server extension against the raw round trip inside that server (bench.extension, budget 1.1x); execute_code on each
 runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
 (bench.listing); the response size of every variant for a 200 KB print (bench.sizes); live
 notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
@@ -31,7 +32,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, listing, live, roundtrip, runtimes, scale, sessions, sizes, smoke, throughput
+from bench import core, extension, listing, live, roundtrip, runtimes, scale, sessions, sizes, smoke, throughput
 from bench.record import REPO, git, machine, short_sha, write
 from bench.smoke import Part
 
@@ -42,6 +43,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
     return {
         "core": Part(lambda: core.run(iterations=args.core_iterations), core.format_report),
         "roundtrip": Part(lambda: roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), roundtrip.format_report),
+        "extension": Part(lambda: extension.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), extension.format_report),
         "runtimes": Part(lambda: runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=quiet), runtimes.format_report),
         "listing": Part(lambda: listing.run(rounds=args.listing_rounds, wait_quiet=quiet), listing.format_report),
         "sizes": Part(sizes.run, sizes.format_report),
@@ -67,6 +69,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runtime-calls", type=int, default=200,
                         help="timed execute_code calls per contestant in the runtimes benchmark (default 200)")
     parser.add_argument("--listing-rounds", type=int, default=20, help="timed full list_files listings per contestant (default 20)")
+    parser.add_argument("--skip-extension", action="store_true",
+                        help="skip execute_code through the Jupyter server extension against the raw round trip in that server")
     parser.add_argument("--skip-runtimes", action="store_true", help="skip execute_code on the three runtimes against their raw clients")
     parser.add_argument("--skip-listing", action="store_true", help="skip list_files over 1,000 files")
     parser.add_argument("--skip-sizes", action="store_true", help="skip the response sizes of a 200 KB print")

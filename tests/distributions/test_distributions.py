@@ -11,6 +11,7 @@ the install tests skip, or fail under MCP_VARIANTS_OUTSIDE=required (make test, 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from mcp_variants import __version__
+from mcp_variants.processes import ServerProcess, free_port
 from support.envs import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -154,3 +156,43 @@ def test_the_server_api_installs_without_jupyter(sdk_venv: Path, tmp_path: Path)
     assert not packages & JUPYTER_PACKAGES, sorted(packages & JUPYTER_PACKAGES)
     done = check(sdk_venv, sdk_venv / "bin" / "python", "world_clock.py", tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+# ---- the Jupyter server extension, as `pip install mcp-variants` leaves it ------------------------
+
+
+@pytest.fixture(scope="module")
+def server_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield fresh_venv(tmp_path_factory.mktemp("server") / "venv", wheels, "mcp-variants")
+
+
+def jupyter_env(folder: Path) -> dict[str, str]:
+    """The installed environment's configuration (where the wheel put its config file), a user configuration of its own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MCP_VARIANTS_"))}
+    env.update(JUPYTER_CONFIG_DIR=str(folder / "config"), JUPYTER_DATA_DIR=str(folder / "data"),
+               JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
+    return env
+
+
+def test_installed_the_extension_is_on_and_serves_mcp_in_jupyter_server(server_venv: Path, tmp_path: Path) -> None:
+    """`pip install mcp-variants`, then `jupyter server`: MCP at /mcp with the server's token; and off when disabled."""
+    env = jupyter_env(tmp_path)
+    jupyter = str(server_venv / "bin" / "jupyter")
+    listed = subprocess.run([jupyter, "server", "extension", "list"], capture_output=True, text=True, timeout=120, env=env)
+    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*enabled", listed.stdout + listed.stderr), listed.stdout + listed.stderr
+    (tmp_path / "root").mkdir()
+    token = "packaging-" + "0" * 32
+    port = free_port()
+    server = ServerProcess([jupyter, "server", f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+                            f"--ServerApp.root_dir={tmp_path / 'root'}", f"--IdentityProvider.token={token}", "--allow-root",
+                            "--ServerApp.open_browser=False"], port, env=env, log=tmp_path / "server.log")
+    with server.start(120):
+        done = subprocess.run([str(server_venv / "bin" / "mcp-variants"), "check", "--server-url", f"http://127.0.0.1:{port}/mcp",
+                               "--header", f"Authorization: token {token}", "-q"],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:] + server.output()[-2000:]
+    disabled = subprocess.run([jupyter, "server", "extension", "disable", "mcp_variants.jupyter_extension"], capture_output=True,
+                              text=True, timeout=120, env=env)
+    assert disabled.returncode == 0, disabled.stderr
+    listed = subprocess.run([jupyter, "server", "extension", "list"], capture_output=True, text=True, timeout=120, env=env)
+    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*disabled", listed.stdout + listed.stderr), listed.stdout + listed.stderr

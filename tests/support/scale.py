@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from support.envs import cached_venv, unavailable
 GATEWAY_REQUIREMENTS = ("jupyter_enterprise_gateway==3.3.0", "ipykernel>=6.29")
 HUB_REQUIREMENTS = ("jupyterhub==6.1.1", "jupyter-server>=2.14", "ipykernel>=6.29")
 PROXY = Path(__file__).resolve().parents[1] / "jupyterhub" / "node_modules" / ".bin" / "configurable-http-proxy"
+REPO = Path(__file__).resolve().parents[2]
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 START_TIMEOUT = 90.0
 
@@ -109,15 +110,15 @@ class HubProcess(TokenServerProcess):
     """JupyterHub on 127.0.0.1 in `folder` (its database, cookie secret, users' homes and log there). Ready once its
     proxy routes /hub/api to it. Its token is the tests' service token, in its environment only."""
 
-    def __init__(self, folder: Path, env_dir: Path) -> None:
+    def __init__(self, folder: Path, env_dir: Path, *, singleuser_args: Sequence[str] = (), config: str = "") -> None:
         self.folder = folder
         self.token = secrets.token_hex(32)
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
-        config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
+        hub_config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
                                    singleuser=str(env_dir / "bin" / "jupyterhub-singleuser"),
-                                   spawner_args=["--allow-root"] if AS_ROOT else [])
-        (folder / "jupyterhub_config.py").write_text(config)
+                                   spawner_args=[*(["--allow-root"] if AS_ROOT else []), *singleuser_args])
+        (folder / "jupyterhub_config.py").write_text(hub_config + config)
         env = _base_env(folder)
         env["MCP_VARIANTS_HUB_SERVICE_TOKEN"] = self.token
         env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"  # its singleuser servers' kernels: that Python
@@ -185,6 +186,14 @@ def hub_env() -> Path:
     if not PROXY.is_file():
         unavailable(f"configurable-http-proxy is not installed ({PROXY}): run tests/jupyterhub/install.sh")
     return cached_venv("jupyterhub", HUB_REQUIREMENTS)
+
+
+def hub_extension_env() -> Path:
+    """JupyterHub and this checkout (editable: the code under test, and the config file that turns the extension on),
+    so every user's server carries the Jupyter server extension as an installed mcp-variants does."""
+    if not PROXY.is_file():
+        unavailable(f"configurable-http-proxy is not installed ({PROXY}): run tests/jupyterhub/install.sh")
+    return cached_venv("jupyterhub-extension", (*HUB_REQUIREMENTS, f"--editable={REPO}"))
 
 
 @pytest.fixture(scope="module", name="gateway")  # imported as gateway_fixture: a test's `gateway` argument does not shadow it

@@ -11,6 +11,7 @@ from typing import Generic
 
 import anyio
 
+from .. import telemetry
 from ..protocol.errors import ErrorKind, ToolError
 from .run_loop import RunningKernel, S, run_code
 from .runtime import Execution, KernelspecChoice, OutputsListener, Progress, RunStatus
@@ -101,8 +102,10 @@ class KernelPool(ABC, Generic[S]):
             raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             await self._before_run(kernel)
-            execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
-                                       progress=progress, on_outputs=on_outputs)
+            with telemetry.kernel_execution(kernel.kernel_id, kernel.name) as span:
+                execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
+                                           progress=progress, on_outputs=on_outputs)
+                telemetry.executed(span, execution.status.value, execution.execution_count, execution.outputs)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)
         execution.kernel_restarted = restarted

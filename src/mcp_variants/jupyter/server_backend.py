@@ -15,10 +15,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .live.contents import LiveContents
+from .live.contents import LiveContents, LiveDocument
+from .live.document import SharedNotebook
 from .live.rooms import Rooms
 from .live.sessions import SessionKernels
 from .local_contents import LocalContents
+from .remote.contents import RemoteContents
 from .remote.gateway import GatewayKernels
 from .remote.server_client import JupyterServerClient, split_url
 from .runtime import Backend
@@ -32,12 +34,35 @@ def remote_key(url: str) -> str:
     return f"{REMOTE}:{hashlib.sha256(url.encode()).hexdigest()[:12]}"
 
 
+class RoomDocuments:
+    """A Jupyter server's rooms, joined over websockets (live/rooms.py)."""
+
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+
+    @property
+    def available(self) -> bool | None:
+        return self.rooms.available
+
+    async def open(self, path: str) -> LiveDocument | None:
+        if await self.rooms.session(path) is None:
+            return None
+        document = SharedNotebook(path, self.rooms)
+        await document.open()
+        return document
+
+
+def remote_contents(server: JupyterServerClient) -> LiveContents:
+    """The contents of a Jupyter server reached by URL: its rooms over websockets, its files through /api/contents."""
+    return LiveContents(RemoteContents(server), RoomDocuments(Rooms(server)))
+
+
 def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
                    kernel_name: str = "python3") -> Backend:
     """A Backend on one Jupyter server: its kernels (notebooks in their sessions' kernels) and its contents
     (shared documents where it has real-time collaboration) share the one client."""
     return Backend(key, label, SessionKernels(server, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes),
-                   LiveContents(server, Rooms(server)))
+                   remote_contents(server))
 
 
 def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int, kernel_name: str = "python3") -> Backend:
@@ -56,5 +81,5 @@ def gateway_backend(gateway_url: str, gateway_token: str | None, *, root: Path, 
     base, url_token = split_url(jupyter_url)
     server = JupyterServerClient(base, jupyter_token or url_token)
     # Its notebooks as on any Jupyter server: shared documents where it has real-time collaboration, else files.
-    contents = LiveContents(server, Rooms(server))
+    contents = remote_contents(server)
     return Backend(REMOTE, f"the kernels of {kernels.server.name}, the files of {server.name}", kernels, contents)

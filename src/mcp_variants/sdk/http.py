@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
@@ -117,19 +119,27 @@ def _host_hint(host: str) -> bytes:
 
 
 def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str | None, limits: HttpLimits = HttpLimits(),
-                   allowed_hosts: Sequence[str] = (), *, bridge: bool = True) -> Any:
-    """The SDK's Starlette app (DNS-rebinding protection on, resumable SSE streams), behind the bridge (its body
-    checks only, when `bridge` is False) and auth."""
+                   allowed_hosts: Sequence[str] = (), *, bridge: bool = True, dns_rebinding_protection: bool = True,
+                   token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> Any:
+    """The SDK's Starlette app (resumable SSE streams; DNS-rebinding protection on, unless the host in front checks
+    Host and Origin itself), behind the bridge (its body checks only, when `bridge` is False) and auth: one bearer
+    `token`, or the SDK's own bearer middleware with `token_verifier` (and its `auth` settings), which makes each
+    request's principal the token's."""
     allowed = host_patterns(host, allowed_hosts)
     security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
+        enable_dns_rebinding_protection=dns_rebinding_protection,
         allowed_hosts=allowed,
         allowed_origins=[f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")],
     )
-    app: Any = server.streamable_http_app(
+    options: dict[str, Any] = dict(
         streamable_http_path="/mcp", host=host, transport_security=security, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions,
         event_store=MemoryEventStore(limits.max_events), retry_interval=limits.retry_ms)
+    if token_verifier is not None:
+        if isinstance(server, MCPServer):  # its own constructor takes them, and its app applies them
+            raise TypeError("an MCPServer takes its token_verifier and auth settings in its constructor, not here")
+        options.update(token_verifier=token_verifier, auth=auth)
+    app: Any = server.streamable_http_app(**options)
     evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
     app = HostHint(BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge))
     if token:

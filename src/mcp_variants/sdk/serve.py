@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import anyio
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
@@ -58,11 +60,14 @@ async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX
 
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
                         limits: HttpLimits = DEFAULT_LIMITS, allowed_hosts: Sequence[str] = (),
-                        bridge: bool | None = None) -> Any:
+                        bridge: bool | None = None, token_verifier: TokenVerifier | None = None,
+                        auth: AuthSettings | None = None) -> Any:
     """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the
     bridge, DNS-rebinding protection on (loopback, `host` and `allowed_hosts` served), and a bearer token where
-    one is given."""
-    return build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge))
+    one is given, or every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth`
+    settings)."""
+    return build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
+                          auth=auth)
 
 
 class CannotListen(OSError):
@@ -93,7 +98,8 @@ def endpoint(host: str, port: int) -> str:
 async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
                      limits: HttpLimits = DEFAULT_LIMITS, before_exit: Callable[[], None] = lambda: None,
                      sock: socket.socket | None = None, ready: Callable[[str], None] = lambda url: None,
-                     allowed_hosts: Sequence[str] = (), bridge: bool | None = None) -> None:
+                     allowed_hosts: Sequence[str] = (), bridge: bool | None = None,
+                     token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> None:
     """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
     runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open); `ready` gets
     the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
@@ -101,9 +107,9 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
 
     from .connections import GuardedH11Protocol
 
-    config = uvicorn.Config(streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts,
-                                                bridge=bridge),
-                            host=host, port=port,
+    app = streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts, bridge=bridge,
+                              token_verifier=token_verifier, auth=auth)
+    config = uvicorn.Config(app, host=host, port=port,
                             log_level="warning", lifespan="on", access_log=False,
                             http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -39,8 +40,10 @@ from ..sdk.tasks import TaskStore
 from ..sdk.toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
+from .callers import call_info
 from .image_resources import ImageResources, image_owner
 from .notebook_resources import NotebookResources
+from .observe import CallObserver
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
 
@@ -61,18 +64,45 @@ class ServerState:
     images: ImagePolicy
     resources: Resources
     subscriptions: Subscriptions
+    observer: CallObserver
     tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/tasks.py)
 
     async def aclose(self) -> None:
-        """At shutdown: no more notifications or runs, then every kernel, document and sandbox of ours."""
+        """At shutdown: no more notifications or runs, then every kernel, document and sandbox of ours; the audit trail
+        written out."""
         await self.subscriptions.aclose()
         await self.tasks.aclose()
         await self.hub.aclose()
+        await anyio.to_thread.run_sync(self.observer.close)
+
+
+def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
+    """The declarations (with `compat`'s schemas: catalog.with_compat), checked (DeclarationError stops the server
+    from starting), with their tools, each run observed (spans, the audit trail): served through the public server
+    API (mcp_variants.sdk), as any other server's are."""
+    directory = variants_dir()
+    declarations = load_declarations(directory)
+    if compat is not None:
+        declarations = with_compat(declarations, compat, directory)
+    check_view_links(declarations)
+    for name in declarations.keys() - TOOLS.keys():
+        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+    return ToolSet(VariantTool(declaration, TOOLS[name].projectors, observer.wrap(name, TOOLS[name].run), TOOLS[name].task_support)
+                   for name, declaration in declarations.items())
+
+
+def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver) -> ServerState:
+    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images) and subscriptions."""
+    images = images or ImagePolicy()
+    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
+    return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
+                       subscriptions=Subscriptions(resources.owner), observer=observer)
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
                gateway_url: str | None = None, gateway_token: str | None = None,
-               kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None) -> ServerState:
+               kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
+               observer: CallObserver | None = None) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
@@ -81,16 +111,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway"). With `compat`
     (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them.
     """
-    directory = variants_dir()
-    declarations = load_declarations(directory)
-    if compat is not None:
-        declarations = with_compat(declarations, compat, directory)
-    check_view_links(declarations)
-    for name in declarations.keys() - TOOLS.keys():
-        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-    # The Jupyter tools are served through the public server API (mcp_variants.sdk), as any other server's are.
-    tools = ToolSet(VariantTool(declaration, TOOLS[name].projectors, TOOLS[name].run, TOOLS[name].task_support)
-                    for name, declaration in declarations.items())
+    observer = observer or CallObserver()
+    tools = load_tools(observer, compat)
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
@@ -110,16 +132,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
         hub.default_backend = REMOTE
     else:
         runtime.check_kernel_name()
-    images = images or ImagePolicy()
-    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
-    return ServerState(
-        tools=tools,
-        hub=hub,
-        limits=limits,
-        images=images,
-        resources=resources,
-        subscriptions=Subscriptions(resources.owner),
-    )
+    return assemble_state(tools, hub, limits, images, observer)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
@@ -204,4 +217,4 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
 
     client = client_state(ctx, state)
     return ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress,
-                       images=state.images.for_owner(image_owner(client)))
+                       images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key))

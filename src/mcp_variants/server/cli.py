@@ -93,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "others with 421) [MCP_VARIANTS_ALLOWED_HOSTS, comma-separated]")
     serve.add_argument("--token", default=_env("TOKEN"),
                        help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
+    serve.add_argument("--hub-api-url", default=os.environ.get("JUPYTERHUB_API_URL"),
+                       help="HTTP: every request carries a JupyterHub token of its caller's own, checked with this Hub "
+                            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token "
+                            "[JUPYTERHUB_API_URL]")
+    serve.add_argument("--hub-scope", default=_env("HUB_SCOPE"),
+                       help="with --hub-api-url, the scope a token must carry [MCP_VARIANTS_HUB_SCOPE, default "
+                            "access:services!service=NAME for JUPYTERHUB_SERVICE_NAME, or mcp-variants]")
     serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
                        help="folder that notebooks and files live in; no path leaves it [MCP_VARIANTS_ROOT, default .]")
     serve.add_argument("--timeout", type=float, default=_env("TIMEOUT", 300.0, **_number(float)),
@@ -140,6 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--compat", choices=compat_servers(), default=_env("COMPAT", None, **_one_of(compat_servers())) or None,
                        help="list that server's tool schemas (argument names, required, enums, defaults) in place of ours and "
                             "take calls by them, for programs and prompts written against it [MCP_VARIANTS_COMPAT]")
+    serve.add_argument("--audit-log", default=_env("AUDIT_LOG"),
+                       help="one JSON line per tool call (when, who, which tool, a digest of the arguments, the outcome, the "
+                            "duration, the kernels) appended to this file, or `logger:NAME` for that Python logger "
+                            "[MCP_VARIANTS_AUDIT_LOG]")
+    serve.add_argument("--audit-content", action="store_true", default=_env("AUDIT_CONTENT", "") in ("1", "true", "yes"),
+                       help="the audit lines also carry the arguments in full (the code) and the text the kernels printed "
+                            "[MCP_VARIANTS_AUDIT_CONTENT=1]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -182,24 +196,33 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
+    from .. import telemetry
     from .app import build_server, load_state
+    from .audit import AuditLog
+    from .observe import CallObserver
 
     root = args.root.resolve()
     if not root.is_dir():
         sys.exit(f"mcp-variants: --root {root} is not a folder")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN"):
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if jupyter_url:
         _check_jupyter(jupyter_url, jupyter_token)
     if not jupyter_url and not args.embedded:
         jupyter_url, jupyter_token = _server_on(root)
+    telemetry.configure_from_environment()
+    try:
+        audit = AuditLog.open(args.audit_log) if args.audit_log else None
+    except OSError as exc:
+        sys.exit(f"mcp-variants: cannot open the audit log: {exc}")
     try:
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
-                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)))
+                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
+                           observer=CallObserver(audit, content=args.audit_content))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     server = build_server(state)
@@ -216,8 +239,10 @@ def _listen(args: argparse.Namespace) -> socket.socket:
     from ..sdk.http import InsecureBinding, check_binding
     from ..sdk.serve import CannotListen, listen
 
+    if args.token and args.hub_api_url:
+        sys.exit("mcp-variants: --token (one person's) and --hub-api-url (a Hub's users') exclude each other")
     try:
-        check_binding(args.host, args.token)
+        check_binding(args.host, args.token or args.hub_api_url)
         return listen(args.host, args.port)
     except InsecureBinding as exc:
         sys.exit(f"mcp-variants: {exc}")
@@ -289,12 +314,27 @@ async def _serve_http(listening: socket.socket, server: Any, state: Any, args: a
 
     limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
                         max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
+    verifier, auth = _hub_auth(args) if args.hub_api_url else (None, None)
     # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
     # forever. They end first, each answered with its result.
-    await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
-                     before_exit=state.subscriptions.end_streams, sock=listening, ready=_say_ready,
-                     allowed_hosts=args.allowed_hosts)
+    try:
+        await serve_http(server, host=args.host, port=args.port, token=args.token, limits=limits,
+                         before_exit=state.subscriptions.end_streams, sock=listening, ready=_say_ready,
+                         allowed_hosts=args.allowed_hosts, token_verifier=verifier, auth=auth)
+    finally:
+        if verifier is not None:
+            await verifier.aclose()
 
 
 def _say_ready(url: str) -> None:
     print(f"mcp-variants: serving MCP at {url}", file=sys.stderr, flush=True)
+
+
+def _hub_auth(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The SDK's bearer auth with each token checked by the Hub (server/hub_auth.py)."""
+    from mcp.server.auth.settings import AuthSettings
+
+    from .hub_auth import HubTokenVerifier, service_scope
+
+    scope = args.hub_scope or service_scope(os.environ.get("JUPYTERHUB_SERVICE_NAME") or "mcp-variants")
+    return HubTokenVerifier(args.hub_api_url, scope), AuthSettings(issuer_url=args.hub_api_url, resource_server_url=None)

@@ -1,45 +1,84 @@
 """Files and notebooks on a Jupyter server: notebooks through their shared documents when it has
-real-time collaboration, through /api/contents (RemoteContents) when it has not.
+real-time collaboration, through its contents API when it has not.
 
 While a notebook's room is in use nothing is written to it through the contents API, so
 there is one writer, and a JupyterLab that has it open shows every change as it is made. Only a
 notebook that does not exist yet is created through the contents API (no room can be in use
 for it). Files and folders are always listed through the contents API.
+
+The same over either way to the server: `server_backend.remote_contents` joins its rooms over websockets and
+keeps files through /api/contents; the Jupyter server extension uses the server's own rooms and
+contents manager, in process (jupyter/inprocess).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Protocol
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..hub import KeyedLocks
 from ..paths import clean_relative
-from ..remote.contents import RemoteContents
-from ..remote.server_client import JupyterServerClient
-from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
-from .document import SharedNotebook
-from .rooms import Rooms
+from ..runtime import ChangeListener, Contents, Origin, OutputsListener, Unwatch
 
 IDLE_CLOSE_S = 600.0  # a document nobody used or watched for this long is let go (the server keeps the notebook)
 
 
+class LiveDocument(Protocol):
+    """One notebook's shared document, as LiveContents uses it (live/document.SharedNotebook, inprocess/documents.RoomNotebook)."""
+
+    closed: bool
+    last_used: float
+
+    @property
+    def watched(self) -> bool: ...
+
+    async def current(self) -> None:
+        """Until this copy holds what the server had when asked."""
+        ...
+
+    def read(self) -> dict[str, Any]: ...
+
+    def editing(self, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]: ...
+
+    async def replace(self, notebook: dict[str, Any]) -> None: ...
+
+    def running(self, cell_id: str, origin: Origin) -> AbstractAsyncContextManager[OutputsListener]: ...
+
+    def watch(self, listener: ChangeListener) -> Unwatch: ...
+
+    async def close(self) -> None: ...
+
+
+class Documents(Protocol):
+    """Where a server's shared documents come from."""
+
+    @property
+    def available(self) -> bool | None:
+        """False once the server is known to have no real-time collaboration (then never asked again)."""
+        ...
+
+    async def open(self, path: str) -> LiveDocument | None:
+        """The shared document of the notebook at `path` (which exists), or None where the server keeps it as a file."""
+        ...
+
+
 class LiveContents:
-    def __init__(self, server: JupyterServerClient, rooms: Rooms) -> None:
-        self.rest = RemoteContents(server)
-        self.rooms = rooms
-        self._documents: dict[str, SharedNotebook] = {}
+    def __init__(self, files: Contents, documents: Documents) -> None:
+        self.rest = files  # files and notebooks without a shared document: the contents API
+        self.documents = documents
+        self._documents: dict[str, LiveDocument] = {}
         self._opening = KeyedLocks()
 
-    async def _document(self, path: str) -> SharedNotebook | None:
+    async def _document(self, path: str) -> LiveDocument | None:
         """The shared document of the notebook at `path`, joined on first use; None without collaboration."""
         path = clean_relative(path).as_posix()
         document = self._documents.get(path)
         if document is not None and not document.closed:
             return document
-        if self.rooms.available is False:
+        if self.documents.available is False:
             return None
         async with self._opening.hold(path):
             document = self._documents.get(path)
@@ -48,10 +87,9 @@ class LiveContents:
             if not await self.rest.exists(path):
                 raise ToolError(ErrorKind.NOT_FOUND,
                                 f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
-            if await self.rooms.session(path) is None:
+            document = await self.documents.open(path)
+            if document is None:
                 return None
-            document = SharedNotebook(path, self.rooms)
-            await document.open()
             self._documents[path] = document
         await self._let_go_of_idle()
         return document

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -44,9 +43,8 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ErrorKind, ToolError
-from ..notebook_format import check
-from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
-from . import cells
+from ..runtime import Origin
+from .edits import NotebookEdits
 from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose
 from .sync import Barriers, ServerView, decode_state_vector
 
@@ -60,10 +58,11 @@ EMPTY_UPDATE = b"\x00\x00"
 FROM_SERVER = object()  # the origin of what the server sent: not sent back
 
 
-class SharedNotebook:
+class SharedNotebook(NotebookEdits):
     """The shared document of the notebook at `path`; `open` first, `close` at the end."""
 
     def __init__(self, path: str, rooms: Rooms) -> None:
+        super().__init__()
         self.path = path
         self._rooms = rooms
         self._session: DocumentSession | None = None
@@ -75,9 +74,7 @@ class SharedNotebook:
         self._progress = asyncio.Event()  # set (and replaced) at every step: waiters look again
         self._resets = 0
         self._origin: Origin | object = None  # who makes the transaction now being committed
-        self._listeners: dict[object, ChangeListener] = {}
         self._task: asyncio.Task[None] | None = None
-        self.closed = False
         self.last_used = time.monotonic()
         self._start_over()
 
@@ -223,8 +220,7 @@ class SharedNotebook:
         self._start_over()
         self._resets += 1
         self._barriers = Barriers()  # not joined: readers wait for the next socket's copy
-        for listener in list(self._listeners.values()):
-            listener(None)
+        self._tell(None)
 
     def _wake(self) -> None:
         self._progress.set()
@@ -266,8 +262,7 @@ class SharedNotebook:
         if part == "state":
             return
         origin = self._origin
-        for listener in list(self._listeners.values()):
-            listener(origin if isinstance(origin, str) else None)
+        self._tell(origin if isinstance(origin, str) else None)
 
     def change(self, origin: Origin, make: Callable[[YNotebook], Any]) -> Any:
         """Run `make` on the document in one transaction made by `origin` (sent as it commits)."""
@@ -344,62 +339,13 @@ class SharedNotebook:
             await previous
         await self._stay_connected(joined_before=True)
 
-    # ---- what the contents do with it -------------------------------------------------------
+    # ---- what the contents do with it (NotebookEdits) ------------------------------------------
 
-    def read(self) -> dict[str, Any]:
-        """The notebook as nbformat 4, every cell with an id of its own (given here, once, if it lacked one)."""
-        self.change(None, cells.give_ids)
-        return cells.read(self.notebook)
-
-    @asynccontextmanager
-    async def editing(self, origin: Origin) -> AsyncIterator[dict[str, Any]]:
-        """A copy to change; the difference is applied when the block succeeds, and confirmed."""
+    async def _ready(self) -> None:
         await self.ready()
-        self.change(origin, cells.give_ids)
-        before = cells.read(self.notebook)
-        after = copy.deepcopy(before)
-        yield after
-        check(after)
-        self.change(origin, lambda notebook: cells.apply(notebook, before, after))
+
+    async def _settled(self) -> None:
         await self.confirm()
-
-    async def replace(self, notebook: dict[str, Any]) -> None:
-        """Make the document `notebook` (as write_notebook does), by cell id: cells that are the same stay as they are."""
-        await self.ready()
-        check(notebook)
-        before = cells.read(self.notebook)
-        self.change(None, lambda live: cells.apply(live, before, notebook))
-        await self.confirm()
-
-    @asynccontextmanager
-    async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
-        """Where a run of `cell_id` writes its outputs as they come."""
-        await self.ready()
-        run = cells.RunningCell(cell_id)
-        self.change(origin, run.begin)
-
-        def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
-            if not run.gone:
-                self.change(origin, lambda notebook: run.update(notebook, outputs, execution_count))
-
-        try:
-            yield write
-        finally:
-            if not run.gone and not self.closed:
-                self.change(origin, run.end)
-
-    def watch(self, listener: ChangeListener) -> Unwatch:
-        token = object()
-        self._listeners[token] = listener
-
-        async def unwatch() -> None:
-            self._listeners.pop(token, None)
-
-        return unwatch
-
-    @property
-    def watched(self) -> bool:
-        return bool(self._listeners)
 
 
 def _as_tool_error(exc: Exception, path: str, url: str) -> ToolError:

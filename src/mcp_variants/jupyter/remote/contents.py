@@ -9,17 +9,11 @@ import anyio
 import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..contents_models import changed_meanwhile, version, walk
 from ..file_notebooks import FileNotebooks
-from ..local_contents import SKIPPED, entry_type
 from ..notebook_format import check, without_transient
-from ..paths import clean_relative, glob_matches
-from .server_client import JupyterServerClient, reason, utc_timestamp
-
-
-def _version(model: dict[str, Any]) -> tuple[str, str]:
-    """What tells one saved state of a file from another: its content hash where the server computes one
-    (jupyter-server 2.11 and later, asked with hash=1), else its modification time."""
-    return ("hash", str(model["hash"])) if model.get("hash") else ("last_modified", str(model.get("last_modified")))
+from ..paths import clean_relative
+from .server_client import JupyterServerClient, reason
 
 
 class RemoteContents(FileNotebooks):
@@ -43,37 +37,11 @@ class RemoteContents(FileNotebooks):
         response = await self._model(path, content="1")
         if response.status_code != 200 or response.json().get("type") != "directory":
             raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
-        return await self._walk(response.json(), 1, depth, pattern)
+        return await walk(response.json(), 1, depth, pattern, self._folder)
 
-    async def _walk(self, folder: dict[str, Any], level: int, depth: int, pattern: str | None) -> list[dict[str, Any]]:
-        children = sorted(
-            (c for c in folder.get("content") or [] if not c["name"].startswith(".") and c["name"] not in SKIPPED),
-            key=lambda c: c["name"],
-        )
-        below: dict[str, list[dict[str, Any]]] = {}
-
-        async def descend(child: dict[str, Any]) -> None:
-            response = await self._model(child["path"], content="1")
-            below[child["path"]] = await self._walk(response.json(), level + 1, depth, pattern) if response.status_code == 200 else []
-
-        if level < depth:
-            async with anyio.create_task_group() as tg:
-                for child in children:
-                    if child["type"] == "directory":
-                        tg.start_soon(descend, child)
-        found: list[dict[str, Any]] = []
-        for child in children:
-            is_dir = child["type"] == "directory"
-            if pattern is None or glob_matches(pattern, child["name"], child["path"]):
-                found.append({
-                    "path": child["path"],
-                    "name": child["name"],
-                    "type": entry_type(child["name"], is_dir),
-                    "size": None if is_dir else child.get("size"),
-                    "modified": utc_timestamp(child.get("last_modified")),
-                })
-            found.extend(below.get(child["path"], []))
-        return found
+    async def _folder(self, path: str) -> dict[str, Any] | None:
+        response = await self._model(path, content="1")
+        return dict(response.json()) if response.status_code == 200 else None
 
     async def exists(self, path: str) -> bool:
         response = await self._model(path, content="0")
@@ -91,17 +59,14 @@ class RemoteContents(FileNotebooks):
             raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
         model = response.json()
         # The server marks cells "trusted" on read; that is not part of the file.
-        return without_transient(model["content"]), _version(model)
+        return without_transient(model["content"]), version(model)
 
-    async def _check_unchanged(self, path: str, version: object) -> None:
+    async def _check_unchanged(self, path: str, read: object) -> None:
         """Another worker or a person may have saved the notebook since this edit read it: asked just before the PUT.
         (A save landing between this question and the PUT is not seen: docs/choices.md, Many workers.)"""
         response = await self._model(path, content="0", hash="1")
-        if response.status_code == 200 and _version(response.json()) == version:
-            return
-        raise ToolError(ErrorKind.CONFLICT, f"{path!r} was changed on {self.server.name} after this edit read it (by another "
-                                            "worker, a person or a program); nothing was written. Call again: the edit is made "
-                                            "on what is there now.")
+        if response.status_code != 200 or version(response.json()) != read:
+            raise changed_meanwhile(path, self.server.name)
 
     async def live(self, path: str) -> bool | None:
         return False  # the file, through /api/contents: a JupyterLab that has it open sees it on reload

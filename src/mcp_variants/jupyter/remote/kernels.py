@@ -8,10 +8,11 @@ from typing import Any
 import anyio
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..contents_models import timestamp
 from ..kernel_pool import KernelPool
 from ..run_loop import RunningKernel, utc_now
 from ..runtime import KernelInfo, KernelSpecInfo
-from .server_client import JupyterServerClient, utc_timestamp
+from .server_client import JupyterServerClient
 from .websocket import WebSocketChannels, open_channels
 
 logger = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
                 name=model.get("name", ""),
                 state=model.get("execution_state", "unknown"),
                 started=ours.started.isoformat(timespec="seconds") if ours else "",
-                last_activity=utc_timestamp(model.get("last_activity")),
+                last_activity=timestamp(model.get("last_activity")),
                 execution_count=ours.execution_count if ours else 0,
             ))
         return infos

@@ -8,7 +8,6 @@ redirects its API to itself while that server is stopped), an Enterprise Gateway
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -107,16 +106,6 @@ class JupyterServerClient:
 
     async def aclose(self) -> None:
         await self.http.aclose()
-
-
-def utc_timestamp(text: str | None) -> str:
-    """A server timestamp as the embedded runtime writes them: ISO 8601, seconds, +00:00."""
-    if not text:
-        return ""
-    try:
-        return datetime.fromisoformat(text).astimezone(UTC).isoformat(timespec="seconds")
-    except ValueError:
-        return text
 
 
 def reason(response: httpx.Response) -> str:

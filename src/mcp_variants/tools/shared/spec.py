@@ -22,6 +22,25 @@ class Limits:
     progress_interval: float = 5.0
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who made a call, as the transport's authentication knows them (server/callers.py)."""
+
+    name: str  # a Jupyter or JupyterHub user name; the server's OS user on stdio and with --token; "anonymous"
+    via: str  # how they were known: "stdio", "token", "http" (nobody checked), "jupyter", "jupyterhub"
+    scopes: tuple[str, ...] = ()  # what their credential allows, where it says (a Hub token's scopes)
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    """What the audit trail and the spans say of a call besides its tool and arguments."""
+
+    caller: Caller = Caller("unknown", "internal")
+    protocol_version: str | None = None  # the client's: 2026-12-01 for a bridged request
+    requested: tuple[str, ...] = ()  # requestedOutputs as "audience/format"; () for the default selection
+    session: str | None = None  # the client's key (hub.ClientState.key): "stdio", "http:<session id>"; None when stateless
+
+
 @dataclass
 class ToolContext:
     limits: Limits
@@ -29,6 +48,7 @@ class ToolContext:
     client: ClientState
     progress: ProgressCallback | None = None
     images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
+    call: CallInfo = field(default_factory=CallInfo)
 
     @property
     def backend(self) -> Backend:

@@ -1,0 +1,101 @@
+"""What the contents do with a notebook's shared document, however it is reached: a copy to edit whose
+difference is applied by cell id, a whole notebook put in place, a run's outputs as they come, watchers.
+
+A document says how it is made ready for a change (`_ready`: joined and synced over a websocket, or the
+room's document looked up again in process), how a change is made (`change`: one transaction by an
+origin) and what follows one (`_settled`: the server's confirmation over a websocket, nothing in process).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from jupyter_ydoc import YNotebook
+
+from ..notebook_format import check
+from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
+from . import cells
+
+
+class NotebookEdits(ABC):
+    notebook: YNotebook  # the document as jupyter-ydoc reads it
+
+    def __init__(self) -> None:
+        self._listeners: dict[object, ChangeListener] = {}
+        self.closed = False
+
+    @abstractmethod
+    def change(self, origin: Origin, make: Callable[[YNotebook], Any]) -> Any:
+        """Run `make` on the document in one transaction made by `origin`."""
+
+    @abstractmethod
+    async def _ready(self) -> None:
+        """Until the document may be read and changed; a ToolError when it cannot be."""
+
+    async def _settled(self) -> None:  # noqa: B027 - a hook: nothing follows a change where the change is the server's at once
+        """After a change: until the server holds it; a ToolError when it does not."""
+
+    def read(self) -> dict[str, Any]:
+        """The notebook as nbformat 4, every cell with an id of its own (given here, once, if it lacked one)."""
+        self.change(None, cells.give_ids)
+        return cells.read(self.notebook)
+
+    @asynccontextmanager
+    async def editing(self, origin: Origin) -> AsyncIterator[dict[str, Any]]:
+        """A copy to change; the difference is applied when the block succeeds, then settled."""
+        await self._ready()
+        self.change(origin, cells.give_ids)
+        before = cells.read(self.notebook)
+        after = copy.deepcopy(before)
+        yield after
+        check(after)
+        await self._ready()
+        self.change(origin, lambda notebook: cells.apply(notebook, before, after))
+        await self._settled()
+
+    async def replace(self, notebook: dict[str, Any]) -> None:
+        """Make the document `notebook` (as write_notebook does), by cell id: cells that are the same stay as they are."""
+        check(notebook)
+        await self._ready()
+        before = cells.read(self.notebook)
+        self.change(None, lambda live: cells.apply(live, before, notebook))
+        await self._settled()
+
+    @asynccontextmanager
+    async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
+        """Where a run of `cell_id` writes its outputs as they come."""
+        await self._ready()
+        run = cells.RunningCell(cell_id)
+        self.change(origin, run.begin)
+
+        def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
+            if not run.gone:
+                self.change(origin, lambda notebook: run.update(notebook, outputs, execution_count))
+
+        try:
+            yield write
+        finally:
+            if not run.gone and not self.closed:
+                self.change(origin, run.end)
+
+    def watch(self, listener: ChangeListener) -> Unwatch:
+        token = object()
+        self._listeners[token] = listener
+
+        async def unwatch() -> None:
+            self._listeners.pop(token, None)
+
+        return unwatch
+
+    @property
+    def watched(self) -> bool:
+        return bool(self._listeners)
+
+    def _tell(self, origin: Origin) -> None:
+        """The notebook changed (by `origin`, when it was ours): every watcher hears of it."""
+        for listener in list(self._listeners.values()):
+            listener(origin)

@@ -1,0 +1,97 @@
+"""The Jupyter server extension: MCP (streamable HTTP, every protocol era, every variant) at `{base_url}mcp`.
+
+Loaded into `jupyter lab` or `jupyter server` (jupyter_server_config.d/mcp_variants.json turns it on when
+the package is installed; `jupyter server extension disable mcp_variants.jupyter_extension` turns it off).
+Its tools work on that server in process: its kernel manager and sessions, its contents manager and,
+with jupyter-collaboration, the rooms JupyterLab edits (jupyter/inprocess). Options are traitlets of
+`MCPVariants` (`c.MCPVariants.audit_log = "/var/log/mcp.jsonl"`, or `--MCPVariants.audit_log=…`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+from jupyter_server.extension.application import ExtensionApp
+from traitlets import Bool, Enum, Float, Int, Unicode, default
+
+from .. import __version__, telemetry
+from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
+from ..jupyter.hub import Hub
+from ..jupyter.inprocess import SERVER, server_backend
+from ..sdk.bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from ..sdk.http import HttpLimits, build_http_app
+from ..server.app import ServerState, assemble_state, build_server, load_tools
+from ..server.audit import AuditLog
+from ..server.observe import CallObserver
+from ..tools.shared.spec import Limits
+from .asgi import AsgiApp
+from .handler import MCPHandler
+
+APP_PATH = "/mcp"  # the route of the SDK's app; the server's URL for it is the `path` option under base_url
+
+
+class MCPVariants(ExtensionApp):
+    name = "mcp_variants"
+    description = "MCP with SEP-3279 result variants: the Jupyter tools on this server, at {base_url}mcp"
+    version = __version__
+    load_other_extensions = True
+
+    path = Unicode("mcp", config=True, help="Where the endpoint is, under the server's base_url (default: mcp, so /mcp).")
+    kernel = Unicode("", config=True, help="The kernelspec execute_code's kernels start with (default: the server's default).")
+    timeout = Float(300.0, config=True, help="Default seconds before an execution is interrupted.")
+    output_cap = Int(20_000, config=True, help="Bytes of text per output for assistant and user variants.")
+    hard_cap = Int(4_000_000, config=True, help="Bytes of output a run keeps at most, programmatic included.")
+    images = Enum([m.value for m in ImageMode], ImageMode.INLINE.value, config=True,
+                  help="Images in content results: inline, or link (resource_link blocks).")
+    image_max_pixels = Int(DEFAULT_MAX_PIXELS, config=True, help="Inline images for the model are scaled to this many pixels; 0: never.")
+    max_message_bytes = Int(DEFAULT_MAX_BODY_BYTES, config=True, help="Largest request body taken; a larger one is refused (413).")
+    session_idle_timeout = Float(600.0, config=True, help="Seconds an MCP session may go without a request before it ends.")
+    max_sessions = Int(100, config=True, help="MCP sessions open at once; one more is refused (503) until one ends.")
+    audit_log = Unicode("", config=True, help="One JSON line per tool call appended to this file, or `logger:NAME` for that "
+                                              "Python logger; empty: no audit trail.")
+    audit_content = Bool(False, config=True, help="The audit lines also carry the arguments in full and the kernels' output text.")
+
+    @default("kernel")
+    def _default_kernel(self) -> str:
+        return str(self.serverapp.kernel_manager.default_kernel_name) if self.serverapp else "python3"
+
+    def initialize_settings(self) -> None:
+        telemetry.configure_from_environment()
+        assert self.serverapp is not None
+        limits = Limits(default_timeout=self.timeout, assistant_text_bytes=self.output_cap, hard_cap_bytes=self.hard_cap)
+        observer = CallObserver(AuditLog.open(self.audit_log) if self.audit_log else None, content=self.audit_content)
+        backend = server_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
+        self.state: ServerState = assemble_state(load_tools(observer), Hub({SERVER: backend}, default_backend=SERVER), limits,
+                                                 ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer)
+        http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,
+                          max_sessions=self.max_sessions)
+        # Host and Origin are the Jupyter server's to check (its allow_remote_access, allow_origin), as for its own API.
+        app: Any = build_http_app(build_server(self.state), "127.0.0.1", None, http, dns_rebinding_protection=False)
+        assert isinstance(app, BridgeMiddleware)  # every protocol era: 2026-12-01 through the bridge
+        self.asgi = AsgiApp(app)
+        self.ready = asyncio.Event()
+
+    def initialize_handlers(self) -> None:
+        self.handlers.append((rf"/{self.path.strip('/')}", MCPHandler, {"app": self.asgi, "ready": self.ready, "mcp_path": APP_PATH}))
+
+    async def _start_jupyter_server_extension(self, serverapp: Any) -> None:
+        await self.asgi.start()
+        self.ready.set()
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            # Without a terminal jupyter-server leaves SIGINT to Python: a KeyboardInterrupt out of its loop, and no
+            # cleanup. JupyterHub stops a user's server with SIGINT first; the SDK's sessions (and the worker threads
+            # the contents manager's calls start under them) would then keep the process from exiting. SIGINT is
+            # made the graceful stop SIGTERM is: our kernels, sessions and audit trail are closed, then the server's.
+            signal.signal(signal.SIGINT, serverapp._signal_stop)
+        self.log.info("MCP (SEP-3279 result variants) at %s%s", serverapp.connection_url, self.path.strip("/"))
+
+    async def stop_extension(self) -> None:
+        """Open streams end first (each answered), then the sessions, then our kernels and the audit trail."""
+        from sse_starlette.sse import AppStatus  # the SDK's SSE responses; uvicorn would tell them the server is exiting
+
+        AppStatus.should_exit = True
+        self.state.subscriptions.end_streams()
+        await self.asgi.stop()
+        await self.state.aclose()
