@@ -20,8 +20,9 @@ from .. import __version__, telemetry
 from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..jupyter.hub import Hub
 from ..jupyter.inprocess import SERVER, server_backend
-from ..sdk.bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from ..sdk.bridge import DEFAULT_MAX_BODY_BYTES
 from ..sdk.http import HttpLimits, build_http_app
+from ..sdk.serve import bridging
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver
@@ -68,8 +69,9 @@ class MCPVariants(ExtensionApp):
         http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,
                           max_sessions=self.max_sessions)
         # Host and Origin are the Jupyter server's to check (its allow_remote_access, allow_origin), as for its own API.
-        app: Any = build_http_app(build_server(self.state), "127.0.0.1", None, http, dns_rebinding_protection=False)
-        assert isinstance(app, BridgeMiddleware)  # every protocol era: 2026-12-01 through the bridge
+        # Every protocol era: 2026-12-01 through the bridge where the installed SDK needs it (sdk/serve.bridging).
+        app: Any = build_http_app(build_server(self.state), "127.0.0.1", None, http, bridge=bridging(None),
+                                  dns_rebinding_protection=False)
         self.asgi = AsgiApp(app)
         self.ready = asyncio.Event()
 

@@ -141,7 +141,9 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
         options.update(token_verifier=token_verifier, auth=auth)
     app: Any = server.streamable_http_app(**options)
     evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
-    app = HostHint(BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge))
+    app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
+    if dns_rebinding_protection:
+        app = HostHint(app)
     if token:
         app = BearerAuth(app, token)
     return app
