@@ -71,7 +71,7 @@ def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
         assert set(mine) == {uri("top.ipynb"), uri("sub/deeper/inner.ipynb")}
         assert mine[uri("top.ipynb")]["mimeType"] == "application/x-ipynb+json"
         assert [t["uriTemplate"] for t in connection.request("resources/templates/list", {})["result"]["resourceTemplates"]] == [
-            "notebook:///{+path}"]
+            "notebook:///{+path}", "mcp-variants://runs/{run}/outputs/{index}", "cell-output:///{+path}/cells/{cell}/outputs/{index}"]
         (content,) = connection.request("resources/read", {"uri": uri("sub/deeper/inner.ipynb")})["result"]["contents"]
         notebook = nbformat.from_dict(json.loads(content["text"]))
         nbformat.validate(notebook)
