@@ -114,9 +114,11 @@ def test_a_cell_output_resource_is_the_cells_output_now(connect: Any, root: Path
     assert client.request("resources/subscribe", {"uri": uri}).result == {}  # it hears of changes to the notebook
     assert client.request("resources/unsubscribe", {"uri": uri}).result == {}
 
-    assert not client.call("overwrite_cell_source", {"notebook": name, "cell_id": cell_id, "source": "print('now')"}).result.get("isError")
-    assert not client.call("execute_cell", {"notebook": name, "cell_id": cell_id}, timeout=120).result.get("isError")
-    assert client.request("resources/read", {"uri": uri}).result["contents"][0]["text"] == "now\n"
+    source = "print('z' * 25_000)"
+    assert not client.call("overwrite_cell_source", {"notebook": name, "cell_id": cell_id, "source": source}).result.get("isError")
+    ran = client.call("execute_cell", {"notebook": name, "cell_id": cell_id}, timeout=120).result
+    assert not ran.get("isError") and cut_uri(text_of(ran["content"]))[1] == uri  # execute_cell names it too
+    assert client.request("resources/read", {"uri": uri}).result["contents"][0]["text"] == "z" * 25_000 + "\n"
 
     outside = tmp_path / "outside.ipynb"
     _notebook(outside, "print(1)", "secret\n")

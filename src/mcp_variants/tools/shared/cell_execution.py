@@ -42,7 +42,9 @@ async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str,
     async with editing(ctx, path) as notebook:
         index = next((i for i, c in enumerate(notebook["cells"]) if c.get("id") == cell_id), None)
         if index is None:
-            view, _ = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, images=ctx.images)
+            # Written into no cell: its outputs are kept as a run's (execute_code's resources).
+            view, _ = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, images=ctx.images,
+                                        uris=ctx.outputs.keep(execution.outputs))
             raise ToolError(ErrorKind.NOT_FOUND,
                             f"Cell {cell_id} was deleted from {path} while it ran (by someone else): its outputs are in this "
                             "result only, written into no cell. read_notebook shows the notebook as it is now.", partial=view)
