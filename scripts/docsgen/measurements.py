@@ -12,12 +12,14 @@ from typing import Any
 from mcp_variants.conformance.wire import RoundTrip
 
 from .jsontext import compact
+from .normalize import RUN_IN_URI
 from .recording import Recorder
 from .records import Collected, ErrorOutput, Measurement, Row, ViewCost
 from .sample_files import PRINT_200K, SHOW_CHART
 from .selection import AC, UI, UIS, V, all_selectors, key
 
 DURATION_STANDIN = 12.345  # durationMs is counted with this value (6 characters)
+RUN_STANDIN = "mcp-variants://runs/0123456789abcdef/"  # a run's id (a new one each call), as long as any
 SCENARIOS: list[tuple[str, str, str, dict[str, Any]]] = [  # (slug, title, tool, arguments)
     ("print-200k", "execute_code printing 200 KB", "execute_code", {"code": PRINT_200K}),
     ("plot", "execute_code displaying a chart (PNG)", "execute_code", {"code": SHOW_CHART}),
@@ -32,11 +34,13 @@ FAILURES: list[tuple[str, str, dict[str, Any]]] = [  # (title, tool, arguments):
 
 
 def steady(value: Any) -> Any:
-    """The response with durationMs at a fixed stand-in, so byte counts do not move between runs."""
+    """The response with durationMs and run ids at fixed stand-ins, so byte counts do not move between runs."""
     if isinstance(value, dict):
         return {k: (DURATION_STANDIN if k == "durationMs" else steady(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [steady(v) for v in value]
+    if isinstance(value, str):
+        return RUN_IN_URI.sub(RUN_STANDIN, value)
     return value
 
 
@@ -119,7 +123,8 @@ def measure_call(server: Recorder, got: Collected, m: Measurement) -> Measuremen
         mirrored = json.loads(json.dumps(legacy.message))
         mirrored["result"]["content"].append({"type": "text", "text": json.dumps(legacy.result["structuredContent"])})
         m.rows.append(row_for("legacy pair + JSON mirror in `content`", mirrored, note="computed: what a server that mirrors would send"))
-    m.fallback_identical = explicit is not None and fallback.result.get("outputs") == explicit.result.get("outputs")
+    # Each call is a run of its own, with its own outputs' URIs: compared with the run ids at one stand-in.
+    m.fallback_identical = explicit is not None and steady(fallback.result.get("outputs")) == steady(explicit.result.get("outputs"))
     ui, ac = m.outputs.get(key(UIS)), m.outputs.get(key(AC))
     if UIS in selectors and ui and ac:
         reduced = {"content": [], "structuredContent": ui["structuredContent"]}

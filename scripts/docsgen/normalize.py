@@ -1,6 +1,6 @@
 """Placeholders for what changes from run to run, so two runs write the same bytes.
 
-Kernel and cell ids the server made up, times, durations, ports, process ids, temporary
+Kernel, cell and run ids the server made up, times, durations, ports, process ids, temporary
 folders, tokens and base64 image data become `<...>` placeholders; ids are numbered in the
 order the run met them. JSON-RPC ids are renumbered to 1.
 """
@@ -22,6 +22,7 @@ JUPYTER_VERSION = re.compile(r"Jupyter Server \d+(?:\.\d+)+(?:[a-z]+\d*)?")
 PID_TEXT = re.compile(r"\bpid \d+")
 CELL_ID = re.compile(r"[0-9a-f]{12}")
 CELL_ID_IN_TEXT = re.compile(r"\bid ([0-9a-f]{12})\b")
+RUN_IN_URI = re.compile(r"mcp-variants://runs/([0-9a-f]{16})/")  # an execute_code run's outputs (output_links.py)
 VOLATILE_KEYS = {"durationMs": "<ms>", "pid": "<pid>", "serverVersion": "<jupyter-server-version>"}
 CELL_ID_KEYS = {"cellId", "io.jupyter-mcp/cell_id"}
 
@@ -59,6 +60,8 @@ class Normalizer:
                 self.name(match, "kernel-id")
             for match in CELL_ID_IN_TEXT.findall(value):
                 self.name(match, "cell-id")
+            for match in RUN_IN_URI.findall(value):
+                self.name(match, "run-id")
 
     def text(self, value: str) -> str:
         if self.names:

@@ -64,7 +64,7 @@ def test_every_version_lists_and_reads_the_views(raw: Raw, version: str) -> None
         if version not in HANDSHAKE_VERSIONS:  # the stateless eras' required cache hints
             assert result["resultType"] == "complete" and result["cacheScope"] == "public" and result["ttlMs"] > 0
     assert [t["uriTemplate"] for t in raw.request(version, "resources/templates/list")["result"]["resourceTemplates"]] == [
-        "notebook:///{+path}"]
+        "notebook:///{+path}", "mcp-variants://runs/{run}/outputs/{index}", "cell-output:///{+path}/cells/{cell}/outputs/{index}"]
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-12-01"])

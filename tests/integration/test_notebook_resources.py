@@ -71,7 +71,7 @@ def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
         assert set(mine) == {uri("top.ipynb"), uri("sub/deeper/inner.ipynb")}
         assert mine[uri("top.ipynb")]["mimeType"] == "application/x-ipynb+json"
         assert [t["uriTemplate"] for t in connection.request("resources/templates/list", {})["result"]["resourceTemplates"]] == [
-            "notebook:///{+path}"]
+            "notebook:///{+path}", "mcp-variants://runs/{run}/outputs/{index}", "cell-output:///{+path}/cells/{cell}/outputs/{index}"]
         (content,) = connection.request("resources/read", {"uri": uri("sub/deeper/inner.ipynb")})["result"]["contents"]
         notebook = nbformat.from_dict(json.loads(content["text"]))
         nbformat.validate(notebook)
@@ -150,6 +150,27 @@ def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Pat
         heard = [m for m in stream.close() if m.get("method") == UPDATED]
         assert heard == [{"jsonrpc": "2.0", "method": UPDATED, "params": {"uri": uri("top.ipynb")}}], (
             "one notification for the other client's two edits; none for its own, none after unsubscribing")
+    finally:
+        server.close()
+
+
+def test_a_cell_output_subscriber_hears_another_clients_run(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A cell output resource (docs/choices.md "Outputs as resources") watches its notebook: another client running
+    the cell is a notification with the output's URI, and a read then has the new output."""
+    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    try:
+        watcher, runner = server.session(), server.session()
+        cell_id = json.loads((notebooks / "top.ipynb").read_text())["cells"][0]["id"]
+        output = f"cell-output:///top.ipynb/cells/{cell_id}/outputs/0"
+        stream = EventStream.standalone(server, watcher.headers)
+        assert server.rpc("resources/subscribe", {"uri": output}, watcher.headers)["result"] == {}
+        runner.call("overwrite_cell_source", {"notebook": "top.ipynb", "cell_index": 0, "source": "print('ran by another')"})
+        runner.call("execute_cell", {"notebook": "top.ipynb", "cell_index": 0})
+        time.sleep(1.5)
+        heard = [m for m in stream.close() if m.get("method") == UPDATED]
+        assert heard and all(m["params"] == {"uri": output} for m in heard), heard
+        (content,) = server.rpc("resources/read", {"uri": output}, watcher.headers)["result"]["contents"]
+        assert content == {"uri": output, "mimeType": "text/plain", "text": "ran by another\n"}
     finally:
         server.close()
 

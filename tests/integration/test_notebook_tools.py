@@ -144,7 +144,8 @@ def test_insert_read_edit_move_clear_delete(stateless: StatelessClient, root: Pa
     structured = out[AS]
     assert structured["kind"] == "cell.read" and structured["count"] == 3 and structured["images"] == 1
     assert structured["outputs"][1] == {"type": "image", "mimeType": "image/png",
-                                        "bytes": len(base64.b64decode(out[PS]["cell"]["outputs"][1]["data"]["image/png"]))}
+                                        "bytes": len(base64.b64decode(out[PS]["cell"]["outputs"][1]["data"]["image/png"])),
+                                        "uri": f"cell-output:///walk.ipynb/cells/{image_cell}/outputs/1"}
     assert structured["cell"] == {"index": 2, "id": image_cell, "type": "code", "executionCount": 3}
     assert structured["source"] == "print('hello')\nplot()"
     record = out[PS]["cell"]

@@ -107,9 +107,15 @@ def test_plot_comes_back_as_png_for_the_user_and_by_reference_for_the_assistant(
     assistant = output_for(outputs, "assistant", "structured")["structuredContent"]
     validate(variant_schemas[("execute_code", "assistant", "structured")], assistant, "assistant/structured")
     refs = [i for i in assistant["outputs"] if isinstance(i, dict) and i.get("type") == "image"]
-    assert refs == [{"type": "image", "mimeType": "image/png", "bytes": len(png)}]
+    assert [{k: v for k, v in ref.items() if k != "uri"} for ref in refs] == [{"type": "image", "mimeType": "image/png", "bytes": len(png)}]
     assert assistant["images"] == 1
     assert PNG_B64_PREFIX not in json.dumps(assistant), "base64 image data in assistant/structured"
+    # the image is its output's resource: read whole, as a blob, by the client that ran it (docs/choices.md "Outputs as resources")
+    assert refs[0]["uri"].startswith("mcp-variants://runs/"), refs
+    (read, *others) = outputs_client(transport).request("resources/read", {"uri": refs[0]["uri"]},
+                                                            headers={"Mcp-Name": refs[0]["uri"]}).result["contents"]
+    assert read["mimeType"] == "image/png" and base64.b64decode(read["blob"]) == png
+    assert [c["mimeType"] for c in others] == ["text/plain"]  # the bundle's other types follow the richest
 
     programmatic = output_for(outputs, "programmatic", "structured")["structuredContent"]
     validate(variant_schemas[("execute_code", "programmatic", "structured")], programmatic, "programmatic/structured")
@@ -259,8 +265,8 @@ def test_invalid_arguments_in_legacy_eras(connect, transport, version):
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_long_output_is_capped_for_the_model_and_whole_for_programs(outputs_client, transport):
-    """A 60 KB print: assistant/content is capped (default 20,000 bytes) with a marker that says how
-    to get the rest; programmatic/structured in the same call has all of it (docs/choices.md
+    """A 60 KB print: assistant/content is capped (default 20,000 bytes) with a marker that names the
+    resource holding the rest (test_wire_outputs.py reads it); programmatic/structured in the same call has all of it (docs/choices.md
     "Output budgets"; SEP: each output tailored to its audience)."""
     reply = outputs_client(transport).call(
         "execute_code", {"code": "print('y' * 60000)"},
@@ -269,7 +275,7 @@ def test_long_output_is_capped_for_the_model_and_whole_for_programs(outputs_clie
     outputs = outputs_of(reply)
     text = text_of(output_for(outputs, "assistant", "content")["content"])
     assert len(text.split("\n", 1)[0]) <= 20000, "assistant text over the default 20,000-byte cap"
-    assert "programmatic/structured" in text
+    assert "more bytes cut; read mcp-variants://runs/" in text, "the marker names the resource holding the whole output"
     programmatic = output_for(outputs, "programmatic", "structured")["structuredContent"]
     assert "".join(o.get("text", "") for o in programmatic["outputs"]).count("y") == 60000
     assert programmatic["truncatedBytes"] == 0

@@ -31,6 +31,7 @@ from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.runtime import Backend
+from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
@@ -44,6 +45,7 @@ from .callers import call_info
 from .image_resources import ImageResources, image_owner
 from .notebook_resources import NotebookResources
 from .observe import CallObserver
+from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
 
@@ -66,6 +68,7 @@ class ServerState:
     subscriptions: Subscriptions
     observer: CallObserver
     tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/tasks.py)
+    outputs: OutputStore = field(default_factory=OutputStore)  # execute_code's outputs, for resources/read (output_links.py)
 
     async def aclose(self) -> None:
         """At shutdown: no more notifications or runs, then every kernel, document and sandbox of ours; the audit trail
@@ -92,11 +95,13 @@ def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
 
 
 def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver) -> ServerState:
-    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images) and subscriptions."""
+    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions."""
     images = images or ImagePolicy()
-    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store)])
+    outputs = OutputStore()
+    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store), RunOutputResources(outputs),
+                           CellOutputResources(hub)])
     return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
-                       subscriptions=Subscriptions(resources.owner), observer=observer)
+                       subscriptions=Subscriptions(resources.owner), observer=observer, outputs=outputs)
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
@@ -146,6 +151,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
             connection.exit_stack.callback(hub.forget, key)
+            connection.exit_stack.callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
@@ -184,7 +190,7 @@ def build_server(state: ServerState) -> Server[Any]:
     serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS, state.tasks)
     server.add_request_handler("server/discover", RequestParams, discover)
     _register_empty_features(server)
-    # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, and images in link mode.
+    # The MCP Apps views (ui://), the notebooks (notebook:///) with subscriptions, images in link mode, and outputs.
     register_resources(server, state.resources, state.subscriptions, lambda ctx: client_state(ctx, state))
     return server
 
@@ -217,4 +223,5 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
 
     client = client_state(ctx, state)
     return ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress,
-                       images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key))
+                       images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key),
+                       outputs=OutputKeeper(state.outputs, image_owner(client)))

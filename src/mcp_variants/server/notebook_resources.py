@@ -37,13 +37,18 @@ def notebook_path(uri: str) -> str:
     path = unquote(parts.path).lstrip("/")
     if parts.scheme != SCHEME or parts.netloc or not path.endswith(".ipynb"):
         raise MCPError(INVALID_PARAMS, f"{uri!r} is not a notebook resource: they are {SCHEME}:///path/to/notebook.ipynb", {"uri": uri})
+    return checked_path(path, uri)
+
+
+def checked_path(path: str, uri: str) -> str:
+    """`path` (from `uri`) as a clean relative path: MCPError (invalid params) for one that leaves the root."""
     try:
         return clean_relative(path).as_posix()
     except ToolError as exc:
         raise MCPError(INVALID_PARAMS, exc.message, {"uri": uri}) from None
 
 
-def _failure(exc: ToolError, uri: str) -> MCPError:
+def failure(exc: ToolError, uri: str) -> MCPError:
     """A runtime's failure to read a notebook, as a protocol error (resources/read has no isError)."""
     code = INVALID_PARAMS if exc.kind in (ErrorKind.NOT_FOUND, ErrorKind.PATH_OUTSIDE_ROOT) else INTERNAL_ERROR
     return MCPError(code, exc.message, {"uri": uri, "type": str(exc.kind)})
@@ -74,7 +79,7 @@ class NotebookResources:
         try:
             notebook = await self.hub.backend(client).contents.read_notebook(path)
         except ToolError as exc:
-            raise _failure(exc, uri) from None
+            raise failure(exc, uri) from None
         result: dict[str, Any] = {"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": json.dumps(notebook, ensure_ascii=False)}]}
         if stateless:
             result.update(READ_CACHE_HINT)
@@ -85,4 +90,4 @@ class NotebookResources:
         try:
             return await self.hub.backend(client).contents.watch(path, listener)
         except ToolError as exc:
-            raise _failure(exc, uri) from None
+            raise failure(exc, uri) from None

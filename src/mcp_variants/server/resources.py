@@ -1,5 +1,6 @@
-"""The server's resources, from every source: the MCP Apps views (`ui://`, apps/resources.py)
-and the notebooks of the client's runtime (`notebook:///`, notebook_resources.py).
+"""The server's resources, from every source: the MCP Apps views (`ui://`, apps/resources.py),
+the notebooks of the client's runtime (`notebook:///`, notebook_resources.py), the images of
+--images link (image_resources.py) and the outputs of runs and cells (output_resources.py).
 
 resources/list (paged), resources/templates/list and resources/read at every version; the
 notebooks also `resources/subscribe` / `resources/unsubscribe` at the handshake versions, and

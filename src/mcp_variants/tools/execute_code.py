@@ -19,7 +19,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     execution = await ctx.backend.kernels.execute(args["code"], kernel_id=kernel_id, timeout=timeout, progress=progress_of(ctx, args))
     if replaced:
         execution = replace(execution, kernel_restarted=True)
-    view, failure = execution_outcome(execution, "code.execute", ctx.limits.assistant_text_bytes, timeout, images=ctx.images)
+    view, failure = execution_outcome(execution, "code.execute", ctx.limits.assistant_text_bytes, timeout, images=ctx.images,
+                                      uris=ctx.outputs.keep(execution.outputs))
     return Outcome(value=view, failure=failure)
 
 

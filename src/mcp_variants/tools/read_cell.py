@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..images import ImagePolicy
+from ..output_links import cell_output_uri
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
 from .shared.cells import SOURCE_HINT, cell_record, locate_cell
@@ -29,6 +30,11 @@ class CellView:
         return self.record["outputs"] if self.include_outputs else []
 
     @property
+    def uris(self) -> list[str]:
+        """The resource of each shown output: the cell's, as the notebook has it now."""
+        return [cell_output_uri(self.path, self.record["id"], i) for i in range(len(self.shown_outputs))]
+
+    @property
     def shows_outputs(self) -> bool:
         """Asked for, and a code cell: only those have outputs to show (or to say there are none)."""
         return self.include_outputs and self.record["type"] == "code"
@@ -48,7 +54,7 @@ def assistant_content(view: CellView) -> list[dict[str, Any]]:
     heading = {"type": "text", "text": f"{_heading(view)}:\n{source}" if source else f"{_heading(view)}: empty source."}
     if not view.shows_outputs:
         return [heading]
-    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=True, images=view.images)
+    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=True, images=view.images, uris=view.uris)
     if not outputs:
         return [heading, {"type": "text", "text": "Outputs:"}, {"type": "text", "text": "No outputs."}]
     if outputs[0]["type"] == "text":
@@ -69,12 +75,12 @@ def user_content(view: CellView) -> list[dict[str, Any]]:
     cell = {"type": "text", "text": f"{prompt}\n{source}"}
     if not view.shows_outputs:
         return [cell]
-    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=False, images=view.images)
+    outputs = output_blocks(view.shown_outputs, view.text_limit, for_model=False, images=view.images, uris=view.uris)
     return [cell, *(outputs or [{"type": "text", "text": "(no output)"}])]
 
 
 def assistant_structured(view: CellView) -> dict[str, Any]:
-    result = outputs_structured("cell.read", view.shown_outputs, view.text_limit, images=view.images)
+    result = outputs_structured("cell.read", view.shown_outputs, view.text_limit, images=view.images, uris=view.uris)
     record = view.record
     result["cell"] = {"index": record["index"], "id": record["id"], "type": record["type"], "executionCount": record["executionCount"]}
     result["source"] = cap_text(record["source"], view.text_limit, hint=SOURCE_HINT).text

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...jupyter.notebook_model import set_outputs, source_text
+from ...output_links import cell_output_uri
 from ...protocol.errors import ErrorKind, ToolError
 from ...protocol.projection import Outcome
 from .arguments import progress_of, timeout_of
@@ -41,11 +42,15 @@ async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str,
     async with editing(ctx, path) as notebook:
         index = next((i for i, c in enumerate(notebook["cells"]) if c.get("id") == cell_id), None)
         if index is None:
-            view, _ = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, images=ctx.images)
+            # Written into no cell: its outputs are kept as a run's (execute_code's resources).
+            view, _ = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, images=ctx.images,
+                                        uris=ctx.outputs.keep(execution.outputs))
             raise ToolError(ErrorKind.NOT_FOUND,
                             f"Cell {cell_id} was deleted from {path} while it ran (by someone else): its outputs are in this "
                             "result only, written into no cell. read_notebook shows the notebook as it is now.", partial=view)
         set_outputs(notebook["cells"][index], execution.outputs, execution.execution_count)
     cell_info = {"notebook": path, "cellId": cell_id, "cellIndex": index}
-    view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info, images=ctx.images)
+    uris = [cell_output_uri(path, cell_id, i) for i in range(len(execution.outputs))]
+    view, failure = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, cell_info, images=ctx.images,
+                                      uris=uris)
     return Outcome(value=view, failure=failure, meta=cell_meta(cell_id))

@@ -3,6 +3,7 @@ of nbformat outputs they share with read_cell."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from .text import cap_text
 
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 FULL_OUTPUT_HINT = "request programmatic/structured for the full output"
+SHOWN_URIS = 3  # a cut text names at most this many outputs' resources
 NO_OUTPUT = "Ran without output."
 RESTART_NOTE = "The kernel was restarted before this run: variables and imports from earlier runs are gone."
 
@@ -36,6 +38,7 @@ class ExecutionView:
     text_limit: int
     cell: dict[str, Any] | None = None  # notebook, cellId, cellIndex when the code ran in a cell
     images: ImagePolicy = INLINE_IMAGES
+    uris: tuple[str, ...] = ()  # the resource of each output (output_links.py), in their order; () when none
 
 
 def _image(bundle: dict[str, Any]) -> tuple[str, str] | None:
@@ -57,20 +60,35 @@ def _output_texts(output: dict[str, Any]) -> str | None:
     return strip_ansi(plain) if isinstance(plain, str) else None
 
 
+def whole_output_hint(uris: list[str], *, for_model: bool) -> str:
+    """What a cut text says of where the rest is: the resources of the outputs it cut, else the programs' variant."""
+    if not uris:
+        return FULL_OUTPUT_HINT if for_model else "the full output is available to programs"
+    named = ", ".join(uris[:SHOWN_URIS]) + (f" (and {len(uris) - SHOWN_URIS} more)" if len(uris) > SHOWN_URIS else "")
+    whole = "the whole output" if len(uris) == 1 else "the whole outputs"
+    return f"read {named} for {whole}" if for_model else f"{whole}: {named}"
+
+
 def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: bool, images: ImagePolicy = INLINE_IMAGES,
-                  first_note: str = "", last_note: str = "") -> list[dict[str, Any]]:
+                  first_note: str = "", last_note: str = "", uris: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Content blocks for nbformat outputs, in their order: texts merged and capped, images as
-    `images` has them (image blocks or links), the notes before and after them; [] when there is nothing to show."""
+    `images` has them (image blocks or links), the notes before and after them; [] when there is nothing to show.
+    A cut text names the resources (`uris`, one per output) of the outputs it cut."""
     blocks: list[dict[str, Any]] = []
-    texts: list[str] = [first_note + "\n"] if first_note else []
+    texts: list[tuple[str, str | None]] = [(first_note + "\n", None)] if first_note else []
 
     def flush() -> None:
         if texts:
-            hint = FULL_OUTPUT_HINT if for_model else "the full output is available to programs"
-            blocks.append({"type": "text", "text": cap_text("".join(texts), text_limit, hint=hint).text})
+            end, cut = 0, []
+            for text, uri in texts:  # an output is cut when its text ends past the budget
+                end += len(text.encode())
+                if end > text_limit and uri is not None:
+                    cut.append(uri)
+            hint = whole_output_hint(cut, for_model=for_model)
+            blocks.append({"type": "text", "text": cap_text("".join(text for text, _ in texts), text_limit, hint=hint).text})
             texts.clear()
 
-    for output in outputs:
+    for index, output in enumerate(outputs):
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             flush()
@@ -78,44 +96,52 @@ def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: 
             continue
         text = _output_texts(output)
         if text:
-            texts.append(text if text.endswith("\n") else text + "\n")
+            texts.append((text if text.endswith("\n") else text + "\n", uris[index] if index < len(uris) else None))
     if last_note:
-        texts.append(last_note + "\n")
+        texts.append((last_note + "\n", None))
     flush()
     return blocks
 
 
 def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int, *, images: ImagePolicy = INLINE_IMAGES,
-                       dropped_bytes: int = 0) -> dict[str, Any]:
-    """The Results contract's outputs shape: texts capped, images referenced by type and size (and link), never inlined."""
-    items, count, cut = _contract_items(outputs, text_limit, images)
+                       dropped_bytes: int = 0, uris: Sequence[str] = ()) -> dict[str, Any]:
+    """The Results contract's outputs shape: texts capped, images referenced by type and size (and link), never inlined;
+    `fullOutputs` names the resource of each cut text (`uris`: one per output)."""
+    items, count, cut, whole = _contract_items(outputs, text_limit, images, uris)
     result: dict[str, Any] = {"kind": kind, "result": items, "outputs": items, "count": len(items), "images": count}
     if dropped_bytes or cut:
         result["truncated"] = True
+    if whole:
+        result["fullOutputs"] = whole
     return result
 
 
-def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: ImagePolicy) -> tuple[list[Any], int, bool]:
-    """The items, how many are images, and whether any text was cut."""
+def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: ImagePolicy,
+                    uris: Sequence[str] = ()) -> tuple[list[Any], int, bool, list[dict[str, Any]]]:
+    """The items, how many are images, whether any text was cut, and the resources of the cut ones."""
     items: list[Any] = []
     images = 0
     cut = False
-    for output in outputs:
+    whole: list[dict[str, Any]] = []
+    for index, output in enumerate(outputs):
         image = _image(output.get("data", {})) if output["output_type"] != "stream" else None
         if image is not None:
             images += 1
             item: dict[str, Any] = {"type": "image", "mimeType": image[0], "bytes": len(decoded(image[1]))}
-            link = policy.link(*image)
+            link = policy.link(*image) or (uris[index] if index < len(uris) else None)
             if link is not None:
                 item["uri"] = link
             items.append(item)
             continue
         text = _output_texts(output)
         if text is not None:
-            capped = cap_text(text, text_limit, hint=FULL_OUTPUT_HINT)
+            uri = uris[index] if index < len(uris) else None
+            capped = cap_text(text, text_limit, hint=whole_output_hint([uri] if uri else [], for_model=True))
+            if capped.cut and uri is not None:
+                whole.append({"item": len(items), "uri": uri, "bytes": len(text.encode())})
             items.append(capped.text)
             cut = cut or capped.cut
-    return items, images, cut
+    return items, images, cut, whole
 
 
 def _run_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
@@ -124,7 +150,7 @@ def _run_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]
     dropped = (f"[{execution.truncated_bytes} bytes of output were not kept: the run printed more than the server keeps]"
                if execution.truncated_bytes else "")
     return output_blocks(execution.outputs, view.text_limit, for_model=for_model, images=view.images,
-                         first_note=RESTART_NOTE if execution.kernel_restarted else "", last_note=dropped)
+                         first_note=RESTART_NOTE if execution.kernel_restarted else "", last_note=dropped, uris=view.uris)
 
 
 def _success_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, Any]]:
@@ -133,7 +159,7 @@ def _success_blocks(view: ExecutionView, *, for_model: bool) -> list[dict[str, A
 
 def assistant_structured(view: ExecutionView) -> dict[str, Any]:
     return outputs_structured(view.kind, view.execution.outputs, view.text_limit, images=view.images,
-                              dropped_bytes=view.execution.truncated_bytes)
+                              dropped_bytes=view.execution.truncated_bytes, uris=view.uris)
 
 
 def programmatic_structured(view: ExecutionView) -> dict[str, Any]:
@@ -175,7 +201,8 @@ def _error_projector(selector: Selector) -> Any:
     def project(failure: ToolError) -> Any:
         view: ExecutionView | None = failure.partial
         if selector == ASSISTANT_STRUCTURED:
-            return _error_structured(failure, _contract_items(view.execution.outputs, view.text_limit, view.images)[0] if view else [])
+            return _error_structured(failure, _contract_items(view.execution.outputs, view.text_limit, view.images,
+                                                              view.uris)[0] if view else [])
         if selector in (PROGRAMMATIC_STRUCTURED, UI_STRUCTURED):
             return _error_structured(failure, view.execution.outputs if view else [])
         return _error_content(failure, for_model=selector == ASSISTANT_CONTENT)
@@ -200,10 +227,10 @@ EXECUTION_PROJECTORS = ToolProjectors(
 
 def execution_outcome(
     execution: Execution, kind: str, text_limit: int, timeout: float, cell: dict[str, Any] | None = None, *,
-    images: ImagePolicy = INLINE_IMAGES,
+    images: ImagePolicy = INLINE_IMAGES, uris: Sequence[str] = (),
 ) -> tuple[ExecutionView, ToolError | None]:
-    """The view of a run, and the failure it amounts to when it did not end well."""
-    view = ExecutionView(execution, kind, text_limit, cell, images)
+    """The view of a run (`uris`: the resource of each output), and the failure it amounts to when it did not end well."""
+    view = ExecutionView(execution, kind, text_limit, cell, images, tuple(uris))
     if execution.status == RunStatus.OK:
         return view, None
     if execution.status == RunStatus.TIMEOUT and execution.queued:

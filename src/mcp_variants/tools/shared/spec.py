@@ -9,6 +9,7 @@ from typing import Any, Literal
 from ...images import ImagePolicy
 from ...jupyter.hub import ClientState, Hub
 from ...jupyter.runtime import Backend, ProgressCallback
+from ...output_links import OutputKeeper
 from ...protocol.projection import Outcome, ToolProjectors
 
 
@@ -49,6 +50,7 @@ class ToolContext:
     progress: ProgressCallback | None = None
     images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
     call: CallInfo = field(default_factory=CallInfo)
+    outputs: OutputKeeper = field(default_factory=OutputKeeper)  # keeps execute_code's outputs as resources, for this client
 
     @property
     def backend(self) -> Backend:
