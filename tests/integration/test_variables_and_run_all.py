@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -91,17 +92,58 @@ def test_inspect_variable_in_detail(stateless: StatelessClient, notebook: str) -
     assert bad.is_error and "not a variable name" in text_of(bad[AC])
 
 
-def test_a_dataframe_has_its_columns_dtypes_and_head(stateless: StatelessClient, root: Path) -> None:
-    pytest.importorskip("pandas", reason="pandas is not installed in the kernel's environment (the project's venv): "
-                                         "the DataFrame columns, dtypes and head are untested here")
-    write_notebook(root / "frame.ipynb", [code("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})")])
-    stateless.call("execute_cell", {"notebook": "frame.ipynb", "cell_index": 0})
-    listed = stateless.call("list_variables", {"notebook": "frame.ipynb"}, [{"audience": "programmatic", "format": "structured"}])
-    (df,) = listed[PS]["variables"]
-    assert df["shape"] == [3, 2] and df["columns"] == [{"name": "a", "dtype": "int64"}, {"name": "b", "dtype": "object"}]
-    out = stateless.call("inspect_variable", {"notebook": "frame.ipynb", "name": "df"})
-    assert out[PS]["variable"]["head"]["rows"][0] == ["1", "'x'"]
-    assert "a (int64), b (object)" in text_of(out[AC])
+def pandas_python() -> str | None:
+    """An interpreter with pandas and ipykernel: MCP_VARIANTS_TEST_PANDAS_PYTHON's, else the server's own."""
+    for python in (os.environ.get("MCP_VARIANTS_TEST_PANDAS_PYTHON"), sys.executable):
+        if python and subprocess.run([python, "-c", "import pandas, ipykernel"], capture_output=True).returncode == 0:
+            return python
+    return None
+
+
+def server_with_kernelspec(tmp_path: Path, reaper: Reaper, name: str, language: str, python: str,
+                           cells: list[Any]) -> StatelessClient:
+    """Our server whose JUPYTER_PATH has kernelspec `name` (an ipykernel of `python` that says it is `language`),
+    on a root with `name`.ipynb, whose metadata picks that kernelspec."""
+    spec = tmp_path / "jupyter" / "kernels" / name
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"], "display_name": name, "language": language}))
+    root = tmp_path / "root"
+    root.mkdir()
+    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": name, "display_name": name, "language": language}})
+    notebook.cells = cells
+    (root / f"{name}.ipynb").write_text(nbformat.writes(notebook))
+    connection = StdioConnection.serve(root, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+    reaper.watch(connection.process.pid)
+    return StatelessClient(connection)
+
+
+def test_a_dataframe_has_its_columns_dtypes_and_head(tmp_path: Path, reaper: Reaper) -> None:
+    python = pandas_python()
+    if python is None:
+        pytest.skip("no interpreter with pandas and ipykernel (the project's venv has no pandas; set "
+                    "MCP_VARIANTS_TEST_PANDAS_PYTHON to one): a DataFrame's columns, dtypes and head are untested here")
+    client = server_with_kernelspec(tmp_path, reaper, "pandas-python", "python", python, [nbformat.v4.new_code_cell(
+        "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3, 4, 5, 6], 'b': list('uvwxyz')})\nseries = df['a']")])
+    try:
+        assert not client.call("execute_cell", {"notebook": "pandas-python.ipynb", "cell_index": 0}).is_error
+        listed = client.call("list_variables", {"notebook": "pandas-python.ipynb"})
+        by_name = {v["name"]: v for v in listed[PS]["variables"]}
+        df = by_name["df"]
+        frame_type = df["type"]  # pandas 3 names its classes' module pandas, pandas 2 pandas.core.frame
+        assert frame_type in ("pandas.DataFrame", "pandas.core.frame.DataFrame") and df["shape"] == [6, 2] and df["length"] == 6
+        assert [c["name"] for c in df["columns"]] == ["a", "b"] and df["columns"][0]["dtype"] == "int64"
+        assert df["columns"][1]["dtype"] in ("object", "str", "string"), "pandas 2 says object, pandas 3 str"
+        assert by_name["series"]["dtype"] == "int64" and by_name["series"]["shape"] == [6] and "columns" not in by_name["series"]
+        assert "columns: a (int64), b (" in text_of(listed[AC])
+        out = client.call("inspect_variable", {"notebook": "pandas-python.ipynb", "name": "df"})
+        head = out[PS]["variable"]["head"]
+        assert head["index"] == ["0", "1", "2", "3", "4"] and head["rows"][0] == ["1", "'u'"]
+        assert out[UI_S]["rows"][0] == {"index": "0", "c0": "1", "c1": "'u'"} and out[US]["columns"][1] == {"key": "c0", "label": "a"}
+        text = text_of(out[AC])
+        assert f"df: {frame_type}" in text and "shape/len: 6x2" in text and "First 5 rows:" in text
+    finally:
+        client.connection.close()
 
 
 def test_looking_leaves_no_trace_in_the_kernel(stateless: StatelessClient, notebook: str) -> None:
@@ -129,20 +171,8 @@ def test_the_default_kernel_is_where_execute_code_runs(stateless: StatelessClien
 def test_a_kernel_that_is_not_python_is_refused(tmp_path: Path, reaper: Reaper) -> None:
     """A kernelspec whose language is bash (its process is ipykernel, so only the language check can refuse it:
     were the snippet run, it would answer) gets a clear error, and nothing runs in it."""
-    spec = tmp_path / "jupyter" / "kernels" / "fakebash"
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Bash", "language": "bash"}))
-    root = tmp_path / "root"
-    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "fakebash", "display_name": "Bash", "language": "bash"}})
-    notebook.cells = [nbformat.v4.new_code_cell("x = 1")]
-    root.mkdir()
-    (root / "bash.ipynb").write_text(nbformat.writes(notebook))
-    connection = StdioConnection.serve(root, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
-    reaper.watch(connection.process.pid)
+    client = server_with_kernelspec(tmp_path, reaper, "bash", "bash", sys.executable, [nbformat.v4.new_code_cell("x = 1")])
     try:
-        client = StatelessClient(connection)
         ran = client.call("execute_notebook", {"notebook": "bash.ipynb"}, [{"audience": "programmatic", "format": "structured"}])
         assert not ran.is_error and ran[PS]["cells"][0]["executionCount"] == 1
         for tool, arguments in (("list_variables", {}), ("inspect_variable", {"name": "x"})):
@@ -153,7 +183,7 @@ def test_a_kernel_that_is_not_python_is_refused(tmp_path: Path, reaper: Reaper) 
                             [{"audience": "programmatic", "format": "structured"}])
         assert again[PS]["executionCount"] == 2, "nothing ran in it meanwhile"
     finally:
-        connection.close()
+        client.connection.close()
 
 
 # ---- execute_notebook --------------------------------------------------------------------------------
