@@ -239,6 +239,17 @@ def test_execute_notebook_runs_a_range_and_every_variant_on_success(stateless: S
         assert bad.is_error and hint in text_of(bad[AC]), (arguments, bad.result)
 
 
+def test_execute_notebook_says_a_cells_images(stateless: StatelessClient, root: Path) -> None:
+    """The model's summary names a plot (never inlines it); people get the image itself."""
+    plot = ("import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
+            "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.show()")
+    write_notebook(root / "plot.ipynb", [code(plot)])
+    out = stateless.call("execute_notebook", {"notebook": "plot.ipynb"})
+    assert not out.is_error, out.result
+    assert "[1 image: read_cell shows" in text_of(out[AC]) and not [b for b in out[AC] if b["type"] == "image"]
+    assert [b for b in out[UC] if b["type"] == "image"] and out[AS]["cells"][0]["outputs"][0]["type"] == "image"
+
+
 def test_execute_notebook_reports_progress_per_cell(stateless: StatelessClient, root: Path) -> None:
     write_notebook(root / "progress.ipynb", [code("import time\nprint('one', flush=True)\ntime.sleep(1.2)"), code("print('two')")])
     token = "run-all-progress"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import numbers
 import reprlib
 import sys
 import types
@@ -41,9 +42,10 @@ def _shape(value: Any) -> list[int] | None:
         return None
     try:
         shape = tuple(value.shape)
-        return [int(n) for n in shape]
     except Exception:
         return None
+    # Whole numbers only: a lazy array's unknown sizes (dask's) would compute when made ints.
+    return [int(n) for n in shape] if all(isinstance(n, numbers.Integral) for n in shape) else None
 
 
 def _length(value: Any, shape: list[int] | None) -> int | None:

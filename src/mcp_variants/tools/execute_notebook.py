@@ -18,10 +18,11 @@ from .shared.cells import cell_record, plain_output
 from .shared.executions import ExecutionView, output_blocks, outputs_structured
 from .shared.notebooks import load_stable, notebook_path
 from .shared.spec import ToolContext, ToolSpec
-from .shared.text import cap_each, plural
+from .shared.text import cap_each, cap_text, plural
 
 KIND = "notebook.execute"
 OUTPUT_HINT = "request programmatic/structured for every output, or read_cell for one cell"
+IMAGES_HINT = "read_cell shows a cell's images; user/content has them for people"
 STATUS = {ErrorKind.EXECUTION_ERROR: "error", ErrorKind.TIMEOUT: "timeout", ErrorKind.KERNEL_DIED: "died"}
 
 
@@ -86,6 +87,9 @@ def _text(cell: CellRun) -> str:
     """What a cell printed, for a model: its outputs' text, or why it failed when it has none."""
     blocks = output_blocks(cell.outputs, 1 << 30, for_model=True) if cell.outputs else []
     text = "".join(b["text"] for b in blocks if b["type"] == "text").strip()
+    images = sum(b["type"] != "text" for b in blocks)
+    if images:
+        text = (text + f"\n[{plural(images, 'image')}: {IMAGES_HINT}]").strip()
     if cell.failure is not None and cell.failure.kind not in STATUS:
         text = (text + "\n" + cell.failure.message).strip()
     return text
@@ -96,7 +100,7 @@ def _lines(run: NotebookRun, *, first: str) -> str:
     lines = [first]
     for cell, text in zip(run.ran, texts, strict=True):
         lines.append(_label(cell) + (":\n" + text.text if text.text else ": no output"))
-    return "\n".join(lines)
+    return cap_text("\n".join(lines), run.text_limit, hint=OUTPUT_HINT).text
 
 
 def assistant_content(run: NotebookRun, first: str | None = None) -> list[dict[str, Any]]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...jupyter.variables import read_variables
-from .arguments import timeout_of
 from .notebooks import code_kernel, notebook_kernel, notebook_path
 from .spec import ToolContext
+
+LOOK_TIMEOUT_S = 30.0  # a look waits no longer by default (the server's --timeout when shorter): a busy kernel is said so
 
 # What a kernel is asked for: repr sizes, how many variables, columns and head rows (jupyter/namespace.py reads it).
 LIST_REQUEST: dict[str, Any] = {"name": None, "repr_chars": 100, "repr_items": 10, "include_all": False, "max_variables": 500,
@@ -33,7 +34,8 @@ async def variable_kernel(ctx: ToolContext, args: dict[str, Any]) -> tuple[str |
 async def ask_kernel(ctx: ToolContext, args: dict[str, Any], request: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
     """The kernel's id, its name for messages, and its answer to `request`."""
     kernel_id, label = await variable_kernel(ctx, args)
-    answered_by, answer = await read_variables(ctx.backend.kernels, kernel_id, request, timeout=timeout_of(ctx, args))
+    timeout = float(args.get("timeout") or min(LOOK_TIMEOUT_S, ctx.limits.default_timeout))
+    answered_by, answer = await read_variables(ctx.backend.kernels, kernel_id, request, timeout=timeout)
     return answered_by, label, answer
 
 
