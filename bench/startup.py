@@ -4,7 +4,7 @@ Contestants, each a fresh process per round, started in a shuffled order every r
 whatever else the machine does hits them alike:
 
   floor       the MCP SDK's MCPServer with one tool on stdio (bench/floor_stdio.py): the floor
-  embedded    `python -m mcp_variants serve --root <tmp> --embedded` (23 tools, the embedded runtime)
+  embedded    `python -m mcp_variants serve --root <tmp> --embedded` (26 tools, the embedded runtime)
   discovery   the same without --embedded: it also looks for a Jupyter server on --root first
   embedded@REV  with --baseline REV: the embedded contestant as of that commit (its src/ and variants/ from
               `git archive`, first on PYTHONPATH, the same interpreter and packages): before/after in one run

@@ -25,7 +25,8 @@ AUDIENCE_ROUTING = {
     UI_EXT: "for an MCP App view; listed only when the request negotiated the Apps extension.",
 }
 GROUPS = [
-    ("Run code", ["execute_code", "execute_cell", "insert_execute_code_cell"]),
+    ("Run code", ["execute_code", "execute_cell", "insert_execute_code_cell", "execute_notebook"]),
+    ("Variables", ["list_variables", "inspect_variable"]),
     ("Notebooks", ["use_notebook", "unuse_notebook", "list_notebooks", "read_notebook", "read_notebook_page",
                    "restart_notebook"]),
     ("Cells", ["read_cell", "insert_cell", "edit_cell_source", "overwrite_cell_source", "move_cell", "delete_cell",

@@ -29,6 +29,9 @@ UI_TOOLS = {
     "list_files": "table",
     "list_notebooks": "table",
     "list_kernels": "table",
+    "list_variables": "table",
+    "inspect_variable": "table",
+    "execute_notebook": "notebook",
 }
 
 

@@ -87,6 +87,22 @@ def test_a_notebook_runs_in_its_session_kernel_and_is_saved_by_the_contents_mana
     assert "flow.ipynb" in {f["path"] for f in listed[PS]["files"]}
 
 
+def test_a_notebook_runs_whole_and_its_variables_are_read_in_its_session_kernel(
+        client: StatelessClient, server: JupyterServerProcess) -> None:
+    """execute_notebook and list_variables / inspect_variable in process (issue 21): the session kernel, silently."""
+    write_notebook(server.root / "run-all.ipynb", [code("rows = [1, 2, 3]"), code("total = sum(rows)\nprint(total)")])
+    ran = client.call("execute_notebook", {"notebook": "run-all.ipynb"})
+    assert not ran.is_error and [c["status"] for c in ran[PS]["cells"]] == ["ok", "ok"], ran.result
+    assert read_valid(server.root / "run-all.ipynb").cells[1]["outputs"][0]["text"] == "6\n"
+    listed = client.call("list_variables", {"notebook": "run-all.ipynb"})
+    assert {v["name"] for v in listed[PS]["variables"]} == {"rows", "total"}
+    assert listed[PS]["kernelId"] == next(s for s in sessions(server) if s["path"] == "run-all.ipynb")["kernel"]["id"]
+    detail = client.call("inspect_variable", {"notebook": "run-all.ipynb", "name": "rows"})
+    assert detail[PS]["variable"]["length"] == 3
+    again = client.call("execute_cell", {"notebook": "run-all.ipynb", "cell_index": 1})
+    assert again[PS]["executionCount"] == 3, "looking counted no execution"
+
+
 def test_requests_without_valid_credentials_run_nothing(server: JupyterServerProcess) -> None:
     before = kernel_ids(server)
     url = server.url + ENDPOINT

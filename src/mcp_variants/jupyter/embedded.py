@@ -43,8 +43,8 @@ class ZmqChannels:
         self.manager = manager
         self.client = client
 
-    def execute(self, code: str) -> str:
-        msg_id: str = self.client.execute(code, store_history=True, allow_stdin=False)
+    def execute(self, code: str, *, silent: bool = False) -> str:
+        msg_id: str = self.client.execute(code, silent=silent, store_history=not silent, allow_stdin=False)
         return msg_id
 
     async def iopub(self, timeout: float) -> dict[str, Any] | None:

@@ -93,7 +93,8 @@ class KernelPool(ABC, Generic[S]):
                 "that has it (list_kernels shows the kernelspecs; use_notebook's kernel_id or a notebook's metadata.kernelspec picks one).")
 
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None,
+                      silent: bool = False) -> Execution:
         restarted = False
         if kernel_id is None:
             kernel_id, restarted = await self.default_kernel()
@@ -104,7 +105,7 @@ class KernelPool(ABC, Generic[S]):
             await self._before_run(kernel)
             with telemetry.kernel_execution(kernel.kernel_id, kernel.name) as span:
                 execution = await run_code(kernel, code, timeout=timeout, hard_cap_bytes=self.hard_cap_bytes,
-                                           progress=progress, on_outputs=on_outputs)
+                                           progress=progress, on_outputs=on_outputs, silent=silent)
                 telemetry.executed(span, execution.status.value, execution.execution_count, execution.outputs)
             if execution.status is RunStatus.DIED:
                 await self._forget(kernel)

@@ -31,8 +31,9 @@ REPLY_S = 5.0  # how long the shell reply may take after the run went idle
 class MessageSource(Protocol):
     """One kernel's channels, as a transport carries them: all the loop needs of a kernel."""
 
-    def execute(self, code: str) -> str:
-        """Send an execute_request (history stored, no stdin); its msg_id."""
+    def execute(self, code: str, *, silent: bool = False) -> str:
+        """Send an execute_request (no stdin; history stored unless `silent`: then no history, no execution
+        count, no execute_input, as for a look the user never made); its msg_id."""
         ...
 
     async def iopub(self, timeout: float) -> dict[str, Any] | None:
@@ -79,7 +80,7 @@ class RunningKernel(Generic[S]):
 
 async def run_code(
     kernel: RunningKernel[Any], code: str, *, timeout: float, hard_cap_bytes: int, progress: Progress | None,
-    on_outputs: OutputsListener | None = None,
+    on_outputs: OutputsListener | None = None, silent: bool = False,
 ) -> Execution:
     """Run `code` in `kernel` (whose lock the caller holds) until it idles, times out or dies;
     `on_outputs` hears of every change to the outputs while it runs."""
@@ -91,7 +92,7 @@ async def run_code(
     next_progress = began + keepalive if keepalive else float("inf")
     streamed = StreamedText() if progress is not None and progress.stream else None
     heard = began  # the last message, or the last time the kernel was found alive
-    run = RunTracker(channels.execute(code), collector)
+    run = RunTracker(channels.execute(code, silent=silent), collector)
     ended: RunStatus | None = None  # TIMEOUT or DIED; otherwise the tracker's status
     queued = False
 

@@ -85,8 +85,10 @@ class KernelSpecInfo:
 
 class Kernels(Protocol):
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
-                      progress: Progress | None = None, on_outputs: OutputsListener | None = None) -> Execution:
-        """Run `code` in `kernel_id` (the default kernel when None)."""
+                      progress: Progress | None = None, on_outputs: OutputsListener | None = None,
+                      silent: bool = False) -> Execution:
+        """Run `code` in `kernel_id` (the default kernel when None); `silent`: leave no trace in its history or
+        execution count (the kernel's own look at itself, such as its variables: jupyter/variables.py)."""
         ...
 
     async def start_kernel(self, kernel_name: str | None = None) -> str:

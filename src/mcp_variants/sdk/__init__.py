@@ -19,7 +19,7 @@ runs), exactly the requested outputs, each structured one validated against its 
     run(mcp)
 
 `Variants` is an `MCPServer` extension; `ToolSet` with `serve_tools` is the same machinery for the
-low-level `Server` (the Jupyter server's 23 tools run on it). `Tasks` (an `MCPServer` extension) and
+low-level `Server` (the Jupyter server's 26 tools run on it). `Tasks` (an `MCPServer` extension) and
 `TaskStore` (`serve_tools(..., tasks=...)`) run long calls as tasks (docs/reference/tasks.md).
 docs/guides/python-servers.md has the guide.
 """

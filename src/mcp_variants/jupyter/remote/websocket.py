@@ -69,8 +69,8 @@ class WebSocketChannels:
     def connected(self) -> bool:
         return bool(self.client.connection_ready.is_set())
 
-    def execute(self, code: str) -> str:
-        msg_id: str = self.client.execute(code, store_history=True, allow_stdin=False)
+    def execute(self, code: str, *, silent: bool = False) -> str:
+        msg_id: str = self.client.execute(code, silent=silent, store_history=not silent, allow_stdin=False)
         return msg_id
 
     async def iopub(self, timeout: float) -> dict[str, Any] | None:

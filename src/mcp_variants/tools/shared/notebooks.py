@@ -38,6 +38,22 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     return kernel_id, replaced
 
 
+async def code_kernel(ctx: ToolContext, requested: str | None) -> tuple[str | None, bool]:
+    """The kernel code that is no cell's runs in (None: the runtime's default), and True when it replaced one that died.
+
+    As in jupyter-mcp-server, whose callers rely on it, code runs where the current notebook's cells run, so
+    what a cell defined is there: the notebook this client chose with use_notebook, when it has a kernel on
+    the client's runtime. A stateless request, or a client with no notebook, has the default kernel.
+    """
+    if requested is not None:
+        await ctx.backend.kernels.attach(requested)
+        return requested, False
+    path = ctx.client.notebook
+    if path is None or (ctx.backend.key, path) not in ctx.hub.notebook_kernels:
+        return None, False
+    return await notebook_kernel(ctx, path)
+
+
 async def notebook_kernelspec(ctx: ToolContext, path: str) -> str | None:
     """The kernelspec the notebook's metadata names, when this runtime has it (as JupyterLab picks a notebook's
     kernel); None for the runtime's default."""
