@@ -67,7 +67,9 @@ def test_the_agent_edits_the_room_and_what_the_person_types_meanwhile_stays(clie
         person.wait_for(lambda n: added[PS]["cellId"] in cell_ids(n))
         ran = ok(client.call("insert_execute_code_cell", {"notebook": "together.ipynb", "cell_index": 2, "source": "print(6 * 7)"}))
         assert "42" in text_of(ran[AC])
-        seen = person.wait_for(lambda n: len(n["cells"]) == 3 and "42" in output_texts(n["cells"][2]))
+        # The output and the execution count reach the page as two changes: wait for both (a count never set times out).
+        seen = person.wait_for(lambda n: len(n["cells"]) == 3 and "42" in output_texts(n["cells"][2])
+                               and n["cells"][2]["execution_count"] is not None)
         assert seen["cells"][2]["execution_count"] == ran[PS]["executionCount"]
     finally:
         stop.set()
