@@ -104,9 +104,11 @@ def ok(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
-    name = notebook_file(jupyterlab, "arrives.ipynb", [code("# the person's notebook", "first")])
-    opened(page, jupyterlab, name)
+def agents_cell_and_output_show_within_two_seconds(lab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    """The agent inserts and runs a cell in the notebook the page has open: both show within 2 s, no reload, no
+    conflict, and the page's model holds the cell, its output and its count (also tests/apps/test_jupyterlab_extension.py)."""
+    name = notebook_file(lab, "arrives.ipynb", [code("# the person's notebook", "first")])
+    opened(page, lab, name)
     marker = uuid.uuid4().hex[:8]
     page.watch(cell=f"agent cell {marker}", output=f"output {marker}!")
     began = now_ms()
@@ -123,9 +125,11 @@ def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterSe
     assert "not trusted" not in (cells[1]["shown"] or "").lower()
 
 
-def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
-    name = notebook_file(jupyterlab, "typing.ipynb", [code("", "person"), code("agent = 0", "agent")])
-    opened(page, jupyterlab, name)
+def page_types_while_the_agent_edits(lab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    """The page types real keys into one cell while the agent edits the next ten times: both kept, in the page, in
+    what the agent reads and in the file the room saves."""
+    name = notebook_file(lab, "typing.ipynb", [code("", "person"), code("agent = 0", "agent")])
+    opened(page, lab, name)
     page.edit_cell(0)
     typed = "# the person types this while the agent edits the next cell"
 
@@ -142,9 +146,17 @@ def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: Jupy
                           cells[0].source === {json.dumps(typed)}; }}""", timeout=10)
     read = ok(mcp.call("read_notebook", {"notebook": name, "detail": "detailed"}))[PS]["cells"]
     assert [c["source"] for c in read] == [typed, "agent = 10"]
-    saved = on_disk(jupyterlab, name)
+    saved = on_disk(lab, name)
     assert [c.source for c in saved.cells] == [typed, "agent = 10"], "after JupyterLab saves, the file holds both"
     assert page.eval(NO_RELOAD) and page.conflict_dialog() is None
+
+
+def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    agents_cell_and_output_show_within_two_seconds(jupyterlab, page, mcp)
+
+
+def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+    page_types_while_the_agent_edits(jupyterlab, page, mcp)
 
 
 def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab: JupyterServerProcess, page: LabPage,
