@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,26 @@ def world_clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Htt
 def migrated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     """examples/migration/after.py: an MCPServer tool migrated to declared variants."""
     yield from example_server(tmp_path_factory, EXAMPLES / "migration" / "after.py")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    url: str  # what the suite is pointed at (--url)
+
+
+# The official suite sends no credentials: the Jupyter server it reaches has authentication turned off (no token,
+# no password, and so no XSRF check), loopback only, as a person may run one; the extension's own auth is tested
+# in tests/integration/test_jupyter_extension.py.
+NO_AUTH = ("--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True")
+
+
+@pytest.fixture(scope="session")
+def extension_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoint]:
+    """A jupyter-server with the mcp-variants extension, its MCP endpoint at {url}mcp."""
+    from support.extension import ENDPOINT, extension_server
+
+    with extension_server(tmp_path_factory.mktemp("extension-root"), *NO_AUTH).start(90) as process:
+        yield Endpoint(process.url + ENDPOINT)
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,14 @@
 """The official MCP conformance suite (@modelcontextprotocol/conformance) against our HTTP servers.
 
-Four targets, each with a baseline:
+Five targets, each with a baseline:
 
 * the Jupyter server (`mcp-variants serve --http`), tests/outside/conformance-baseline.yml: it has none
   of the fixtures the suite names, so those scenarios are listed (kind `fixture`);
 * examples/everything.py, the suite's fixture ("everything") server written on mcp_variants.sdk (the SDK's
   MCPServer, our projection and bridge), tests/outside/conformance-baseline-everything.yml: it has every
   fixture, so its baseline lists only true gaps and the extension it does not implement;
+* the Jupyter server extension (MCP at a jupyter-server's /mcp, the same tools in process), against the Jupyter
+  server's baseline: it must fail nothing the standalone server passes;
 * examples/world_clock.py and examples/migration/after.py, small servers on mcp_variants.sdk,
   tests/outside/conformance-baseline-examples.yml: no fixtures, as the Jupyter server, and MCPServer's
   own answers where they differ from the Jupyter server's.
@@ -86,6 +88,7 @@ class Target:
 
 TARGETS = (
     Target("jupyter", "server", HERE / "conformance-baseline.yml", KINDS),
+    Target("extension", "extension_endpoint", HERE / "conformance-baseline.yml", KINDS),
     # It has every fixture: a `fixture` entry would excuse a fixture it lost.
     Target("everything", "everything_server", HERE / "conformance-baseline-everything.yml", ("gap", "extension"),
            ("tools-call-simple-text", "tools-call-error", "tools-call-mixed-content", "prompts-get-simple",

@@ -57,13 +57,17 @@ class MCPHandler(APIHandler):
 
     def _principal(self) -> Any:
         """The user, as the server knows them. The server's one shared token names nobody (jupyter-server makes up an
-        anonymous user for each request that carries it): its holder is the person who runs the server."""
+        anonymous user for each request that carries it): its holder is the person who runs the server. So is
+        everyone on a server with authentication turned off (no token, no password), where jupyter-server makes up
+        a new anonymous user for every request without its cookie: a session could not outlive its first request."""
         user = self.current_user
         hub_user = getattr(user, "hub_user", None)  # JupyterHub's identity provider keeps the Hub's model of the user
         if hub_user is not None:
             return principal(user.username, "jupyterhub", hub_user.get("scopes") or [])
         if self._shared_token():
             return principal(os_user(), "jupyter-token")
+        if not self.identity_provider.auth_enabled:
+            return principal(os_user(), "jupyter-no-auth")
         return principal(user.username, "jupyter")
 
     def _shared_token(self) -> bool:
