@@ -142,9 +142,8 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     sandbox = Sandbox(sandbox_id, server, datetime.now(UTC).isoformat(timespec="seconds"))
-    hub.sandboxes[sandbox_id] = sandbox
     client = JupyterServerClient(server.url, server.token)
-    hub.backends[sandbox.key] = server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes)
+    hub.add_sandbox(sandbox, server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
     return sandbox
 
 
@@ -159,11 +158,8 @@ def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
 
 async def terminate_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     """Stop a sandbox: its kernels, its server, its folder; forget its backend and notebook kernels."""
-    sandbox = find_sandbox(hub, sandbox_id)
-    del hub.sandboxes[sandbox_id]
-    backend = hub.backends.pop(sandbox.key, None)
-    for key in [k for k in hub.notebook_kernels if k[0] == sandbox.key]:
-        del hub.notebook_kernels[key]
+    find_sandbox(hub, sandbox_id)
+    sandbox, backend = hub.remove_sandbox(sandbox_id)
     if backend is not None:
         with anyio.move_on_after(5, shield=True):  # the server's own shutdown stops kernels anyway
             await backend.contents.aclose()
