@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.errors import ErrorKind
+from .refusals import Recourse, RuntimeRefusal
 from .runtime import Backend
 
 if TYPE_CHECKING:
@@ -191,8 +192,7 @@ class Hub:
     def backend(self, client: ClientState) -> Backend:
         backend = self._backends.get(client.backend_key)
         if backend is None:
-            raise ToolError(ErrorKind.NOT_FOUND,
-                            f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
+            raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"The runtime {client.backend_key!r} is gone.", recourse=Recourse.OTHER_RUNTIME)
         return backend
 
     async def aclose(self) -> None:

@@ -29,6 +29,7 @@ import anyio.to_thread
 from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
 from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
+from .refusals import Recourse, RuntimeRefusal
 from .remote.server_client import JupyterServerClient
 from .server_backend import server_backend
 
@@ -151,8 +152,7 @@ def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     sandbox = hub.sandboxes.get(sandbox_id)
     if sandbox is None:
         known = ", ".join(sorted(hub.sandboxes)) or "none are running"
-        raise ToolError(ErrorKind.NOT_FOUND,
-                        f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
+        raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"No sandbox {sandbox_id!r} ({known}).", recourse=Recourse.SANDBOXES)
     return sandbox
 
 
