@@ -23,6 +23,7 @@ import anyio
 
 from ..protocol.errors import ErrorKind, ToolError
 from .kernel_pool import KernelPool
+from .refusals import no_kernelspec
 from .run_loop import RunningKernel, utc_now
 from .runtime import KernelInfo, KernelSpecInfo
 
@@ -128,7 +129,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         try:
             spec = manager.kernel_spec
         except Exception:  # NoSuchKernel, or a kernel.json that does not parse
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernelspec {name!r} here; list_kernels shows the kernelspecs.") from None
+            raise no_kernelspec(name, "here") from None
         await manager.start_kernel(cwd=str(self.root))
         client = manager.client()
         client.start_channels()
@@ -147,7 +148,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         return (f"The kernel ({kernel.name}) runs {python}, which lacks {module}: install it into that environment "
                 f"({python} -m pip install {module}, or the package that provides it), or use a kernel of another environment: "
                 "serve with --kernel NAME (MCP_VARIANTS_KERNEL), or open a notebook whose metadata.kernelspec names it; "
-                "`jupyter kernelspec list` and list_kernels show the kernelspecs (`python -m ipykernel install --user --name NAME` "
+                "`jupyter kernelspec list` shows the kernelspecs (`python -m ipykernel install --user --name NAME` "
                 "run in an environment adds its own).")
 
     async def list_kernels(self) -> list[KernelInfo]:

@@ -8,14 +8,15 @@ notebook by accident. A stateless request has no client state: it names its note
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import anyio
 
-from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.errors import ErrorKind
+from .refusals import Recourse, RuntimeRefusal
 from .runtime import Backend
 
 if TYPE_CHECKING:
@@ -26,13 +27,57 @@ EMBEDDED = "embedded"
 logger = logging.getLogger(__name__)
 
 
-@dataclass
 class ClientState:
-    backend_key: str = EMBEDDED
-    notebook: str | None = None  # the default notebook set by use_notebook
-    persistent: bool = True  # False for a stateless request: nothing it sets outlives the call
-    notebook_names: dict[str, str] = field(default_factory=dict)  # name given in use_notebook -> path
-    key: str | None = None  # "stdio", "http:<session>"; None when stateless: who made an edit (runtime.Origin)
+    """One client's choices. Read through the properties; changed only through the methods, by the tools that
+    make those choices (use_notebook, unuse_notebook, use_sandbox, connect_to_jupyter, terminate_sandbox)."""
+
+    def __init__(self, backend_key: str = EMBEDDED, *, persistent: bool = True, key: str | None = None) -> None:
+        self._backend_key = backend_key
+        self._notebook: str | None = None
+        self._notebook_names: dict[str, str] = {}
+        self._persistent = persistent
+        self._key = key
+
+    @property
+    def backend_key(self) -> str:
+        """The runtime this client's calls run on."""
+        return self._backend_key
+
+    @property
+    def notebook(self) -> str | None:
+        """The default notebook set by use_notebook."""
+        return self._notebook
+
+    @property
+    def notebook_names(self) -> Mapping[str, str]:
+        """Name given in use_notebook -> path."""
+        return MappingProxyType(self._notebook_names)
+
+    @property
+    def persistent(self) -> bool:
+        """False for a stateless request: nothing it sets outlives the call."""
+        return self._persistent
+
+    @property
+    def key(self) -> str | None:
+        """Who the client is, "stdio" or "http:<session>"; None when stateless: who made an edit (runtime.Origin)."""
+        return self._key
+
+    def run_on(self, backend_key: str) -> None:
+        self._backend_key = backend_key
+
+    def use_notebook(self, path: str, name: str | None = None) -> None:
+        """`path` becomes the default notebook, also known as `name` when one is given."""
+        self._notebook = path
+        if name:
+            self._notebook_names[name] = path
+
+    def let_go_of(self, path: str) -> None:
+        """`path` is no longer the default notebook, nor known by any name."""
+        if self._notebook == path:
+            self._notebook = None
+        for name in [n for n, named in self._notebook_names.items() if named == path]:
+            del self._notebook_names[name]
 
 
 class KeyedLocks:
@@ -59,44 +104,102 @@ class KeyedLocks:
         return len(self._locks)
 
 
-@dataclass
 class Hub:
-    backends: dict[str, Backend]
-    default_backend: str = EMBEDDED
-    clients: dict[str, ClientState] = field(default_factory=dict)
-    # (backend key, notebook path) → kernel id: one kernel per notebook in use.
-    notebook_kernels: dict[tuple[str, str], str] = field(default_factory=dict)
-    # (backend key, kernel id) of kernels use_notebook attached a notebook to: they ran before, so unuse leaves them running.
-    attached_kernels: set[tuple[str, str]] = field(default_factory=set)
-    sandboxes: dict[str, Sandbox] = field(default_factory=dict)
-    notebook_locks: KeyedLocks = field(default_factory=KeyedLocks)  # by (backend key, notebook path)
-    closed: bool = False  # aclose ran: the signal path and the exit path may both call it
+    """Read through the properties (read-only views); changed only through the methods, so what depends on what
+    (a sandbox and its backend, a backend and its notebooks' kernels) changes together, here."""
+
+    def __init__(self, backends: Mapping[str, Backend], default_backend: str = EMBEDDED) -> None:
+        self._backends = dict(backends)
+        self._default_backend = default_backend
+        self._clients: dict[str, ClientState] = {}
+        # (backend key, notebook path) → kernel id: one kernel per notebook in use.
+        self._notebook_kernels: dict[tuple[str, str], str] = {}
+        # (backend key, kernel id) of kernels use_notebook attached a notebook to: they ran before, so unuse leaves them running.
+        self._attached_kernels: set[tuple[str, str]] = set()
+        self._sandboxes: dict[str, Sandbox] = {}
+        self.notebook_locks = KeyedLocks()  # by (backend key, notebook path)
+        self._closed = False  # aclose ran: the signal path and the exit path may both call it
+
+    @property
+    def backends(self) -> Mapping[str, Backend]:
+        return MappingProxyType(self._backends)
+
+    @property
+    def default_backend(self) -> str:
+        return self._default_backend
+
+    @property
+    def clients(self) -> Mapping[str, ClientState]:
+        return MappingProxyType(self._clients)
+
+    @property
+    def notebook_kernels(self) -> Mapping[tuple[str, str], str]:
+        return MappingProxyType(self._notebook_kernels)
+
+    @property
+    def attached_kernels(self) -> frozenset[tuple[str, str]]:
+        return frozenset(self._attached_kernels)
+
+    @property
+    def sandboxes(self) -> Mapping[str, Sandbox]:
+        return MappingProxyType(self._sandboxes)
+
+    def add_backend(self, backend: Backend, *, default: bool = False) -> None:
+        """Register `backend` under its key; with `default`, clients created from now on start on it."""
+        self._backends[backend.key] = backend
+        if default:
+            self._default_backend = backend.key
+
+    def remove_backend(self, key: str) -> Backend | None:
+        """Forget a backend and which kernels served its notebooks (they went with it); the caller closes it."""
+        for notebook in [n for n in self._notebook_kernels if n[0] == key]:
+            del self._notebook_kernels[notebook]
+        return self._backends.pop(key, None)
+
+    def add_sandbox(self, sandbox: Sandbox, backend: Backend) -> None:
+        self._sandboxes[sandbox.id] = sandbox
+        self.add_backend(backend)
+
+    def remove_sandbox(self, sandbox_id: str) -> tuple[Sandbox, Backend | None]:
+        """Forget a sandbox and its backend; the caller stops them."""
+        sandbox = self._sandboxes.pop(sandbox_id)
+        return sandbox, self.remove_backend(sandbox.key)
+
+    def set_notebook_kernel(self, backend_key: str, path: str, kernel_id: str, *, attached: bool = False) -> None:
+        """`kernel_id` serves the notebook from now on; `attached`: it is a running kernel the notebook was
+        attached to, not one started for it, so letting go of the notebook leaves it running."""
+        self._notebook_kernels[(backend_key, path)] = kernel_id
+        if attached:
+            self._attached_kernels.add((backend_key, kernel_id))
+
+    def drop_notebook_kernel(self, backend_key: str, path: str) -> str | None:
+        """The notebook has no kernel any more; the one it had, if any (the caller decides whether it stops)."""
+        return self._notebook_kernels.pop((backend_key, path), None)
 
     def client(self, key: str | None) -> ClientState:
         if key is None:
-            return ClientState(backend_key=self.default_backend, persistent=False)
-        if key not in self.clients:
-            self.clients[key] = ClientState(backend_key=self.default_backend, key=key)
-        return self.clients[key]
+            return ClientState(self._default_backend, persistent=False)
+        if key not in self._clients:
+            self._clients[key] = ClientState(self._default_backend, key=key)
+        return self._clients[key]
 
     def forget(self, key: str) -> None:
         """The client's connection or session ended: what it chose goes with it. Kernels, notebooks and
         sandboxes are the server's, not a client's: they stay (docs/reference/security.md)."""
-        if self.clients.pop(key, None) is not None:
+        if self._clients.pop(key, None) is not None:
             logger.debug("client %s ended: its state is forgotten", key)
 
     def backend(self, client: ClientState) -> Backend:
-        backend = self.backends.get(client.backend_key)
+        backend = self._backends.get(client.backend_key)
         if backend is None:
-            raise ToolError(ErrorKind.NOT_FOUND,
-                            f"The runtime {client.backend_key!r} is gone; use_sandbox or connect_to_jupyter to pick another.")
+            raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"The runtime {client.backend_key!r} is gone.", recourse=Recourse.OTHER_RUNTIME)
         return backend
 
     async def aclose(self) -> None:
         """Shut down every kernel and sandbox server we started, all at once: remote ones wait on the network."""
-        if self.closed:
+        if self._closed:
             return
-        self.closed = True
+        self._closed = True
 
         async def close(aclose: Callable[[], Awaitable[None]], what: str) -> None:
             try:
@@ -105,9 +208,9 @@ class Hub:
                 logger.exception("shutting down %s failed", what)
 
         async with anyio.create_task_group() as tg:
-            for key, backend in list(self.backends.items()):
+            for key, backend in list(self._backends.items()):
                 tg.start_soon(close, backend.contents.aclose, f"{key} notebooks")
                 tg.start_soon(close, backend.kernels.aclose, key)
-            for sandbox_id, sandbox in list(self.sandboxes.items()):
+            for sandbox_id, sandbox in list(self._sandboxes.items()):
                 tg.start_soon(close, sandbox.aclose, f"sandbox {sandbox_id}")
-        self.sandboxes.clear()
+        self._sandboxes.clear()

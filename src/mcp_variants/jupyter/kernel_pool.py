@@ -13,6 +13,7 @@ import anyio
 
 from .. import telemetry
 from ..protocol.errors import ErrorKind, ToolError
+from .refusals import no_kernel
 from .run_loop import RunningKernel, S, run_code
 from .runtime import Execution, KernelspecChoice, OutputsListener, Progress, RunStatus
 
@@ -90,7 +91,7 @@ class KernelPool(ABC, Generic[S]):
     def where_modules_go(self, kernel: RunningKernel[S], module: str) -> str:
         """How to give a kernel a module it lacks: the runtime's part of the ModuleNotFoundError hint."""
         return (f"The kernel ({kernel.name}) lacks {module}: install it into that kernel's environment, or use a kernel "
-                "that has it (list_kernels shows the kernelspecs; use_notebook's kernel_id or a notebook's metadata.kernelspec picks one).")
+                "that has it.")
 
     async def execute(self, code: str, *, kernel_id: str | None = None, timeout: float,
                       progress: Progress | None = None, on_outputs: OutputsListener | None = None,
@@ -137,5 +138,5 @@ class KernelPool(ABC, Generic[S]):
     def _find(self, kernel_id: str) -> RunningKernel[S]:
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id}; list_kernels shows the running ones.")
+            raise no_kernel(kernel_id)
         return kernel

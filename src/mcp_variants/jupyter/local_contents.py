@@ -17,6 +17,7 @@ from .notebook_format import check, parse
 from .notebook_json import CellTexts, snapshot
 from .parsed_notebooks import ParsedNotebooks, as_read
 from .paths import glob_matches, is_inside, resolve_inside
+from .refusals import no_folder, no_notebook
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
 
@@ -43,7 +44,7 @@ class LocalContents(FileNotebooks):
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         start = resolve_inside(self.root, path)
         if not start.is_dir():
-            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+            raise no_folder(path)
         return await anyio.to_thread.run_sync(self._walk, start, depth, pattern)
 
     def _walk(self, start: Path, depth: int, pattern: str | None) -> list[dict[str, Any]]:
@@ -84,8 +85,7 @@ class LocalContents(FileNotebooks):
     async def read_notebook(self, path: str) -> dict[str, Any]:
         real = resolve_inside(self.root, path)
         if not real.is_file():
-            raise ToolError(ErrorKind.NOT_FOUND,
-                            f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+            raise no_notebook(path)
         data = await anyio.Path(real).read_bytes()
         cached = self._parsed.get(real, data)
         if cached is not None:

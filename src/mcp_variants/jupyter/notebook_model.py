@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
+from .refusals import Recourse, RuntimeRefusal
 
 CELL_TYPES = ("code", "markdown", "raw")
 
@@ -69,7 +70,7 @@ def locate(notebook: dict[str, Any], cell_index: int | None = None, cell_id: str
         for index, cell in enumerate(notebook["cells"]):
             if cell.get("id") == cell_id:
                 return index
-        raise ToolError(ErrorKind.NOT_FOUND, f"No cell with id {cell_id!r}; read_notebook lists the cell ids.")
+        raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"No cell with id {cell_id!r}.", recourse=Recourse.CELL_IDS)
     assert cell_index is not None
     cells = notebook["cells"]
     if not 0 <= cell_index < len(cells):

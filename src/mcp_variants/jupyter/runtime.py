@@ -60,7 +60,7 @@ class Execution:
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
     queued: bool = False  # TIMEOUT before a shared kernel began it (busy with others' runs): not interrupted
-    hint: str = ""  # what the runtime can add to an error, such as where a missing module would go
+    hint: str = ""  # for a ModuleNotFoundError, where the module would go (the tools add how to pick another kernel)
 
 
 @dataclass

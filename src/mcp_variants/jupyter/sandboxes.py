@@ -29,6 +29,7 @@ import anyio.to_thread
 from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
 from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
+from .refusals import Recourse, RuntimeRefusal
 from .remote.server_client import JupyterServerClient
 from .server_backend import server_backend
 
@@ -142,9 +143,8 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     sandbox = Sandbox(sandbox_id, server, datetime.now(UTC).isoformat(timespec="seconds"))
-    hub.sandboxes[sandbox_id] = sandbox
     client = JupyterServerClient(server.url, server.token)
-    hub.backends[sandbox.key] = server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes)
+    hub.add_sandbox(sandbox, server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
     return sandbox
 
 
@@ -152,18 +152,14 @@ def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     sandbox = hub.sandboxes.get(sandbox_id)
     if sandbox is None:
         known = ", ".join(sorted(hub.sandboxes)) or "none are running"
-        raise ToolError(ErrorKind.NOT_FOUND,
-                        f"No sandbox {sandbox_id!r} ({known}); list_sandboxes shows the ids, launch_sandbox starts one.")
+        raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"No sandbox {sandbox_id!r} ({known}).", recourse=Recourse.SANDBOXES)
     return sandbox
 
 
 async def terminate_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
     """Stop a sandbox: its kernels, its server, its folder; forget its backend and notebook kernels."""
-    sandbox = find_sandbox(hub, sandbox_id)
-    del hub.sandboxes[sandbox_id]
-    backend = hub.backends.pop(sandbox.key, None)
-    for key in [k for k in hub.notebook_kernels if k[0] == sandbox.key]:
-        del hub.notebook_kernels[key]
+    find_sandbox(hub, sandbox_id)
+    sandbox, backend = hub.remove_sandbox(sandbox_id)
     if backend is not None:
         with anyio.move_on_after(5, shield=True):  # the server's own shutdown stops kernels anyway
             await backend.contents.aclose()

@@ -127,14 +127,12 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
 
         backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                                   kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-        hub.backends[backend.key] = backend
-        hub.default_backend = backend.key
+        hub.add_backend(backend, default=True)
     elif jupyter_url:
         from ..jupyter.server_backend import REMOTE, remote_backend
 
-        hub.backends[REMOTE] = remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
-                                              kernel_name=kernel_name)
-        hub.default_backend = REMOTE
+        hub.add_backend(remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
+                                       kernel_name=kernel_name), default=True)
     else:
         runtime.check_kernel_name()
     return assemble_state(tools, hub, limits, images, observer)

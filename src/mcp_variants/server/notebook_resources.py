@@ -19,6 +19,7 @@ from ..jupyter.hub import ClientState, Hub
 from ..jupyter.paths import clean_relative
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ErrorKind, ToolError
+from ..tools.shared.hints import hinted
 
 SCHEME = "notebook"
 MIME_TYPE = "application/x-ipynb+json"
@@ -51,7 +52,7 @@ def checked_path(path: str, uri: str) -> str:
 def failure(exc: ToolError, uri: str) -> MCPError:
     """A runtime's failure to read a notebook, as a protocol error (resources/read has no isError)."""
     code = INVALID_PARAMS if exc.kind in (ErrorKind.NOT_FOUND, ErrorKind.PATH_OUTSIDE_ROOT) else INTERNAL_ERROR
-    return MCPError(code, exc.message, {"uri": uri, "type": str(exc.kind)})
+    return MCPError(code, hinted(exc).message, {"uri": uri, "type": str(exc.kind)})
 
 
 class NotebookResources:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
 
+from .shared.hints import with_hints
 from .shared.spec import ToolSpec
 
 
@@ -15,7 +17,7 @@ def _discover() -> dict[str, ToolSpec]:
             continue
         spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
         if isinstance(spec, ToolSpec):
-            tools[spec.name] = spec
+            tools[spec.name] = replace(spec, run=with_hints(spec.run))  # a runtime's refusals get the tool to call
     return tools
 
 

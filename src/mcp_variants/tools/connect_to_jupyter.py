@@ -44,11 +44,11 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         return Outcome(value=Message("jupyter.connect", status_text + STATELESS_NOTE, record))
     backend = hub.backends.get(key)
     if backend is None:
-        hub.backends[key] = server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
-                                           hard_cap_bytes=ctx.limits.hard_cap_bytes)
+        hub.add_backend(server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
+                                       hard_cap_bytes=ctx.limits.hard_cap_bytes))
     elif not _server(backend).same_token(token):
         _server(backend).set_token(token)  # same server, a token that works now
-    ctx.client.backend_key = key
+    ctx.client.run_on(key)
     text = status_text + " This client's code, notebooks and files now live there; other clients are not affected."
     return Outcome(value=Message("jupyter.connect", text, record))
 

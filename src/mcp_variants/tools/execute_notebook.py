@@ -16,6 +16,7 @@ from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMAT
 from .shared.cell_execution import run_cell
 from .shared.cells import cell_record, plain_output
 from .shared.executions import ExecutionView, output_blocks, outputs_structured
+from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import cap_each, cap_text, plural
@@ -234,7 +235,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
             outcome = await run_cell(cell_ctx, path, notebook["cells"][index], KIND, args)
             view, failure = outcome.value, outcome.failure
         except ToolError as error:  # deleted while it ran, its kernel could not start...
-            view, failure = error.partial if isinstance(error.partial, ExecutionView) else None, error
+            view, failure = error.partial if isinstance(error.partial, ExecutionView) else None, hinted(error)
         status = "ok" if failure is None else STATUS.get(failure.kind, "failed")
         cells.append(CellRun(record, status, view, failure))
         # A kernel that died took the earlier cells' state with it: the next cells would run in a new, empty one.

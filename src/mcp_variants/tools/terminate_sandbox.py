@@ -16,7 +16,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     text = f"Sandbox {sandbox.id} is terminated: its kernels and server stopped, its folder {sandbox.folder} is removed."
     if ctx.client.backend_key == sandbox.key:
         # Said, not silent: this client's next calls run somewhere else.
-        ctx.client.backend_key = ctx.hub.default_backend
+        ctx.client.run_on(ctx.hub.default_backend)
         text += f" This client's calls now run on {ctx.hub.backend(ctx.client).label}."
     return Outcome(value=Message("sandbox.terminate", text, {"sandbox": sandbox.record()}))
 

@@ -35,12 +35,9 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         shared = backend.kernels.is_shared(kernel_id)  # the notebook's JupyterLab session: only let go of
         if not borrowed and await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
-        del ctx.hub.notebook_kernels[key]
+        ctx.hub.drop_notebook_kernel(backend.key, path)
         stopped = not (borrowed or shared)
-    if was_default:
-        ctx.client.notebook = None
-    for name in [n for n, named in ctx.client.notebook_names.items() if named == path]:
-        del ctx.client.notebook_names[name]
+    ctx.client.let_go_of(path)
 
     parts = []
     if was_default:

@@ -42,9 +42,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     previous = ctx.client.notebook
     name = args.get("name")
     if ctx.client.persistent:
-        ctx.client.notebook = path
-        if name:
-            ctx.client.notebook_names[name] = path
+        ctx.client.use_notebook(path, name)
     cells = len(notebook["cells"])
     what = "Created" if created else "Using"
     text = f"{what} {path} ({plural(cells, 'cell')}; kernel {kernel_id}, {kernel_name or 'kernelspec unknown'})."
@@ -78,15 +76,14 @@ async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
     """The notebook's kernel becomes `requested` (a running kernel), or a fresh one for NEW; a kernel
     started for it before is shut down, unless another notebook uses it."""
     kernels = ctx.backend.kernels
-    key = (ctx.backend.key, path)
-    before = ctx.hub.notebook_kernels.pop(key, None)
-    if requested.strip().upper() == NEW_KERNEL:
-        kernel_id = await kernels.start_kernel(await notebook_kernelspec(ctx, path))
-    else:
+    before = ctx.hub.drop_notebook_kernel(ctx.backend.key, path)
+    attached = requested.strip().upper() != NEW_KERNEL
+    if attached:
         await kernels.attach(requested)
         kernel_id = requested
-        ctx.hub.attached_kernels.add((ctx.backend.key, kernel_id))
-    ctx.hub.notebook_kernels[key] = kernel_id
+    else:
+        kernel_id = await kernels.start_kernel(await notebook_kernelspec(ctx, path))
+    ctx.hub.set_notebook_kernel(ctx.backend.key, path, kernel_id, attached=attached)
     shared = kernel_id == before or before in ctx.hub.notebook_kernels.values()
     if before is not None and not shared and (ctx.backend.key, before) not in ctx.hub.attached_kernels:
         await kernels.shutdown_kernel(before)

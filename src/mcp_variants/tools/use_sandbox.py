@@ -18,7 +18,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if sandbox.state != "running":
         raise ToolError(ErrorKind.NOT_FOUND, f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")
     if ctx.client.persistent:
-        ctx.client.backend_key = sandbox.key
+        ctx.client.run_on(sandbox.key)
         text = (f"This client now runs code, notebooks and files in sandbox {sandbox.id} (root folder {sandbox.root}). "
                 "Other clients are not affected. terminate_sandbox when done.")
     else:

@@ -19,6 +19,7 @@ from ..contents_models import changed_meanwhile, version, walk
 from ..file_notebooks import FileNotebooks
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative
+from ..refusals import no_folder, no_notebook
 
 SUBJECT = "this Jupyter server"
 
@@ -49,7 +50,7 @@ class ServerContents(FileNotebooks):
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         folder = await self._folder(path)
         if folder is None:
-            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+            raise no_folder(path)
         return await walk(folder, 1, depth, pattern, self._folder)
 
     async def exists(self, path: str) -> bool:
@@ -63,8 +64,7 @@ class ServerContents(FileNotebooks):
             model = dict(await ensure_async(self.manager.get(api_path(path), content=True, type="notebook", require_hash=True)))
         except HTTPError as exc:
             if exc.status_code == 404:
-                raise ToolError(ErrorKind.NOT_FOUND,
-                                f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.") from None
+                raise no_notebook(path) from None
             raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {exc.log_message or exc.reason}") from None
         # The manager marks cells "trusted" on read; that is not part of the file.
         return without_transient(model["content"]), version(model)

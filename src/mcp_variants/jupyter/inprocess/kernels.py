@@ -28,6 +28,7 @@ from ..contents_models import timestamp
 from ..embedded import ZmqChannels
 from ..kernel_pool import KernelPool
 from ..paths import clean_relative
+from ..refusals import no_kernel, no_kernelspec
 from ..run_loop import RunningKernel, utc_now
 from ..runtime import KernelInfo, KernelspecChoice, KernelSpecInfo
 
@@ -85,7 +86,7 @@ class ServerKernels(KernelPool[ServerChannels]):
     async def start_kernel(self, kernel_name: str | None = None) -> str:
         name = kernel_name or self.kernel_name
         if name not in await ensure_async(self.specs.get_all_specs()):
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernelspec {name!r} on this Jupyter server; list_kernels shows its kernelspecs.")
+            raise no_kernelspec(name, "on this Jupyter server")
         kernel_id = str(await self.kernels.start_kernel(kernel_name=name, path=""))
         return await self._open(kernel_id, name=name, shared=False)
 
@@ -94,7 +95,7 @@ class ServerKernels(KernelPool[ServerChannels]):
         if kernel_id in self._kernels:
             return
         if kernel_id not in self.kernels:
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on this Jupyter server; list_kernels shows the running ones.")
+            raise no_kernel(kernel_id, " on this Jupyter server")
         await self._open(kernel_id, name=self.kernels.get_kernel(kernel_id).kernel_name, shared=True)
 
     async def is_running(self, kernel_id: str) -> bool:

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
-from ...protocol.errors import ErrorKind, ToolError
 from ..hub import KeyedLocks
 from ..paths import clean_relative
+from ..refusals import no_notebook
 from ..runtime import ChangeListener, Contents, Origin, OutputsListener, Unwatch
 
 IDLE_CLOSE_S = 600.0  # a document nobody used or watched for this long is let go (the server keeps the notebook)
@@ -85,8 +85,7 @@ class LiveContents:
             if document is not None and not document.closed:
                 return document
             if not await self.rest.exists(path):
-                raise ToolError(ErrorKind.NOT_FOUND,
-                                f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+                raise no_notebook(path)
             document = await self.documents.open(path)
             if document is None:
                 return None

@@ -43,6 +43,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..refusals import Recourse, RuntimeRefusal
 from ..runtime import Origin
 from .edits import NotebookEdits
 from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose
@@ -317,14 +318,14 @@ class SharedNotebook(NotebookEdits):
             confirmed = await self._barrier()
         except ToolError:
             self._discard_unconfirmed()
-            raise ToolError(ErrorKind.UNREACHABLE,
-                            f"The Jupyter server at {self._rooms.server.url} did not confirm this change to {self.path!r} within "
-                            f"{CONFIRM_TIMEOUT_S:g} s. It was kept back and will not be applied later; read_notebook shows "
-                            "whether it arrived before the connection failed.") from None
+            raise RuntimeRefusal(ErrorKind.UNREACHABLE,
+                                 f"The Jupyter server at {self._rooms.server.url} did not confirm this change to {self.path!r} within "
+                                 f"{CONFIRM_TIMEOUT_S:g} s. It was kept back and will not be applied later, though it may have "
+                                 "arrived before the connection failed.", recourse=Recourse.NOTEBOOK_AS_IT_IS) from None
         if not confirmed:
-            raise ToolError(ErrorKind.UNREACHABLE,
-                            f"The Jupyter server reloaded {self.path!r} before it confirmed this change, which was therefore not "
-                            "applied; read_notebook shows the notebook as it is, then try again.")
+            raise RuntimeRefusal(ErrorKind.UNREACHABLE,
+                                 f"The Jupyter server reloaded {self.path!r} before it confirmed this change, which was therefore not "
+                                 "applied: try again on the notebook as it is now.", recourse=Recourse.NOTEBOOK_AS_IT_IS)
 
     def _discard_unconfirmed(self) -> None:
         """Changes the server never confirmed must not arrive by surprise later, when the agent may have

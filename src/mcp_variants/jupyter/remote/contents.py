@@ -13,6 +13,7 @@ from ..contents_models import changed_meanwhile, version, walk
 from ..file_notebooks import FileNotebooks
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative
+from ..refusals import no_folder, no_notebook
 from .server_client import JupyterServerClient, reason
 
 
@@ -36,7 +37,7 @@ class RemoteContents(FileNotebooks):
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         response = await self._model(path, content="1")
         if response.status_code != 200 or response.json().get("type") != "directory":
-            raise ToolError(ErrorKind.NOT_FOUND, f"No folder {path!r} under the root; call list_files without a path to see what there is.")
+            raise no_folder(path)
         return await walk(response.json(), 1, depth, pattern, self._folder)
 
     async def _folder(self, path: str) -> dict[str, Any] | None:
@@ -53,8 +54,7 @@ class RemoteContents(FileNotebooks):
     async def _read_for_edit(self, path: str, *, versioned: bool = True) -> tuple[dict[str, Any], object]:
         response = await self._model(path, type="notebook", content="1", **({"hash": "1"} if versioned else {}))
         if response.status_code == 404:
-            raise ToolError(ErrorKind.NOT_FOUND,
-                            f"No notebook {path!r} under the root; list_files with pattern '*.ipynb' shows the notebooks.")
+            raise no_notebook(path)
         if response.status_code != 200:
             raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
         model = response.json()

@@ -10,6 +10,7 @@ import anyio
 from ...protocol.errors import ErrorKind, ToolError
 from ..contents_models import timestamp
 from ..kernel_pool import KernelPool
+from ..refusals import Recourse, RuntimeRefusal, no_kernel
 from ..run_loop import RunningKernel, utc_now
 from ..runtime import KernelInfo, KernelSpecInfo
 from .server_client import JupyterServerClient
@@ -42,8 +43,8 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
         response = await self.server.request("POST", "api/kernels", json=self._start_body(name))
         if response.status_code not in (200, 201):
             kind = ErrorKind.NOT_FOUND if response.status_code in (400, 404) else ErrorKind.INTERNAL
-            raise ToolError(kind, f"{self.server.subject} could not start a {name} kernel "
-                                  f"({response.status_code}); list_kernels shows its kernelspecs.")
+            raise RuntimeRefusal(kind, f"{self.server.subject} could not start a {name} kernel ({response.status_code}).",
+                                 recourse=Recourse.KERNELSPECS)
         kernel_id = response.json()["id"]
         try:
             channels = await open_channels(self.server, kernel_id)
@@ -59,8 +60,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             return
         response = await self.server.request("GET", f"api/kernels/{kernel_id}")
         if response.status_code != 200:
-            raise ToolError(ErrorKind.NOT_FOUND, f"No kernel {kernel_id} on {self.server.name}; "
-                                                 "list_kernels shows the running ones.")
+            raise no_kernel(kernel_id, f" on {self.server.name}")
         channels = await open_channels(self.server, kernel_id)
         self._track(RunningKernel(kernel_id, channels, name=str(response.json().get("name", "")), shared=True))
 

@@ -15,6 +15,7 @@ import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
 from ...tokens import token_headers
+from ..refusals import Recourse, RuntimeRefusal
 
 
 def split_url(url: str) -> tuple[str, str | None]:
@@ -70,16 +71,12 @@ class JupyterServerClient:
             if response.is_redirect or response.status_code == 424:
                 raise ToolError(ErrorKind.UNREACHABLE, await self._not_running(response))
         except httpx.HTTPError as exc:
-            raise ToolError(
-                ErrorKind.UNREACHABLE,
-                f"{self.subject} does not answer ({type(exc).__name__}); check that it runs, "
-                "or connect_to_jupyter to another one.",
-            ) from None
+            raise RuntimeRefusal(ErrorKind.UNREACHABLE, f"{self.subject} does not answer ({type(exc).__name__}); check that it runs.",
+                                 recourse=Recourse.OTHER_SERVER) from None
         if response.status_code in (401, 403):
             said = reason(response)
             refusal = "refused the token" if said in ("", "Forbidden", "Unauthorized") else f"refused the request ({said})"
-            raise ToolError(ErrorKind.UNAUTHORIZED,
-                            f"{self.subject} {refusal}; connect_to_jupyter with the right token.")
+            raise RuntimeRefusal(ErrorKind.UNAUTHORIZED, f"{self.subject} {refusal}.", recourse=Recourse.OTHER_TOKEN)
         return response
 
     async def _not_running(self, response: httpx.Response) -> str:

@@ -20,6 +20,7 @@ from ...protocol.types import (
     USER_CONTENT,
     Selector,
 )
+from .hints import KERNEL_CHOICE
 from .text import cap_text
 
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
@@ -260,6 +261,6 @@ def execution_outcome(
     if error is not None:
         details = {"ename": error["ename"], "evalue": error["evalue"], "traceback": [strip_ansi(t) for t in error["traceback"]]}
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
-    if execution.hint:
-        message += f". {execution.hint}"
+    if execution.hint:  # a module the kernel lacks: where it would go (the runtime's), and how to pick another kernel
+        message += f". {execution.hint} {KERNEL_CHOICE}"
     return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)

@@ -34,7 +34,7 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     key = (ctx.backend.key, path)
     kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key),
                                                                     lambda: notebook_kernelspec(ctx, path))
-    ctx.hub.notebook_kernels[key] = kernel_id
+    ctx.hub.set_notebook_kernel(ctx.backend.key, path, kernel_id)
     return kernel_id, replaced
 
 

@@ -57,9 +57,12 @@ class ToolContext:
         return self.hub.backend(self.client)
 
 
+ToolRun = Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
-    run: Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
+    run: ToolRun
     projectors: ToolProjectors
     task_support: Literal["optional", "required"] | None = None  # a long run may be a task (sdk/task_wire.py)
