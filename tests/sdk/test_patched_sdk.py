@@ -195,6 +195,11 @@ def verdicts(scorecard: dict[str, Any]) -> dict[str, str]:
     return {entry["id"]: entry["status"] for entry in scorecard["scenarios"]}
 
 
+def printed_json(code: str, env: dict[str, str]) -> Any:
+    """What `code`, run by this interpreter with `env` (the patched SDK's, say), prints as JSON."""
+    return json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout)
+
+
 # ---- the tests --------------------------------------------------------------------------------------------------
 
 
@@ -202,8 +207,7 @@ def test_the_patched_sdk_serves_2026_12_01_and_the_bridge_is_off(on_patched_sdk:
     probe = ("import json, mcp, mcp_types.version as v; from mcp_variants.sdk import bridge, extension; "
              "print(json.dumps({'sdk': mcp.__file__, 'modern': list(v.MODERN_PROTOCOL_VERSIONS), 'latest': v.LATEST_PROTOCOL_VERSION,"
              " 'bridge_needed': bridge.needed(), 'takes_variants': extension.SDK_TAKES_VARIANTS}))")
-    patched = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                                        env=on_patched_sdk).stdout)
+    patched = printed_json(probe, on_patched_sdk)
     assert patched["sdk"].startswith(on_patched_sdk["PYTHONPATH"].split(os.pathsep)[0])
     assert patched["modern"] == ["2026-07-28", OUTPUTS_VERSION] and patched["latest"] == OUTPUTS_VERSION
     assert patched["bridge_needed"] is False and patched["takes_variants"] is True
@@ -257,8 +261,7 @@ def test_a_null_structured_output_keeps_its_payload(on_patched_sdk: dict[str, st
     probe = ("import json; from mcp_types import methods as m; print(json.dumps(m.serialize_server_result('tools/call', "
              "'2026-12-01', {'outputs': [{'audience': 'programmatic', 'format': 'structured', 'structuredContent': None}], "
              "'resultType': 'complete'})))")
-    sieved = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                                       env=on_patched_sdk).stdout)
+    sieved = printed_json(probe, on_patched_sdk)
     assert sieved["outputs"] == [{"audience": "programmatic", "format": "structured", "structuredContent": None}]
 
 
