@@ -3,6 +3,10 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# pytest-xdist workers, one test file each at a time (--dist loadfile keeps a file's module fixtures in one
+# process): one more than the CPUs, since most tests wait on kernels, servers and browsers (docs/testing.md).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 
 .PHONY: demo test test-fast lint bench serve clean
 
@@ -25,10 +29,11 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	-tests/apps/install-chromium.sh
 	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
 	-tests/jupyterhub/install.sh
-	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest
+	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest $(PARALLEL)
 
 test-fast: $(STAMP)  ## the core's unit and property tests and the public server API on the stdio wire: seconds, no Node, no browser, no Jupyter server
-	$(BIN)/python -m pytest -q tests/unit tests/sdk/test_api.py --ignore tests/unit/test_imports.py
+	@# These keep the CPUs busy: one worker per CPU.
+	$(BIN)/python -m pytest -q -n auto tests/unit tests/sdk/test_api.py
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)
 	$(BIN)/ruff check src tests bench scripts examples hatch_build.py

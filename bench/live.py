@@ -11,7 +11,8 @@ Two Jupyter servers, both from the product's launcher (mcp_variants.processes.Ju
 To the page: from just before the tools/call line is written (this process's clock, ms since the
 epoch) to when the page's MutationObserver saw the new text in the notebook (the page's clock:
 the same machine's). `insert` appends a cell holding a fresh marker (insert_cell); `edit`
-replaces one cell's marker by a fresh one (edit_cell_source). The REST path has no such number:
+replaces one cell's marker by a fresh one (edit_cell_source); `first edit` is a new client's first
+insert, right after its use_notebook (which joins the room, so the edit does not). The REST path has no such number:
 a JupyterLab without collaboration shows the change only once the person reloads.
 
 Round trips: each notebook tool, called on both servers in interleaved rounds (the order shuffled
@@ -137,6 +138,17 @@ def page_latency(caller: Caller, page: LabPage, calls: int) -> dict[str, Any]:
     return {"insert": summarize(insert_ms), "edit": summarize(edit_ms), "insert tools/call returned": summarize(returned_ms)}
 
 
+def first_edit(newcomer: Caller, page: LabPage) -> dict[str, float]:
+    """A client new to the notebook: use_notebook (which joins the room), then its first edit, to the page."""
+    opened, _ = newcomer.call("use_notebook", {"notebook": NOTEBOOK})
+    fresh = uuid.uuid4().hex[:10]
+    page.watch(first=f"first {fresh}")
+    began = now_ms()
+    newcomer.call("insert_cell", {"notebook": NOTEBOOK, "source": f"# first {fresh}"})
+    page.wait_shown(f"first {fresh}")
+    return {"use_notebook (ms)": round(opened * 1000, 1), "first insert visible (ms)": round(page.marks()["first"] - began, 1)}
+
+
 def tool_round_trips(callers: dict[str, Caller], calls: int, seed: int) -> dict[str, Any]:
     order = random.Random(seed)
     times: dict[str, dict[str, list[float]]] = {name: {tool: [] for tool in TOOLS} for name in callers}
@@ -163,6 +175,7 @@ def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: flo
     lab = jupyterlab_server(workdir / "lab")
     stock = JupyterServerProcess(workdir / "stock")
     callers: dict[str, Caller] = {}
+    newcomer: Caller | None = None
     page: LabPage | None = None
     report: dict[str, Any] = {"goal_ms": GOAL_MS}
     try:
@@ -181,6 +194,8 @@ def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: flo
             report["cold"][f"{name}: use_notebook + first execute_cell (s)"] = round(time.perf_counter() - began, 3)
         page = LabPage(node, chromium, workdir / "chromium-profile")
         page.open(lab, NOTEBOOK)
+        newcomer = Caller(lab, workdir / "mcp")
+        report["first_edit"] = first_edit(newcomer, page)
         report["quiet"] = wait_for_quiet(wait_quiet) if wait_quiet else None
         report["loadavg_before"] = [round(x, 2) for x in os.getloadavg()]
         for caller in callers.values():  # warm-up: every tool once
@@ -197,7 +212,7 @@ def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: flo
     finally:
         if page is not None:
             page.close()
-        for caller in callers.values():
+        for caller in [*callers.values(), *([newcomer] if newcomer else [])]:
             caller.server.stop()
         lab.stop()
         stock.stop()
@@ -217,6 +232,9 @@ def format_report(report: dict[str, Any]) -> str:
     for name in ("insert", "edit", "insert tools/call returned"):
         row = page[name]
         lines.append(f"  {name:32} {row['median']:>10.1f} {row['p90']:>8.1f} {row['max']:>8.1f}")
+    first = report["first_edit"]
+    lines.append(f"  a new client's first insert, visible: {first['first insert visible (ms)']:.1f} ms, after use_notebook "
+                 f"(which joins the room): {first['use_notebook (ms)']:.1f} ms")
     lines.append(f"each tool's round trip, the shared document against the REST path (CPUs busy {report['cpu_busy_during_tools']:.0%}):")
     lines.append(f"  {'tool':28} {'live median':>12} {'live p90':>9} {'rest median':>12} {'rest p90':>9} {'live/rest':>10}")
     for tool, row in report["tools"].items():

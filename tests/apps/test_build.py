@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from html.parser import HTMLParser
 from importlib import resources
 from pathlib import Path
@@ -21,7 +20,6 @@ from .support import VIEWS as VIEWS_DIR
 def test_rebuilding_the_views_gives_the_committed_bytes(tmp_path: Path) -> None:
     apps_installed()
     node_bin = node(18)
-    started = time.monotonic()
     # build.sh = install (a no-op when the lockfile stamp matches) + typecheck + bundle.
     run = subprocess.run(
         [str(APPS / "build.sh"), "--out", str(tmp_path)],
@@ -38,7 +36,6 @@ def test_rebuilding_the_views_gives_the_committed_bytes(tmp_path: Path) -> None:
     assert not stale, f"{stale} differ from a rebuild: run apps/build.sh and commit the result"
     assert (tmp_path / REPORT_HOST.name).read_bytes() == REPORT_HOST.read_bytes(), (
         f"{REPORT_HOST.name} differs from a rebuild: run apps/build.sh and commit the result")
-    assert time.monotonic() - started < 60
 
 
 class _Refs(HTMLParser):

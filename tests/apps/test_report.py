@@ -11,7 +11,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,6 @@ SCREENSHOT = ARTIFACTS / "report-first-screen.png"
 class Opened:
     path: Path
     html: str
-    seconds: float  # the demo's wall time
     seen: dict[str, Any]  # what report.mjs recorded
 
     def scenario(self, title: str) -> dict[str, Any]:
@@ -53,10 +51,8 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opened]:
     node_bin = node(20)  # playwright-core 1.65 needs Node 20
     work = tmp_path_factory.mktemp("report")
     report = work / "demo-report.html"
-    started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "mcp_variants", "demo", "--report", str(report)], cwd=work,
                           capture_output=True, text=True, timeout=240)
-    seconds = time.monotonic() - started
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     config = {"chromium": str(executable), "userDataDir": str(work / "profile"), "report": str(report), "out": str(work / "out"),
@@ -66,7 +62,7 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opened]:
                          capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, f"report.mjs failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"
     seen = json.loads((work / "out" / "report.json").read_text())
-    yield Opened(report, report.read_text(encoding="utf-8"), seconds, seen)
+    yield Opened(report, report.read_text(encoding="utf-8"), seen)
 
 
 def strings(value: Any) -> Iterator[str]:

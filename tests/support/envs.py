@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-ENVS = Path(__file__).resolve().parents[1] / ".envs"
+# Resolved: a venv's scripts name its Python by the path it was made at (tests/.envs may be a link).
+ENVS = (Path(__file__).resolve().parents[1] / ".envs").resolve()
 REQUIRED = os.environ.get("MCP_VARIANTS_OUTSIDE", "").lower() == "required"
 INSTALL_TIMEOUT = 900
 
@@ -38,7 +39,7 @@ def cached_venv(name: str, requirements: Sequence[str]) -> Path:
     ENVS.mkdir(exist_ok=True)
     folder = ENVS / name
     stamp = folder / ".installed"
-    want = json.dumps({"python": sys.version.split()[0], "requirements": list(requirements)})
+    want = json.dumps({"python": sys.version.split()[0], "requirements": list(requirements), "at": str(folder)})
     with open(ENVS / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if stamp.is_file() and stamp.read_text() == want:

@@ -139,17 +139,15 @@ def test_stdio_refuses_a_100_mb_line_in_bounded_memory_and_serves_on(stdio_serve
 
 
 def test_http_refuses_a_100_mb_body_by_its_content_length_at_once(http_server: HttpServer) -> None:
-    """Content-Length over the limit: 413 with a JSON-RPC error before a byte of the body is read, well under
-    100 ms (issue 13: the bridge read 100 MB whole, 17.8 s)."""
+    """Content-Length over the limit: 413 with a JSON-RPC error before the body is read (issue 13: the bridge
+    read 100 MB whole, 17.8 s). Only 64 KB of the 100 MB are ever sent: a server that waited for the body
+    would never answer, and the read times out."""
     with socket.create_connection(("127.0.0.1", http_server.port)) as sock:
-        started = time.monotonic()
         sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      b"Accept: application/json, text/event-stream\r\nContent-Length: 104857600\r\n\r\n" + b"{" * 65536)
         response = _read_response(sock)
-        elapsed = time.monotonic() - started
     assert response.startswith(b"HTTP/1.1 413"), response[:300]
     check_error(json.loads(response.split(b"\r\n\r\n", 1)[1]), -32600, None)
-    assert elapsed < 0.1, f"{elapsed * 1000:.0f} ms"
 
 
 def test_http_stops_reading_a_chunked_body_at_the_limit(http_server: HttpServer) -> None:

@@ -40,28 +40,34 @@ def _served(root: Path, requests: bytes, stdout: int | object) -> tuple[float, b
 
 def test_stdout_to_a_regular_file_gets_every_answer_as_fast_as_a_pipe(tmp_path: Path) -> None:
     """`serve > out.txt` writes every answer, and takes no longer than through a pipe (issue 13: the file
-    stayed empty and the server exited 0 without a word)."""
+    stayed empty and the server exited 0 without a word): at most twice as long, the faster of two runs each,
+    taken in turn (load on a shared machine comes and goes)."""
     count = 300
     requests = b"".join(json.dumps(tools_list(i)).encode() + b"\n" for i in range(1, count + 1))
-    piped_seconds, piped = _served(tmp_path, requests, subprocess.PIPE)
     out = tmp_path / "out.txt"
-    with out.open("wb") as file:
-        file_seconds, _ = _served(tmp_path, requests, file)
+    piped_times, file_times = [], []
+    for _ in range(2):
+        seconds, piped = _served(tmp_path, requests, subprocess.PIPE)
+        piped_times.append(seconds)
+        with out.open("wb") as file:
+            file_times.append(_served(tmp_path, requests, file)[0])
+    piped_seconds, file_seconds = min(piped_times), min(file_times)
     for text in (piped, out.read_bytes()):
         answers = [json.loads(line) for line in text.splitlines()]
         assert sorted(a["id"] for a in answers) == list(range(1, count + 1))
         assert all(a["result"]["tools"] for a in answers)
-    assert file_seconds < piped_seconds * 1.5 + 1.0, f"file {file_seconds:.2f} s, pipe {piped_seconds:.2f} s"
+    assert file_seconds < piped_seconds * 2, f"file {file_seconds:.2f} s, pipe {piped_seconds:.2f} s"
 
 
 # ---- stalled connections ------------------------------------------------------------------------------
 
 
 def test_stalled_connections_neither_starve_a_client_nor_stay(tmp_path: Path) -> None:
-    """300 connections that send half a request and stall, against --max-connections 50 and --read-timeout 2:
-    a normal client is served at once, the stalled ones beyond the cap are closed as new ones come, and the
-    rest when their deadline passes (issue 13: they stayed open indefinitely)."""
-    server = HttpServer(tmp_path, "--max-connections", "50", "--read-timeout", "2", log=tmp_path.parent / f"{tmp_path.name}.log")
+    """300 connections that send half a request and stall, against --max-connections 50 and --read-timeout 4:
+    a normal client is served without waiting for a stalled one's deadline (its own timeout is shorter), the
+    stalled ones beyond the cap are closed as new ones come, and the rest when their deadline passes (issue 13:
+    they stayed open indefinitely)."""
+    server = HttpServer(tmp_path, "--max-connections", "50", "--read-timeout", "4", log=tmp_path.parent / f"{tmp_path.name}.log")
     stalled: list[socket.socket] = []
     try:
         for _ in range(300):
@@ -69,10 +75,8 @@ def test_stalled_connections_neither_starve_a_client_nor_stay(tmp_path: Path) ->
             connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
             stalled.append(connection)
         for request_id in range(3):
-            started = time.monotonic()
-            trip = server.post(tools_list(request_id), LIST, timeout=10)
+            trip = server.post(tools_list(request_id), LIST, timeout=3)
             assert trip.status == 200 and trip.result["tools"], trip.problem
-            assert time.monotonic() - started < 1.0
         assert len(_open(stalled)) <= 50
         deadline = time.monotonic() + 10
         while _open(stalled) and time.monotonic() < deadline:
