@@ -1,7 +1,21 @@
 """Settings every test folder shares."""
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Property tests check behaviour, not speed: on a shared 2-core machine a slow draw is the machine's, not a bug.
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
+
+# The files that take longest, run first: with the files spread over workers (make test: xdist, --dist loadfile)
+# a long file started last is the run's tail. Measured with --durations (the setups included).
+FIRST = ("tests/benchmarks/test_smoke.py", "tests/integration/test_jupyterhub_extension.py", "tests/distributions/test_distributions.py",
+         "tests/conformance/test_broken.py", "tests/apps/test_jupyterlab_live.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return FIRST.index(path) if path in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: the order within each file, and of the other files, stays

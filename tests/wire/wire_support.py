@@ -236,7 +236,9 @@ class ServerPool:
             raise RuntimeError(f"the shared HTTP server did not start: {self._http_failure}")
         if self._http is None:
             try:
-                self._http = HttpServer(self.root, log=self.log_dir / "http-server.log")
+                # Its clients are kept for the whole run (connect): their sessions must outlive the 10 minutes'
+                # default idle timeout, which a long run in parallel passes between two tests of one client.
+                self._http = HttpServer(self.root, "--session-idle-timeout", "7200", log=self.log_dir / "http-server.log")
             except Exception as exc:
                 self._http_failure = str(exc)
                 raise

@@ -44,6 +44,15 @@ class ServerChannels(ZmqChannels):
         super().__init__(kernels.get_kernel(kernel_id), client)
         self.kernels = kernels
         self.kernel_id = kernel_id
+        self._process = self._process_id()
+
+    def _process_id(self) -> int | None:
+        return getattr(self.manager.provisioner, "pid", None)
+
+    async def alive(self) -> bool:
+        """The process these channels were opened on still runs. The server's restarter replaces a dead kernel's
+        process under the same id, often before a busy loop looks: alive again, but the run it had is lost."""
+        return self._process_id() == self._process and await super().alive()
 
     async def close(self, *, shut_down: bool) -> None:
         self.client.stop_channels()
