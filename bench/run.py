@@ -2,11 +2,13 @@
 
     python -m bench            (from the repository root; or: python bench/run.py)
 
-Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); the execute_code
+Parts, each skippable (--skip-...): the SEP-3279 core per call (bench.core); start-up to the first
+tools/list against the SDK's own server (bench.startup); the execute_code
 round trip against raw jupyter_client (bench.roundtrip, the budgeted one); execute_code through the Jupyter
 server extension against the raw round trip inside that server (bench.extension, budget 1.1x); execute_code on each
 runtime against the raw client under it (bench.runtimes); list_files over 1,000 files
-(bench.listing); the response size of every variant for a 200 KB print (bench.sizes); live
+(bench.listing); the response size of every variant for a 200 KB print (bench.sizes); read_cell,
+read_notebook and insert_cell at 100 to 20,000 cells (bench.notebook_size); live
 notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
 HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
 abandoned HTTP session costs (bench.sessions); execute_code through an Enterprise Gateway and a
@@ -32,7 +34,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, extension, listing, live, roundtrip, runtimes, scale, sessions, sizes, smoke, throughput
+from bench import core, extension, listing, live, notebook_size, roundtrip, runtimes, scale, sessions, sizes, smoke, startup, throughput
 from bench.record import REPO, git, machine, short_sha, write
 from bench.smoke import Part
 
@@ -42,11 +44,14 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
     quiet = args.wait_quiet
     return {
         "core": Part(lambda: core.run(iterations=args.core_iterations), core.format_report),
+        "startup": Part(lambda: startup.run(rounds=args.startup_rounds, warmup=1), startup.format_report),
         "roundtrip": Part(lambda: roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), roundtrip.format_report),
         "extension": Part(lambda: extension.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), extension.format_report),
         "runtimes": Part(lambda: runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=quiet), runtimes.format_report),
         "listing": Part(lambda: listing.run(rounds=args.listing_rounds, wait_quiet=quiet), listing.format_report),
         "sizes": Part(sizes.run, sizes.format_report),
+        "notebook_size": Part(lambda: notebook_size.run(tuple(int(n) for n in args.notebook_sizes.split(",")), args.notebook_calls),
+                              notebook_size.format_report),
         "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet), live.format_report),
         "throughput": Part(lambda: throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=quiet),
                            throughput.format_report),
@@ -65,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="before the round trip, wait up to SECONDS for the CPUs to be under 25%% busy "
                              "(default 120; 0 to skip); the result records whether they were")
     parser.add_argument("--skip-core", action="store_true")
+    parser.add_argument("--startup-rounds", type=int, default=12, help="interleaved start-up rounds against the SDK's floor (default 12)")
+    parser.add_argument("--skip-startup", action="store_true", help="skip start-up to the first tools/list against the SDK's floor")
     parser.add_argument("--skip-roundtrip", action="store_true")
     parser.add_argument("--runtime-calls", type=int, default=200,
                         help="timed execute_code calls per contestant in the runtimes benchmark (default 200)")
@@ -74,6 +81,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-runtimes", action="store_true", help="skip execute_code on the three runtimes against their raw clients")
     parser.add_argument("--skip-listing", action="store_true", help="skip list_files over 1,000 files")
     parser.add_argument("--skip-sizes", action="store_true", help="skip the response sizes of a 200 KB print")
+    parser.add_argument("--notebook-sizes", default=",".join(map(str, notebook_size.SIZES)), metavar="N,N",
+                        help="cell counts of the notebook-size table (default 100,1000,5000,20000)")
+    parser.add_argument("--notebook-calls", type=int, default=10, help="calls per tool and notebook size (default 10)")
+    parser.add_argument("--skip-notebook-size", action="store_true", help="skip notebook calls as the notebook grows")
     parser.add_argument("--live-calls", type=int, default=30, help="calls of each notebook tool per server, live benchmark (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the JupyterLab page (default 40 each)")
     parser.add_argument("--skip-live", action="store_true", help="skip live notebooks (JupyterLab in Chromium; the REST path beside)")
