@@ -9,6 +9,7 @@ from pathlib import Path
 from .docs_tree import DOCS, check, write
 from .normalize import Normalizer
 from .render_api import render_api
+from .render_bench import render_bench
 from .render_examples import render_examples
 from .render_measurements import render_measurements
 from .render_python_api import render_python_api
@@ -20,7 +21,7 @@ def generate() -> tuple[dict[str, str], dict[str, float]]:
     norm = Normalizer()
     started = time.monotonic()
     got = collect(norm)
-    files = render_examples(got, norm) | render_measurements(got) | render_api(got, norm) | render_python_api()
+    files = render_examples(got, norm) | render_measurements(got) | render_api(got, norm) | render_python_api() | render_bench()
     got.seconds["total"] = time.monotonic() - started
     return files, got.seconds
 

@@ -1,0 +1,104 @@
+"""docs/examples/bench-latest.md: the headline figures of the latest benchmark run (bench/results/latest.json),
+each beside its floor and goal, as docs/performance.md includes them. Taken from the record, never typed, so
+the page names the run its numbers come from; a part the run did not measure says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .markdown import GENERATED_NOTE
+
+LATEST = Path(__file__).resolve().parents[2] / "bench" / "results" / "latest.json"
+PAGE = "examples/bench-latest.md"
+NOT_MEASURED = "not in this run"
+
+Row = tuple[str, str, str]  # what, measured (with its floor), goal
+
+
+def _verdict(ratio: float, goal: float, at_most: bool) -> str:
+    met = ratio <= goal if at_most else ratio >= goal
+    return f"{'at most' if at_most else 'at least'} {goal:g}×: **{'met' if met else 'not met'}**"
+
+
+def _startup(part: dict[str, Any]) -> list[Row]:
+    ratio = part["ratio_to_floor"]["embedded"]
+    ours, floor = part["contestants"]["embedded"]["median"], part["contestants"]["floor"]["median"]
+    return [("start to the first `tools/list` (stdio, `--embedded`) / the SDK's MCPServer with one tool",
+             f"{ratio:.2f}× ({ours:.0f} vs {floor:.0f} ms median, {part['rounds']} rounds)", _verdict(ratio, 1.1, True))]
+
+
+def _roundtrip(part: dict[str, Any]) -> list[Row]:
+    primary = part["primary"]
+    by_name = {c["name"]: c["ms"]["median"] for c in part["contestants"]}
+    return [("`execute_code` `1+1` on stdio / raw async jupyter_client",
+             f"{primary['ratio']:.3f}× ({by_name[primary['server']]:.2f} vs {by_name[primary['baseline']]:.2f} ms median, "
+             f"per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], 1.1, True))]
+
+
+def _extension(part: dict[str, Any]) -> list[Row]:
+    primary = part["primary"]
+    return [("`execute_code` through the Jupyter server extension / the raw client in that server",
+             f"{primary['ratio']:.3f}× (per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], 1.1, True))]
+
+
+def _throughput(part: dict[str, Any]) -> list[Row]:
+    primary = part["primary"]
+    floor, ours = part["contestants"][0]["calls_per_s"], part["contestants"][1]["calls_per_s"]
+    return [(f"HTTP stateless `tools/call`, {part['clients']} clients / the SDK's bare server",
+             f"{primary['ratio']:.2f}× ({ours:,.0f} vs {floor:,.0f} calls/s, p99 {primary['p99_ms']:.1f} ms)",
+             _verdict(primary["ratio"], 1.0, False))]
+
+
+def _live(part: dict[str, Any]) -> list[Row]:
+    page = part["page"]
+    rows = [("an agent's edit visible in a person's JupyterLab page (insert / edit, median)",
+             f"{page['insert']['median']:.1f} / {page['edit']['median']:.1f} ms", "under 300 ms")]
+    first = part.get("first_edit")
+    rows.append(("a new client's first edit, after its use_notebook, visible",
+                 f"{first['first insert visible (ms)']:.1f} ms" if first else NOT_MEASURED, "under 300 ms, cold"))
+    return rows
+
+
+def _sessions(part: dict[str, Any]) -> list[Row]:
+    return [("memory an abandoned HTTP session keeps once expired", f"{part['kept_bytes_per_expired_session'] / 1024:.2f} KB",
+             "under 20 KB")]
+
+
+def _notebook_size(part: dict[str, Any]) -> list[Row]:
+    rows = []
+    for cells, cases in part["sizes"].items():
+        medians = " / ".join(f"{numbers['now']['median']:.1f}" for numbers in cases.values())
+        rows.append((f"{' / '.join(cases)} at {int(cells):,} cells (embedded)", f"{medians} ms median",
+                     "under 20 / 20 / 40 ms" if int(cells) == 5000 else "—"))
+    return rows
+
+
+PARTS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Row]]]] = {
+    "startup": ("start-up", _startup),
+    "roundtrip": ("the round trip", _roundtrip),
+    "extension": ("the extension's round trip", _extension),
+    "throughput": ("HTTP throughput", _throughput),
+    "live": ("live notebooks", _live),
+    "sessions": ("abandoned sessions", _sessions),
+    "notebook_size": ("the notebook-size table", _notebook_size),
+}
+
+
+def render_bench(latest: Path = LATEST) -> dict[str, str]:
+    report = json.loads(latest.read_text())
+    machine = report.get("machine", {})
+    lines = [f"Run at commit {report['git']['sha']}{' (src modified)' if report['git'].get('src_dirty') else ''}, "
+             f"{report['recorded_at']}, {machine.get('nproc', '?')} CPUs, load average at the end "
+             f"{report.get('loadavg_at_end', '?')} (`bench/results/latest.json`).", "",
+             "| what | measured | goal |", "|---|---|---|"]
+    for name, (title, rows) in PARTS.items():
+        part = report.get(name)
+        if not isinstance(part, dict) or "skipped" in part:
+            lines.append(f"| {title} | {NOT_MEASURED} | |")
+            continue
+        lines += [f"| {what} | {measured} | {goal} |" for what, measured, goal in rows(part)]
+    return {PAGE: GENERATED_NOTE + "\n".join(lines) + "\n"}
