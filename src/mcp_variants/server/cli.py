@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -23,6 +23,11 @@ from ..catalog import compat_servers
 from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
+
+if TYPE_CHECKING:  # the SDK is imported when serving starts, not for --help
+    from mcp.server.lowlevel import Server
+
+    from .app import ServerState
 
 ENV_PREFIX = "MCP_VARIANTS_"
 
@@ -196,6 +201,23 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
+    # Start-up makes some 140,000 objects that live as long as the process (the SDK's pydantic models, the
+    # declarations, the schemas) and almost no garbage: collecting while they are made cost some 10% of the
+    # start's CPU, for nothing. The collector is off until they are built.
+    gc.disable()
+    try:
+        server, state, listening = _start(args)
+        # Out of the collector's sight, a full collection takes a millisecond instead of some 40 (p99 latency).
+        # No gc.collect() first: it found some 15 unreachable objects and cost 20-50 ms of every start.
+        gc.freeze()
+    finally:
+        gc.enable()
+    runner = partial(_serve_http, listening) if listening is not None else _serve_stdio
+    anyio.run(_with_shutdown, runner, server, state, args)
+
+
+def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.socket | None]:
+    """The server, its state and (with --http) its listening socket, from the options; exits with one line on a bad one."""
     from .. import telemetry
     from .app import build_server, load_state
     from .audit import AuditLog
@@ -225,13 +247,7 @@ def serve(args: argparse.Namespace) -> None:
                            observer=CallObserver(audit, content=args.audit_content))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
-    server = build_server(state)
-    # What start-up built (the SDK, the declarations, the schemas: about 90,000 objects) lives as long as the
-    # process; out of the collector's sight a full collection takes a millisecond instead of some 40 (p99 latency).
-    # No gc.collect() first: it found some 15 unreachable objects and cost 20-50 ms of every start.
-    gc.freeze()
-    runner = partial(_serve_http, listening) if listening is not None else _serve_stdio
-    anyio.run(_with_shutdown, runner, server, state, args)
+    return build_server(state), state, listening
 
 
 def _listen(args: argparse.Namespace) -> socket.socket:
