@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -30,15 +30,15 @@ def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServerP
         yield server
 
 
-def jupyterlab_server(folder: Path) -> JupyterServerProcess:
-    """JupyterLab with jupyter-collaboration's server extensions, its settings in `folder/lab-settings`."""
+def jupyterlab_server(folder: Path, args: Sequence[str] = ()) -> JupyterServerProcess:
+    """JupyterLab with jupyter-collaboration's server extensions, its settings in `folder/lab-settings`; `args`: more options."""
     settings = folder / "lab-settings"
     for name, values in LAB_SETTINGS.items():
         path = settings / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
     return JupyterServerProcess(folder, app="jupyterlab", extensions=COLLABORATION_EXTENSIONS,
-                                args=[f"--LabApp.user_settings_dir={settings}", "--LabApp.expose_app_in_browser=True"])
+                                args=[f"--LabApp.user_settings_dir={settings}", "--LabApp.expose_app_in_browser=True", *args])
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,11 @@ that whatever both do at once, merging loses no cell and no character and duplic
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import json
+import pickle
+from collections.abc import Callable
 from typing import Any
 
 import nbformat
@@ -20,9 +24,11 @@ from jupyter_ydoc import YNotebook
 from pycrdt import Doc, Encoder
 
 from mcp_variants.jupyter.live import cells
+from mcp_variants.jupyter.live.edits import NotebookEdits
 from mcp_variants.jupyter.live.sync import Barriers, ServerView, decode_state_vector
 from mcp_variants.jupyter.live.text import Span, byte_span, changed_span, rebase
 from mcp_variants.jupyter.outputs import OutputCollector
+from mcp_variants.protocol.errors import ToolError
 
 # ---- helpers ------------------------------------------------------------------------------------
 
@@ -61,13 +67,47 @@ def sync(a: YNotebook, b: YNotebook) -> None:
     a.ydoc.apply_update(b_update)
 
 
-def edit(document: YNotebook, change: Any) -> None:
-    """A tool's edit: a copy as read, changed, the difference applied in one transaction."""
-    before = cells.read(document)
-    after = copy.deepcopy(before)
+def edit(document: YNotebook, change: Any, kept: cells.ReadCells | None = None) -> None:
+    """A tool's edit: a copy as read, changed, the difference applied in one transaction; with `kept`, as
+    NotebookEdits.editing makes it: the cells kept between reads, copied only where the change takes them."""
+    if kept is None:
+        before = cells.read(document)
+        after = copy.deepcopy(before)
+    else:
+        before = cells.read(document, kept.read(document))
+        after = {**before, "metadata": cells.thawed(before["metadata"]), "cells": cells.EditedCells(before["cells"])}
     change(after)
     with document.ydoc.transaction():
-        cells.apply(document, before, after)
+        cells.apply(document, before, after, kept.ids(document) if kept is not None else None)
+
+
+def keep(document: YNotebook) -> cells.ReadCells:
+    """The cells of `document` kept between reads, told of its changes as NotebookEdits' subclasses tell them."""
+    kept = cells.ReadCells()
+    document.ycells.observe_deep(kept.changed)
+    kept.read(document)
+    return kept
+
+
+class InMemory(NotebookEdits):
+    """NotebookEdits on a document in memory: nothing to wait for, nothing to confirm."""
+
+    def __init__(self, document: YNotebook) -> None:
+        super().__init__()
+        self.notebook = document
+        document.ycells.observe_deep(self._read.changed)
+
+    def change(self, origin: Any, make: Callable[[YNotebook], Any]) -> Any:
+        with self.notebook.ydoc.transaction():
+            return make(self.notebook)
+
+    async def _ready(self) -> None:
+        pass
+
+
+async def edit_in(document: InMemory, change: Callable[[dict[str, Any]], None]) -> None:
+    async with document.editing(None) as after:
+        change(after)
 
 
 def ids(document: YNotebook) -> list[str]:
@@ -179,6 +219,123 @@ def test_cells_without_an_id_or_with_a_repeated_one_get_their_own() -> None:
     assert not cells.give_ids(document)
 
 
+def test_numbers_read_as_nbformat_has_them() -> None:
+    document = shared(notebook(code("c", "x", count=7)))
+    document.ycells[0]["metadata"]["sizes"] = {"whole": 2.0, "half": 0.5, "big": 1e20}  # Yjs keeps floats
+    cell = cells.read(document)["cells"][0]
+    assert cell["execution_count"] == 7 and type(cell["execution_count"]) is int
+    assert cell["metadata"]["sizes"] == {"whole": 2, "half": 0.5, "big": 10**20}
+    assert all(type(cell["metadata"]["sizes"][key]) is int for key in ("whole", "big"))
+
+
+# ---- the cells kept between reads ----------------------------------------------------------------
+
+
+def test_cells_as_read_are_frozen_and_their_copies_plain() -> None:
+    cell = cells.read(shared(notebook(code("c", "x", [{"output_type": "stream", "name": "stdout", "text": "1\n"}]))))["cells"][0]
+    for change in (lambda: cell.update(source="y"), lambda: cell.__setitem__("source", "y"), lambda: cell.pop("id"),
+                   lambda: cell["outputs"].append({}), lambda: cell["metadata"].setdefault("tags", []),
+                   lambda: cell["outputs"][0].__setitem__("text", "2\n")):
+        with pytest.raises(TypeError, match="shared with every reader"):
+            change()
+    for plain in (copy.copy(cell), copy.deepcopy(cell), cells.thawed(cell), pickle.loads(pickle.dumps(cell))):
+        assert plain == cell and type(plain) is dict and type(plain["outputs"]) is list and type(plain["outputs"][0]) is dict
+        plain["outputs"][0]["text"] = "changed"
+    assert cell["outputs"][0]["text"] == "1\n"
+    assert json.loads(json.dumps(cell)) == cell
+
+
+def test_kept_cells_see_every_change_someone_else_makes() -> None:
+    filler = [markdown(f"f{n}", "filler") for n in range(16)]  # so that one change is read alone, not all again
+    ours = shared(notebook(code("a", "x = 1", [{"output_type": "stream", "name": "stdout", "text": "1\n"}], 1),
+                           markdown("b", "# B"), code("c", "y = 2"), markdown("d", "# D"), *filler))
+    theirs = replica(ours)
+    kept = keep(ours)
+
+    def person(change: Callable[[], None]) -> None:
+        with theirs.ydoc.transaction():
+            change()
+        sync(ours, theirs)
+        assert kept.read(ours) == cells.read_cells(ours) and kept.ids(ours) == ids(ours)
+
+    first = list(kept.read(ours))
+    assert kept.read(ours)[1] is first[1], "a cell nobody changed is not read again"
+    person(lambda: theirs.ycells[0]["source"].insert(0, "# typed\n"))
+    assert kept.read(ours)[0]["source"] == "# typed\nx = 1" and kept.read(ours)[1] is first[1]
+    person(lambda: theirs.ycells[0]["outputs"][0]["text"].insert(2, "more\n"))
+    person(lambda: theirs.ycells[2].__setitem__("execution_count", 4))
+    person(lambda: theirs.ycells[1]["metadata"].__setitem__("tags", ["x"]))
+    person(lambda: theirs.ycells.insert(1, theirs.create_ycell(markdown("new", "new"))))
+    person(lambda: theirs.ycells.__delitem__(3))
+    person(lambda: (theirs.ycells.insert(0, theirs.create_ycell(code("e", "e"))), theirs.ycells[3]["source"].insert(0, "!")))
+    assert [cell["id"] for cell in kept.read(ours)][:5] == ["e", "a", "new", "b", "d"]
+    assert kept.read(ours)[4] is first[3], "cells that only moved along are still the ones read"
+    person(lambda: theirs.ycells.clear())
+    assert kept.read(ours) == []
+
+
+def test_an_edit_copies_and_writes_only_the_cell_it_changes() -> None:
+    document = InMemory(shared(notebook(*[code(f"c{n}", f"x = {n}") for n in range(20)])))  # one change of 20: read alone
+    read = document.read()["cells"]
+    updates: list[bytes] = []
+    document.notebook.ydoc.observe(lambda event: updates.append(event.update))
+
+    def change(nb: dict[str, Any]) -> None:
+        assert type(nb["cells"][3]) is dict, "taken by index: a plain copy"
+        nb["cells"][3]["source"] = "x = 30"
+        for cell in nb["cells"]:  # the others, as read: frozen
+            if cell["id"] != "c3":
+                with pytest.raises(TypeError):
+                    cell["source"] = "changed in a loop"
+
+    asyncio.run(edit_in(document, change))
+    now = document.read()["cells"]
+    assert [cell["source"] for cell in now] == [f"x = {n}" if n != 3 else "x = 30" for n in range(20)]
+    assert all(now[n] is read[n] for n in range(20) if n != 3) and now[3] is not read[3]
+    assert len(updates) == 1 and b"x = 1" not in updates[0], "one transaction, with none of the other cells"
+    asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(2, code("new", "new"))))
+    asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(0, nb["cells"].pop(5))))  # a move, of a frozen cell
+    assert [cell["id"] for cell in document.read()["cells"]][:7] == ["c4", "c0", "c1", "new", "c2", "c3", "c5"]
+    assert document.read()["cells"] == cells.read_cells(document.notebook)
+
+
+def test_an_edit_that_fails_changes_nothing_kept() -> None:
+    document = InMemory(shared(notebook(code("a", "x"), code("b", "y"))))
+    read = document.read()["cells"]
+
+    def fail(nb: dict[str, Any]) -> None:
+        nb["cells"][0]["source"] = "half done"
+        raise RuntimeError("the tool's error")
+
+    with pytest.raises(RuntimeError):
+        asyncio.run(edit_in(document, fail))
+    assert document.read()["cells"] == read and read[0]["source"] == "x"
+
+
+def test_an_edit_judges_again_only_the_cells_it_may_have_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = InMemory(shared(notebook(*[code(f"c{n}", f"x = {n}") for n in range(20)])))
+    judged: list[int] = []
+    whole = cells.check
+    monkeypatch.setattr(cells, "check", lambda nb: judged.append(len(nb["cells"])) or whole(nb))
+    asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(0, code("new", "y"))))
+    asyncio.run(edit_in(document, lambda nb: nb["cells"][5].update(source="x = 50")))
+    assert judged == [21, 2], "all the first time; then the cell taken, and the one inserted (as read since)"
+    with pytest.raises(ToolError, match="refusing to write an invalid notebook"):  # the verdict and words of a whole check
+        asyncio.run(edit_in(document, lambda nb: nb["cells"][3].update(source=7)))
+    document.notebook.ycells[9]["unknown"] = 1  # a cell the schema refuses, not taken by the next edit
+    with pytest.raises(ToolError, match="refusing to write an invalid notebook"):
+        asyncio.run(edit_in(document, lambda nb: nb["cells"][3].update(source="x = 30")))
+    assert document.read()["cells"][3]["source"] == "x = 2", "nothing written"
+
+
+def test_ids_are_given_once_through_the_kept_cells() -> None:
+    document = InMemory(shared(notebook(code("same", "a"), code("other", "b"))))
+    document.notebook.ycells[1]["id"] = "same"
+    first = [cell["id"] for cell in document.read()["cells"]]
+    assert first[0] == "same" and first[1] != "same"
+    assert [cell["id"] for cell in document.read()["cells"]] == first == ids(document.notebook)
+
+
 # ---- applying edits ------------------------------------------------------------------------------
 
 
@@ -258,7 +415,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["insert", "edit", "move", "delete", "t
                max_size=8)
 
 
-def agent_op(document: YNotebook, op: tuple[str, int, int], n: int, moved: set[str]) -> None:
+def agent_op(document: YNotebook, op: tuple[str, int, int], n: int, moved: set[str], kept: cells.ReadCells | None = None) -> None:
     kind, i, j = op
     count = len(document.ycells)
 
@@ -278,7 +435,7 @@ def agent_op(document: YNotebook, op: tuple[str, int, int], n: int, moved: set[s
         elif kind == "delete":
             nb["cells"].pop(i % count)
 
-    edit(document, change)
+    edit(document, change, kept)
 
 
 def person_op(document: YNotebook, op: tuple[str, int, int], n: int) -> None:
@@ -294,15 +451,17 @@ def person_op(document: YNotebook, op: tuple[str, int, int], n: int) -> None:
             del document.ycells[i % count]
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["read whole", "cells kept"])
 @settings(max_examples=60, deadline=None)
 @given(OPS, OPS)
-def test_concurrent_edits_merge_without_losing_or_doubling(agent_ops: list[tuple[str, int, int]],
+def test_concurrent_edits_merge_without_losing_or_doubling(kept: bool, agent_ops: list[tuple[str, int, int]],
                                                            person_ops: list[tuple[str, int, int]]) -> None:
     ours = shared(notebook(code("a", "a"), markdown("b", "b"), code("c", "c")))
     theirs = replica(ours)
+    reader = keep(ours) if kept else None
     moved: set[str] = set()
     for n, op in enumerate(agent_ops):
-        agent_op(ours, op, n, moved)
+        agent_op(ours, op, n, moved, reader)
     for n, op in enumerate(person_ops):
         person_op(theirs, op, n)
     agent_ids, person_ids = set(ids(ours)), set(ids(theirs))
@@ -310,6 +469,9 @@ def test_concurrent_edits_merge_without_losing_or_doubling(agent_ops: list[tuple
     sync(ours, theirs)
     merged = ids(ours)
     assert merged == ids(theirs), "both sides converge"
+    if reader is not None:
+        assert reader.read(ours) == cells.read_cells(ours), "the kept cells saw the merge"
+        assert reader.ids(ours) == ids(ours)
     assert len(merged) == len(set(merged)), f"a cell appears twice: {merged}"
     # Every cell either side added is there, unless one of them deleted it.
     deleted_by_person = {"a", "b", "c"} - person_ids

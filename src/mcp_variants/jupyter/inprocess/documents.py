@@ -82,10 +82,12 @@ class RoomNotebook(NotebookEdits):
         if notebook is not getattr(self, "notebook", None):
             self._unobserve()
             self.notebook = notebook
+            self._read.forget()
             # The cells and metadata observed directly: YNotebook.observe would replace the room's own observer
             # (the one that saves the file), since a YNotebook keeps one.
-            for shared in (notebook.ycells, notebook.ydoc.get("meta", type=Map)):
-                self._subscriptions.append((shared, shared.observe_deep(self._on_change)))
+            self._subscriptions.append((notebook.ycells, notebook.ycells.observe_deep(self._on_cells)))
+            meta = notebook.ydoc.get("meta", type=Map)
+            self._subscriptions.append((meta, meta.observe_deep(self._on_change)))
 
     def _unobserve(self) -> None:
         for shared, subscription in self._subscriptions:
@@ -94,6 +96,10 @@ class RoomNotebook(NotebookEdits):
 
     async def _ready(self) -> None:
         await self.current()
+
+    def _on_cells(self, events: Any) -> None:
+        self._read.changed(events)
+        self._on_change(events)
 
     def _on_change(self, events: Any) -> None:
         self._tell(self._origin)

@@ -83,6 +83,7 @@ class SharedNotebook(NotebookEdits):
         """An empty copy, for a new history."""
         self._doc: Doc[Any] = Doc()
         self.notebook = YNotebook(self._doc)
+        self._read.forget()
         self._server = ServerView()
         self._doc.observe(self._on_transaction)
         self.notebook.observe(self._on_change)
@@ -262,6 +263,8 @@ class SharedNotebook(NotebookEdits):
         """A change to the notebook's cells or metadata, not to the room's own state (saved, dirty)."""
         if part == "state":
             return
+        if part == "cells":
+            self._read.changed(event)
         origin = self._origin
         self._tell(origin if isinstance(origin, str) else None)
 

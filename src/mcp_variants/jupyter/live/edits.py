@@ -4,11 +4,12 @@ difference is applied by cell id, a whole notebook put in place, a run's outputs
 A document says how it is made ready for a change (`_ready`: joined and synced over a websocket, or the
 room's document looked up again in process), how a change is made (`change`: one transaction by an
 origin) and what follows one (`_settled`: the server's confirmation over a websocket, nothing in process).
+It tells `self._read` (cells.ReadCells) of every change to the cells, and to forget them when the document
+is another one, so that a read converts only the cells that changed since the last.
 """
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ class NotebookEdits(ABC):
 
     def __init__(self) -> None:
         self._listeners: dict[object, ChangeListener] = {}
+        self._read = cells.ReadCells()  # the cells as last read, told of every change by the subclass's observer
         self.closed = False
 
     @abstractmethod
@@ -39,37 +41,45 @@ class NotebookEdits(ABC):
     async def _settled(self) -> None:  # noqa: B027 - a hook: nothing follows a change where the change is the server's at once
         """After a change: until the server holds it; a ToolError when it does not."""
 
+    def _with_ids(self, origin: Origin) -> list[dict[str, Any]]:
+        """The cells now, every one with an id of its own (given here, once, if it lacked one)."""
+        if self._read.lacking_ids(self.notebook):
+            self.change(origin, lambda notebook: cells.give_ids(notebook, self._read.ids(notebook)))
+        return self._read.read(self.notebook)
+
     def read(self) -> dict[str, Any]:
-        """The notebook as nbformat 4, every cell with an id of its own (given here, once, if it lacked one)."""
-        self.change(None, cells.give_ids)
-        return cells.read(self.notebook)
+        """The notebook as nbformat 4, every cell with an id of its own. Its cells are the ones kept for the next
+        readers, frozen (cells.FrozenDict): a caller that would change one changes a copy."""
+        return cells.read(self.notebook, self._with_ids(None))
 
     @asynccontextmanager
     async def editing(self, origin: Origin) -> AsyncIterator[dict[str, Any]]:
-        """A copy to change; the difference is applied when the block succeeds, then settled."""
+        """The notebook to change (its cells copied as the block takes them: cells.EditedCells); the difference
+        is applied when the block succeeds, then settled."""
         await self._ready()
-        self.change(origin, cells.give_ids)
-        before = cells.read(self.notebook)
-        after = copy.deepcopy(before)
+        before = cells.read(self.notebook, self._with_ids(origin))
+        after = {**before, "metadata": cells.thawed(before["metadata"]), "cells": cells.EditedCells(before["cells"])}
         yield after
-        check(after)
+        cells.check_edited(after)
         await self._ready()
-        self.change(origin, lambda notebook: cells.apply(notebook, before, after))
+        now = self._read.ids(self.notebook)  # with what others did meanwhile
+        self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
         await self._settled()
 
     async def replace(self, notebook: dict[str, Any]) -> None:
         """Make the document `notebook` (as write_notebook does), by cell id: cells that are the same stay as they are."""
         check(notebook)
         await self._ready()
-        before = cells.read(self.notebook)
-        self.change(None, lambda live: cells.apply(live, before, notebook))
+        before = cells.read(self.notebook, self._read.read(self.notebook))
+        now = self._read.ids(self.notebook)
+        self.change(None, lambda live: cells.apply(live, before, notebook, now))
         await self._settled()
 
     @asynccontextmanager
     async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
         """Where a run of `cell_id` writes its outputs as they come."""
         await self._ready()
-        run = cells.RunningCell(cell_id)
+        run = cells.RunningCell(cell_id, self._read)
         self.change(origin, run.begin)
 
         def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
