@@ -35,9 +35,8 @@ page.on("pageerror", (e) => console_.push(`pageerror: ${e.message}`));
 const url = pathToFileURL(config.report).href;
 await page.goto(url, { waitUntil: "load", timeout });
 await page.waitForFunction(() => document.body.dataset.views !== "loading", null, { timeout });
-const openedMs = await page.evaluate(async () => {
+await page.evaluate(async () => {
   await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
-  return performance.now();
 });
 if (config.screenshot) await page.screenshot({ path: config.screenshot });
 
@@ -95,7 +94,7 @@ for (const frame of page.frames()) {
   frames.push({ payload, view });
 }
 
-await writeFile(join(config.out, "report.json"), JSON.stringify({ browser: context.browser()?.version() ?? null, openedMs, requests,
+await writeFile(join(config.out, "report.json"), JSON.stringify({ browser: context.browser()?.version() ?? null, requests,
   console: console_, page: page_, frames, url }, null, 1));
 await context.close();
 console.log(join(config.out, "report.json"));

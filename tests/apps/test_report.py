@@ -1,8 +1,9 @@
 """The reviewer's report of `mcp-variants demo`, opened in headless Chromium (Debian's, driven by
 playwright-core through apps/harness/report.mjs): every scenario has its four audience rows, the
 images decode, each view iframe rendered what the view sink received, no assistant text reaches
-a view row and no view-only data a model row, nothing is fetched, and the file is small and
-quick to open. The demo runs for real, once, against a live server on local kernels.
+a view row and no view-only data a model row, nothing is fetched, and the file is small (how
+quickly it opens is bounded by the harness's timeouts only: a time asserted on a shared machine
+measures the machine). The demo runs for real, once, against a live server on local kernels.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from .support import APPS, ARTIFACTS, REPO, apps_installed, chromium, node
 
 SINKS = ["model", "user", "program", "view"]
 MAX_BYTES = 2_000_000
-MAX_OPEN_MS = 2000
 SCREENSHOT = ARTIFACTS / "report-first-screen.png"
 
 
@@ -188,13 +188,12 @@ def test_the_header_says_what_a_reviewer_needs(opened: Opened) -> None:
     assert opened.seen["page"]["live"] in ("missing", "measured")
 
 
-def test_the_report_is_self_contained_small_and_quick(opened: Opened) -> None:
+def test_the_report_is_self_contained_and_small(opened: Opened) -> None:
     size = opened.path.stat().st_size
     assert size < MAX_BYTES, f"the report is {size:,} bytes"
     assert opened.seen["requests"] == [opened.seen["url"]], "the report fetched something besides itself"
     problems = [m for m in opened.seen["console"] if m.startswith(("error", "pageerror", "warning"))]
     assert not problems, problems  # a CSP violation would be an error here
-    assert opened.seen["openedMs"] < MAX_OPEN_MS, f"the report took {opened.seen['openedMs']:.0f} ms to open"
     assert SCREENSHOT.is_file() and SCREENSHOT.stat().st_size > 20_000
 
 
