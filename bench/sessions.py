@@ -1,11 +1,13 @@
-"""What an abandoned HTTP session costs: memory while it lives, what stays once it expired, and the cap.
+"""What an abandoned HTTP session costs: memory while it is open, what stays once it expired, and the cap.
 
-`serve --http --session-idle-timeout 1`; rounds of N sessions, each opened (initialize,
-notifications/initialized), used once (tools/call list_kernels, so that the Hub holds state for it)
-and abandoned (never DELETE). After each round, once every session expired, the server's memory
-(USS: what it alone holds) is read. The first round pays for what any session costs once (allocator
-arenas, caches); what the later rounds add is what an expired session keeps. Then with
---max-sessions M, 3M sessions are opened at once: M admitted, the rest refused (503), memory bounded.
+First, rounds of N sessions opened (initialize, notifications/initialized) and left open, within the
+default idle timeout: the server's memory (USS: what it alone holds) after each round; what the
+later rounds add is what an open abandoned session holds (the first pays for what any session costs
+once: allocator arenas, caches). Then `serve --http --session-idle-timeout 1`; rounds of N sessions,
+each opened, used once (tools/call list_kernels, so that the Hub holds state for it) and abandoned
+(never DELETE); the memory once every session of the round expired: what the later rounds add is what
+an expired session keeps. Then with --max-sessions M, 3M sessions are opened one after another: each
+beyond M ends the least recently used idle one, memory bounded.
 
 Run alone: python -m bench.sessions [--sessions N] [--rounds R]
 """
@@ -27,6 +29,7 @@ from mcp_variants.processes import ServerProcess, free_port
 
 VERSION = "2025-11-25"
 EXPIRY_WAIT_S = 2.5  # the idle timeout (1 s), then the SDK's sweep
+SETTLE_S = 0.5  # for the last requests of a round to finish
 
 
 def _server(root: Path, *options: str) -> tuple[ServerProcess, HttpTarget]:
@@ -54,9 +57,25 @@ def _abandon(target: HttpTarget, count: int) -> int:
     return admitted
 
 
+def _leave_open(target: HttpTarget, count: int) -> None:
+    """Open `count` sessions and leave them open."""
+    for _ in range(count):
+        session, opened = target.open_session(VERSION, None)
+        assert session and opened.status == 200, opened.raw[:300]
+
+
 def run(sessions: int = 300, rounds: int = 4, cap: int = 100) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="mcpv-sessions-") as tmp:
         root = Path(tmp)
+        server, target = _server(root, "--max-sessions", str(sessions * rounds))
+        try:
+            with_open = []
+            for _ in range(rounds):
+                _leave_open(target, sessions)
+                time.sleep(SETTLE_S)
+                with_open.append(_memory(server))
+        finally:
+            server.stop()
         server, target = _server(root, "--session-idle-timeout", "1", "--max-sessions", str(sessions * 2))
         try:
             start = _memory(server)
@@ -77,9 +96,12 @@ def run(sessions: int = 300, rounds: int = 4, cap: int = 100) -> dict[str, Any]:
         finally:
             server.stop()
     kept = (after[-1] - after[0]) / ((rounds - 1) * sessions)
+    held = (with_open[-1] - with_open[0]) / ((rounds - 1) * sessions)
     return {
         "sessions_per_round": sessions,
         "rounds": rounds,
+        "memory_with_open_sessions_bytes": with_open,
+        "open_bytes_per_session": round(held),
         "memory_at_start_bytes": start,
         "memory_after_each_round_bytes": after,
         "alive_bytes_per_session": [round(a / sessions) for a in alive],
@@ -93,9 +115,11 @@ def run(sessions: int = 300, rounds: int = 4, cap: int = 100) -> dict[str, Any]:
 def format_report(report: dict[str, Any]) -> str:
     cap = report["cap"]
     return "\n".join([
-        f"Abandoned HTTP sessions ({report['rounds']} rounds of {report['sessions_per_round']}, --session-idle-timeout 1)",
-        f"  alive: {', '.join(f'{b / 1024:.1f}' for b in report['alive_bytes_per_session'])} KB a session (each round)",
-        f"  kept once expired: {report['kept_bytes_per_expired_session'] / 1024:.2f} KB a session "
+        f"Abandoned HTTP sessions ({report['rounds']} rounds of {report['sessions_per_round']})",
+        f"  open (never ended, within the idle timeout): {report['open_bytes_per_session'] / 1024:.1f} KB a session",
+        "  with --session-idle-timeout 1:",
+        f"    alive: {', '.join(f'{b / 1024:.1f}' for b in report['alive_bytes_per_session'])} KB a session (each round)",
+        f"    kept once expired: {report['kept_bytes_per_expired_session'] / 1024:.2f} KB a session "
         f"({'ok' if report['within_goal'] else 'OVER THE GOAL'}: {report['goal']})",
         f"  --max-sessions {cap['max_sessions']}: {cap['opened']} opened, {cap['admitted']} admitted, "
         f"memory +{cap['memory_growth_bytes'] / 1024 / 1024:.1f} MB",

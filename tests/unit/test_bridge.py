@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from types import SimpleNamespace
 from typing import Any
@@ -232,6 +233,33 @@ def test_http_inbound_strips_a_forged_marker() -> None:
     new_body, scope = BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, _scope("2026-07-28"))
     assert MARKER_KEY not in orjson.loads(new_body)["params"]["_meta"]
     assert dict(scope["headers"])[b"mcp-protocol-version"] == b"2026-07-28"
+
+
+def test_once_the_app_returned_its_receive_no_longer_reaches_the_connection() -> None:
+    """The SDK keeps a session's last message until the next one, with its request and so the `receive` it was
+    given (issue 22): from then on that answers as uvicorn does after a response, a disconnect, and holds nothing
+    of the connection (uvicorn's is not called again)."""
+    body = orjson.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    from_connection = [{"type": "http.request", "body": body, "more_body": False}]
+    kept: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        kept.append(receive)
+        assert (await receive())["body"] == body
+        await send({"type": "http.response.start", "status": 202, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return from_connection.pop(0)
+
+    async def send(message: Any) -> None:
+        pass
+
+    async def scenario() -> Any:
+        await BridgeMiddleware(app)(_scope(None), receive, send)
+        return await kept[0]()
+
+    assert asyncio.run(scenario()) == {"type": "http.disconnect"}
 
 
 def test_sse_event_is_unwrapped() -> None:

@@ -203,16 +203,24 @@ class BridgeMiddleware:
                 return
             body, scope = self._rewrite_inbound(checked.body, body, scope)
         delivered = False
+        upstream: Receive | None = receive
 
         async def replay() -> Message:
             nonlocal delivered
             if not delivered:
                 delivered = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            message: Message = await receive()
+            if upstream is None:
+                return {"type": "http.disconnect"}  # what uvicorn answers once the response is complete
+            message: Message = await upstream()
             return message
 
-        await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None, self.rewrite))
+        try:
+            await self.app(scope, replay, _OutboundRewriter(send, checked.id if checked.kind is Kind.REQUEST else None, self.rewrite))
+        finally:
+            # The SDK keeps a session's last message, its request and so this `replay`, until the next message: cut off
+            # from uvicorn's `receive`, it keeps no more of the connection (its cycle, h11 state, socket).
+            upstream = None
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes | Refusal | None:
         """The whole body, a refusal once it is known to be too large (nothing more is read), or None on a disconnect."""

@@ -16,6 +16,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
 from .events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
+from .routing import route_as_written
 from .sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
@@ -141,6 +142,7 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
         options.update(token_verifier=token_verifier, auth=auth)
     app: Any = server.streamable_http_app(**options)
     evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
+    route_as_written(server.session_manager)  # no router task per session: routing.py
     app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
     if dns_rebinding_protection:
         app = HostHint(app)
