@@ -148,7 +148,7 @@ def check_edited(notebook: dict[str, Any]) -> None:
     take) it judged valid in a 4.5 notebook is valid in any other, and only the rest of the notebook is judged
     again. What it judges across cells, that each has an id and no id repeats, is looked at over all of them.
     Anything else (another version, an id missing or repeated, a cell refused) is judged whole, as before,
-    so that the verdict and its message are the same. 5,000 cells: about 1 ms instead of 3 to 5."""
+    so that the verdict and its message are the same. 5,000 cells: 1.4-2 ms instead of 3 to 5 (docs/performance.md)."""
     every = notebook.get("cells")
     if notebook.get("nbformat") == 4 and notebook.get("nbformat_minor") == 5 and isinstance(every, list) and not lacking_ids(
             [cell.get("id") if isinstance(cell, dict) else None for cell in every]):
