@@ -31,7 +31,7 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	-tests/jupyterhub/install.sh
 	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest $(PARALLEL)
 
-test-fast: $(STAMP)  ## the core's unit and property tests and the public server API on the stdio wire: seconds, no Node, no browser, no Jupyter server
+test-fast: $(STAMP)  ## the core's unit and property tests, the import test and the public server API on the stdio wire: under a minute, no Node, no browser, no Jupyter server
 	@# These keep the CPUs busy: one worker per CPU.
 	$(BIN)/python -m pytest -q -n auto tests/unit tests/sdk/test_api.py
 

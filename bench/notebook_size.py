@@ -32,11 +32,11 @@ from typing import Any
 from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import JupyterServerProcess
 
+from .record import REPO
 from .roundtrip import StdioServer
 from .startup import checkout
 from .stats import summarize
 
-REPO = Path(__file__).resolve().parents[1]
 SIZES = (100, 1_000, 5_000, 20_000)
 VERSION = "2026-12-01"
 

@@ -11,10 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from .markdown import GENERATED_NOTE
+from .render_measurements import table
 
 LATEST = Path(__file__).resolve().parents[2] / "bench" / "results" / "latest.json"
 PAGE = "examples/bench-latest.md"
 NOT_MEASURED = "not in this run"
+# The goals, each against its floor measured in the same run: issue 23's for start-up, the round trip and
+# throughput, the extension's budget (bench/extension.py). The round trip's and throughput's are stricter than
+# the budgets their benches judge by (bench/roundtrip.py under 1.3x, bench/throughput.py at least 0.8x;
+# performance.md's *Budgets*), so this page can say "not met" where the benches say "within".
+STARTUP_GOAL = 1.1  # at most, x the SDK's one-tool MCPServer
+ROUNDTRIP_GOAL = 1.1  # at most, x raw async jupyter_client
+EXTENSION_GOAL = 1.1  # at most, x the raw client inside the same Jupyter server
+THROUGHPUT_GOAL = 1.0  # at least, x the SDK's bare server
 
 Row = tuple[str, str, str]  # what, measured (with its floor), goal
 
@@ -28,7 +37,7 @@ def _startup(part: dict[str, Any]) -> list[Row]:
     ratio = part["ratio_to_floor"]["embedded"]
     ours, floor = part["contestants"]["embedded"]["median"], part["contestants"]["floor"]["median"]
     return [("start to the first `tools/list` (stdio, `--embedded`) / the SDK's MCPServer with one tool",
-             f"{ratio:.2f}× ({ours:.0f} vs {floor:.0f} ms median, {part['rounds']} rounds)", _verdict(ratio, 1.1, True))]
+             f"{ratio:.2f}× ({ours:.0f} vs {floor:.0f} ms median, {part['rounds']} rounds)", _verdict(ratio, STARTUP_GOAL, True))]
 
 
 def _roundtrip(part: dict[str, Any]) -> list[Row]:
@@ -36,13 +45,14 @@ def _roundtrip(part: dict[str, Any]) -> list[Row]:
     by_name = {c["name"]: c["ms"]["median"] for c in part["contestants"]}
     return [("`execute_code` `1+1` on stdio / raw async jupyter_client",
              f"{primary['ratio']:.3f}× ({by_name[primary['server']]:.2f} vs {by_name[primary['baseline']]:.2f} ms median, "
-             f"per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], 1.1, True))]
+             f"per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], ROUNDTRIP_GOAL, True))]
 
 
 def _extension(part: dict[str, Any]) -> list[Row]:
     primary = part["primary"]
     return [("`execute_code` through the Jupyter server extension / the raw client in that server",
-             f"{primary['ratio']:.3f}× (per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], 1.1, True))]
+             f"{primary['ratio']:.3f}× (per-round {primary['paired_ratio_median']:.2f}×)",
+             _verdict(primary["ratio"], EXTENSION_GOAL, True))]
 
 
 def _throughput(part: dict[str, Any]) -> list[Row]:
@@ -50,7 +60,7 @@ def _throughput(part: dict[str, Any]) -> list[Row]:
     floor, ours = part["contestants"][0]["calls_per_s"], part["contestants"][1]["calls_per_s"]
     return [(f"HTTP stateless `tools/call`, {part['clients']} clients / the SDK's bare server",
              f"{primary['ratio']:.2f}× ({ours:,.0f} vs {floor:,.0f} calls/s, p99 {primary['p99_ms']:.1f} ms)",
-             _verdict(primary["ratio"], 1.0, False))]
+             _verdict(primary["ratio"], THROUGHPUT_GOAL, False))]
 
 
 def _live(part: dict[str, Any]) -> list[Row]:
@@ -93,12 +103,13 @@ def render_bench(latest: Path = LATEST) -> dict[str, str]:
     machine = report.get("machine", {})
     lines = [f"Run at commit {report['git']['sha']}{' (src modified)' if report['git'].get('src_dirty') else ''}, "
              f"{report['recorded_at']}, {machine.get('nproc', '?')} CPUs, load average at the end "
-             f"{report.get('loadavg_at_end', '?')} (`bench/results/latest.json`).", "",
-             "| what | measured | goal |", "|---|---|---|"]
-    for name, (title, rows) in PARTS.items():
+             f"{report.get('loadavg_at_end', '?')} (`bench/results/latest.json`).", ""]
+    rows = []
+    for name, (title, measure) in PARTS.items():
         part = report.get(name)
         if not isinstance(part, dict) or "skipped" in part:
-            lines.append(f"| {title} | {NOT_MEASURED} | |")
+            rows.append(f"| {title} | {NOT_MEASURED} | |")
             continue
-        lines += [f"| {what} | {measured} | {goal} |" for what, measured, goal in rows(part)]
+        rows += [f"| {what} | {measured} | {goal} |" for what, measured, goal in measure(part)]
+    lines.append(table(["what", "measured", "goal"], ["---", "---", "---"], rows))
     return {PAGE: GENERATED_NOTE + "\n".join(lines) + "\n"}

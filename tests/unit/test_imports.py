@@ -62,25 +62,31 @@ def _statements(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
             yield from _statements(node)
 
 
+def _imports(found: Mapping[str, Module]) -> Iterator[tuple[Module, ast.Import | ast.ImportFrom]]:
+    """Each import statement of each module of `found` (`_statements`), with its module."""
+    for module in found.values():
+        for node in _statements(ast.parse(module.path.read_text())):
+            yield module, node
+
+
 def graph(found: Mapping[str, Module]) -> dict[str, set[str]]:
     """module -> the modules of `found` it imports. Importing a.b.c runs a and a.b first: an edge to each
     package on the way that the importer is not already inside (an import of its own package's names included)."""
     edges: dict[str, set[str]] = {name: set() for name in found}
-    for module in found.values():
+    for module, node in _imports(found):
         here = module.name if module.package else module.name.rpartition(".")[0]
-        for node in _statements(ast.parse(module.path.read_text())):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            else:
-                base = ".".join(here.split(".")[:len(here.split(".")) - node.level + 1]) if node.level else ""
-                source = ".".join(part for part in (base, node.module) if part)
-                targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in found else source for alias in node.names]
-            for target in targets:
-                parts = target.split(".")
-                for i in range(1, len(parts) + 1):
-                    step = ".".join(parts[:i])
-                    if step in found and step != module.name and (i == len(parts) or step not in module.ancestors):
-                        edges[module.name].add(step)
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = ".".join(here.split(".")[:len(here.split(".")) - node.level + 1]) if node.level else ""
+            source = ".".join(part for part in (base, node.module) if part)
+            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in found else source for alias in node.names]
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                step = ".".join(parts[:i])
+                if step in found and step != module.name and (i == len(parts) or step not in module.ancestors):
+                    edges[module.name].add(step)
     return edges
 
 
@@ -158,12 +164,11 @@ EDGES = graph(PACKAGE)
 def libraries(found: Mapping[str, Module]) -> list[str]:
     """Every module outside the package that its sources import (in functions too), as written."""
     names = set()
-    for module in found.values():
-        for node in _statements(ast.parse(module.path.read_text())):
-            if isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif not node.level and node.module:
-                names.add(node.module)
+    for _, node in _imports(found):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif not node.level and node.module:
+            names.add(node.module)
     return sorted(name for name in names if name.partition(".")[0] != "mcp_variants")
 
 

@@ -75,7 +75,7 @@ def edit(document: YNotebook, change: Any, kept: cells.ReadCells | None = None) 
         after = copy.deepcopy(before)
     else:
         before = cells.read(document, kept.read(document))
-        after = {**before, "metadata": cells.thawed(before["metadata"]), "cells": cells.EditedCells(before["cells"])}
+        after = cells.editable(before)
     change(after)
     with document.ydoc.transaction():
         cells.apply(document, before, after, kept.ids(document) if kept is not None else None)
@@ -95,7 +95,7 @@ class InMemory(NotebookEdits):
     def __init__(self, document: YNotebook) -> None:
         super().__init__()
         self.notebook = document
-        document.ycells.observe_deep(self._read.changed)
+        document.ycells.observe_deep(self._kept_cells.changed)
 
     def change(self, origin: Any, make: Callable[[YNotebook], Any]) -> Any:
         with self.notebook.ydoc.transaction():

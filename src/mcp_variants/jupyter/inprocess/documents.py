@@ -82,7 +82,7 @@ class RoomNotebook(NotebookEdits):
         if notebook is not getattr(self, "notebook", None):
             self._unobserve()
             self.notebook = notebook
-            self._read.forget()
+            self._kept_cells.forget()
             # The cells and metadata observed directly: YNotebook.observe would replace the room's own observer
             # (the one that saves the file), since a YNotebook keeps one.
             self._subscriptions.append((notebook.ycells, notebook.ycells.observe_deep(self._on_cells)))
@@ -98,7 +98,7 @@ class RoomNotebook(NotebookEdits):
         await self.current()
 
     def _on_cells(self, events: Any) -> None:
-        self._read.changed(events)
+        self._kept_cells.changed(events)
         self._on_change(events)
 
     def _on_change(self, events: Any) -> None:

@@ -148,7 +148,7 @@ def check_edited(notebook: dict[str, Any]) -> None:
     take) it judged valid in a 4.5 notebook is valid in any other, and only the rest of the notebook is judged
     again. What it judges across cells, that each has an id and no id repeats, is looked at over all of them.
     Anything else (another version, an id missing or repeated, a cell refused) is judged whole, as before,
-    so that the verdict and its message are the same. 5,000 cells: about 1 ms instead of 3 to 5."""
+    so that the verdict and its message are the same. 5,000 cells: 1.4-2 ms instead of 3 to 5 (docs/performance.md)."""
     every = notebook.get("cells")
     if notebook.get("nbformat") == 4 and notebook.get("nbformat_minor") == 5 and isinstance(every, list) and not lacking_ids(
             [cell.get("id") if isinstance(cell, dict) else None for cell in every]):
@@ -160,6 +160,11 @@ def check_edited(notebook: dict[str, Any]) -> None:
                         cell.judged = True
                 return
     check(notebook)
+
+
+def editable(before: dict[str, Any]) -> dict[str, Any]:
+    """The notebook a tool changes, from `before` as read (`read`): its metadata a plain copy, its cells EditedCells."""
+    return {**before, "metadata": thawed(before["metadata"]), "cells": EditedCells(before["cells"])}
 
 
 class EditedCells(list[dict[str, Any]]):
@@ -313,8 +318,9 @@ def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any], id
     order = list(new) if len(new) == len(after["cells"]) else [cell["id"] for cell in after["cells"]]
     was = list(old) if len(old) == len(before["cells"]) else [cell["id"] for cell in before["cells"]]
     staying = _in_order([cell_id for cell_id in order if cell_id in old], was)
+    # A cell the edit did not take is the very dict read (EditedCells): the identity check spares comparing it.
     changed = [cell_id for cell_id, cell in new.items()
-               if cell is not old.get(cell_id, cell) and cell_id in staying and old[cell_id] != cell]
+               if cell_id in staying and cell is not old[cell_id] and cell != old[cell_id]]
     for cell_id in changed:
         index = _index(ids, cell_id)
         if index is not None and not _update(ycells[index], old[cell_id], new[cell_id]):
@@ -478,17 +484,17 @@ class RunningCell:
     """A run's outputs written into the cell with `cell_id` as they come: a new output appended, a
     stream's new text appended to its shared text, everything rewritten after a clear_output.
 
-    The cell is found by id at every write, wherever people moved it (among the cells `read` keeps,
-    when given). When it is gone, nothing is written anywhere (`gone`)."""
+    The cell is found by id at every write, wherever people moved it (among the ids `kept` has, when
+    given). When it is gone, nothing is written anywhere (`gone`)."""
 
-    def __init__(self, cell_id: str, read: ReadCells | None = None) -> None:
+    def __init__(self, cell_id: str, kept: ReadCells | None = None) -> None:
         self.cell_id = cell_id
         self.gone = False
-        self._read = read
+        self._kept_cells = kept
         self._written: list[tuple[dict[str, Any], int]] = []  # the run's own output dicts, and a stream's text length written
 
     def _cell(self, notebook: YNotebook) -> YMap | None:
-        index = None if self.gone else find(notebook, self.cell_id, self._read.ids(notebook) if self._read else None)
+        index = None if self.gone else find(notebook, self.cell_id, self._kept_cells.ids(notebook) if self._kept_cells else None)
         if index is None:
             self.gone = True
             return None

@@ -83,7 +83,7 @@ class SharedNotebook(NotebookEdits):
         """An empty copy, for a new history."""
         self._doc: Doc[Any] = Doc()
         self.notebook = YNotebook(self._doc)
-        self._read.forget()
+        self._kept_cells.forget()
         self._server = ServerView()
         self._doc.observe(self._on_transaction)
         self.notebook.observe(self._on_change)
@@ -264,7 +264,7 @@ class SharedNotebook(NotebookEdits):
         if part == "state":
             return
         if part == "cells":
-            self._read.changed(event)
+            self._kept_cells.changed(event)
         origin = self._origin
         self._tell(origin if isinstance(origin, str) else None)
 

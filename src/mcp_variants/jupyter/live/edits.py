@@ -4,8 +4,8 @@ difference is applied by cell id, a whole notebook put in place, a run's outputs
 A document says how it is made ready for a change (`_ready`: joined and synced over a websocket, or the
 room's document looked up again in process), how a change is made (`change`: one transaction by an
 origin) and what follows one (`_settled`: the server's confirmation over a websocket, nothing in process).
-It tells `self._read` (cells.ReadCells) of every change to the cells, and to forget them when the document
-is another one, so that a read converts only the cells that changed since the last.
+It tells `self._kept_cells` (cells.ReadCells) of every change to the cells, and to forget them when the
+document is another one, so that a read converts only the cells that changed since the last.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class NotebookEdits(ABC):
 
     def __init__(self) -> None:
         self._listeners: dict[object, ChangeListener] = {}
-        self._read = cells.ReadCells()  # the cells as last read, told of every change by the subclass's observer
+        self._kept_cells = cells.ReadCells()  # the cells as last read, told of every change by the subclass's observer
         self.closed = False
 
     @abstractmethod
@@ -43,9 +43,9 @@ class NotebookEdits(ABC):
 
     def _with_ids(self, origin: Origin) -> list[dict[str, Any]]:
         """The cells now, every one with an id of its own (given here, once, if it lacked one)."""
-        if self._read.lacking_ids(self.notebook):
-            self.change(origin, lambda notebook: cells.give_ids(notebook, self._read.ids(notebook)))
-        return self._read.read(self.notebook)
+        if self._kept_cells.lacking_ids(self.notebook):
+            self.change(origin, lambda notebook: cells.give_ids(notebook, self._kept_cells.ids(notebook)))
+        return self._kept_cells.read(self.notebook)
 
     def read(self) -> dict[str, Any]:
         """The notebook as nbformat 4, every cell with an id of its own. Its cells are the ones kept for the next
@@ -58,11 +58,11 @@ class NotebookEdits(ABC):
         is applied when the block succeeds, then settled."""
         await self._ready()
         before = cells.read(self.notebook, self._with_ids(origin))
-        after = {**before, "metadata": cells.thawed(before["metadata"]), "cells": cells.EditedCells(before["cells"])}
+        after = cells.editable(before)
         yield after
         cells.check_edited(after)
         await self._ready()
-        now = self._read.ids(self.notebook)  # with what others did meanwhile
+        now = self._kept_cells.ids(self.notebook)  # with what others did meanwhile
         self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
         await self._settled()
 
@@ -70,8 +70,8 @@ class NotebookEdits(ABC):
         """Make the document `notebook` (as write_notebook does), by cell id: cells that are the same stay as they are."""
         check(notebook)
         await self._ready()
-        before = cells.read(self.notebook, self._read.read(self.notebook))
-        now = self._read.ids(self.notebook)
+        before = cells.read(self.notebook, self._kept_cells.read(self.notebook))
+        now = self._kept_cells.ids(self.notebook)
         self.change(None, lambda live: cells.apply(live, before, notebook, now))
         await self._settled()
 
@@ -79,7 +79,7 @@ class NotebookEdits(ABC):
     async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
         """Where a run of `cell_id` writes its outputs as they come."""
         await self._ready()
-        run = cells.RunningCell(cell_id, self._read)
+        run = cells.RunningCell(cell_id, self._kept_cells)
         self.change(origin, run.begin)
 
         def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
