@@ -16,12 +16,15 @@ stays warmer and answers faster (about 7% for a kernel called twice per round).
                  initialize handshake.
   server list_kernels   diagnostic: a tools/call that touches no kernel, i.e. the server's
                  own per-call cost on stdio (a fourth server, which never starts a kernel).
+  ... @REV       with --baseline REV: the 2026-12-01 default and list_kernels contestants again,
+                 running that commit's code (its src/ and variants/), so that a change is
+                 measured against what it replaces in the same rounds.
 
 A round trip is timed from just before the request is written to just after the
 response line is parsed (raw: from `execute` to the parsed shell reply). The ratio that
 the budget (1.3x) applies to is median(server 2026-12-01 default) / median(raw async).
 
-Run alone: python -m bench.roundtrip [--calls N]
+Run alone: python -m bench.roundtrip [--calls N] [--baseline REV]
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from mcp_variants.processes import PipedProcess
 
+from .startup import checkout
 from .stats import summarize
 
 BUDGET_RATIO = 1.3
@@ -289,6 +293,12 @@ PROGRAMMATIC = "server 2026-12-01 programmatic/structured"
 HANDSHAKE = "server 2025-11-25 handshake"
 LIST_KERNELS = "server list_kernels (no kernel I/O)"
 NAMES = (BASELINE, "raw blocking", PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def at(name: str, revision: str) -> str:
+    """The contestant `name` running `revision`'s code."""
+    return f"{name} @{revision}"
 
 
 def expect(ok: bool, name: str, got: Any) -> None:
@@ -327,11 +337,13 @@ class Contestants:
     once. So no contestant shares a process with another.
     """
 
-    def __init__(self, root: Path, sockets: Path) -> None:
+    def __init__(self, root: Path, sockets: Path, baseline: tuple[str, Path] | None = None) -> None:
         self.raw = RawKernel(sockets, root, "raw-async")
         self.raw_blocking = RawKernel(sockets, root, "raw-blocking")
         self.servers: dict[str, StdioServer] = {}
         self.root = root
+        self.baseline = baseline  # (revision, the folder holding its code)
+        self.names = NAMES + ((at(PRIMARY, baseline[0]), at(LIST_KERNELS, baseline[0])) if baseline else ())
         self.server_kernel_ms: list[float] = []  # programmatic timings.durationMs: the server's own kernel loop
 
     async def start(self) -> dict[str, float]:
@@ -340,9 +352,14 @@ class Contestants:
         cold["raw blocking kernel start (s)"] = round(await self.raw_blocking.start(blocking=True), 3)
         for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS):
             self.servers[name] = StdioServer(self.root)
+        if self.baseline is not None:
+            revision, source = self.baseline
+            env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))}
+            for name in (PRIMARY, LIST_KERNELS):
+                self.servers[at(name, revision)] = StdioServer(self.root, extra_env=env)
         self.servers[HANDSHAKE].handshake("2025-11-25")
         # The first execute_code starts a server's kernel: a cold call, reported apart.
-        for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE):
+        for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE, *self.names[len(NAMES)::2]):
             cold[f"{name}: first call, kernel start included (s)"] = round(await self.call(name, False), 3)
         return cold
 
@@ -359,7 +376,7 @@ class Contestants:
         elif name == "raw blocking":
             elapsed, value = self.raw_blocking.execute_blocking(CODE)
             expect(value == "2", name, value)
-        elif name == PRIMARY:
+        elif name == PRIMARY or name.startswith(f"{PRIMARY} @"):
             elapsed = execute_default(self.servers[name], name)
         elif name == PROGRAMMATIC:
             elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
@@ -367,7 +384,7 @@ class Contestants:
                 self.server_kernel_ms.append(kernel_ms)
         elif name == HANDSHAKE:
             elapsed = execute_default(self.servers[name], name, stateless=False)
-        elif name == LIST_KERNELS:
+        elif name == LIST_KERNELS or name.startswith(f"{LIST_KERNELS} @"):
             elapsed, result = self.servers[name].request("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": META_2026})
             expect(not result.get("isError"), name, result)
         else:
@@ -375,27 +392,30 @@ class Contestants:
         return elapsed
 
 
-async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, Any]:
+async def _run(calls: int, warmup: int, seed: int, workdir: Path, baseline: str | None = None) -> dict[str, Any]:
     root = workdir / "root"
     root.mkdir()
     sockets = workdir / "k"
     sockets.mkdir()
     rng = random.Random(seed)
-    contestants = Contestants(root, sockets)
+    if baseline is not None:
+        (workdir / "baseline").mkdir()
+    contestants = Contestants(root, sockets, (baseline, checkout(REPO, baseline, workdir / "baseline")) if baseline else None)
+    names = contestants.names
     try:
         cold = await contestants.start()
         for _ in range(warmup):
-            order = list(NAMES)
+            order = list(names)
             rng.shuffle(order)
             for name in order:
                 await contestants.call(name, False)
 
-        samples: dict[str, list[float]] = {name: [] for name in NAMES}
+        samples: dict[str, list[float]] = {name: [] for name in names}
         cpu_before = _cpu_times()
         ours_before = tree_cpu_seconds()
         began = time.perf_counter()
         for _ in range(calls):
-            order = list(NAMES)
+            order = list(names)
             rng.shuffle(order)
             for name in order:
                 samples[name].append(await contestants.call(name, True) * 1000.0)
@@ -412,7 +432,7 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
     base = summaries[BASELINE]["median"]
     blocking = summaries["raw blocking"]["median"]
     rows = []
-    for name in NAMES:
+    for name in names:
         row: dict[str, Any] = {"name": name, "ms": summaries[name]}
         if name.startswith("server") and "list_kernels" not in name:
             row["ratio_vs_raw_async"] = round(summaries[name]["median"] / base, 3)
@@ -424,6 +444,8 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
     paired = summarize([s / r for s, r in zip(samples[PRIMARY], samples[BASELINE], strict=True)])
     kernel_ms = summarize(contestants.server_kernel_ms)
     prog = summaries[PROGRAMMATIC]["median"]
+    against_baseline = {name: round(summaries[name]["median"] / summaries[at(name, baseline)]["median"], 3)
+                        for name in (PRIMARY, LIST_KERNELS)} if baseline else None
     return {
         "code": CODE,
         "calls_per_contestant": calls,
@@ -446,15 +468,17 @@ async def _run(calls: int, warmup: int, seed: int, workdir: Path) -> dict[str, A
                     "(execute to shell reply), measured inside the server",
             "server_outside_kernel_ms_median": round(prog - kernel_ms["median"], 3),
         },
+        "baseline": baseline,
+        "ratio_now_to_baseline": against_baseline,
         "notifications_skipped": skipped,
         "server_exit_codes": exit_codes,
     }
 
 
-def run(calls: int = 200, warmup: int = 20, seed: int = 3279, wait_quiet: float = 0.0) -> dict[str, Any]:
+def run(calls: int = 200, warmup: int = 20, seed: int = 3279, wait_quiet: float = 0.0, baseline: str | None = None) -> dict[str, Any]:
     quiet = wait_for_quiet(wait_quiet) if wait_quiet > 0 else None
     with tempfile.TemporaryDirectory(prefix="mcpv-bench-") as tmp:
-        report = asyncio.run(_run(calls, warmup, seed, Path(tmp)))
+        report = asyncio.run(_run(calls, warmup, seed, Path(tmp), baseline))
     if quiet is not None:
         report["quiet_check"] = quiet
     return report
@@ -483,6 +507,9 @@ def format_report(report: dict[str, Any]) -> str:
     if busy is not None:
         mine = f"; this benchmark's own processes: {ours:.0%}" if ours is not None else ""
         lines.append(f"  CPUs busy during the timed rounds: {busy:.0%}{mine}")
+    against = report.get("ratio_now_to_baseline")
+    if against:
+        lines.append(f"  this tree / @{report['baseline']}: " + ", ".join(f"{name} {ratio:.3f}x" for name, ratio in against.items()))
     d = report["decomposition"]
     lines.append(f"  server's own kernel loop (durationMs) median {d['server_kernel_time_ms']['median']:.3f} ms; "
                  f"outside it {d['server_outside_kernel_ms_median']:.3f} ms")
@@ -496,9 +523,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3279)
     parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
                         help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
+    parser.add_argument("--baseline", metavar="REV", help="also time the server as of this commit, in the same rounds")
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
-    report = run(args.calls, args.warmup, args.seed, args.wait_quiet)
+    report = run(args.calls, args.warmup, args.seed, args.wait_quiet, args.baseline)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
 
 

@@ -27,6 +27,15 @@ READS = [
      "server/app.py (client_state: a client's state forgotten when its connection ends)"),
     ("mcp", "2.3.0", "mcp.server.connection:Connection", ("self.exit_stack = AsyncExitStack()",),
      "server/app.py (client_state)"),
+    ("mcp", "2.3.0", "mcp.server.runner:serve_dual_era_loop", ("await _serve_modern_stream(", "await _serve_legacy_stream("),
+     "sdk/stdio.py (StdioConnection.serve calls the era's loop that Server.run would)"),
+    ("mcp", "2.3.0", "mcp.server.runner:_serve_legacy_stream",
+     ("read_stream: ReadStream", "write_stream: WriteStream", "lifespan_state: LifespanT", "session_id: str | None",
+      "init_options: InitializationOptions | None", "raise_exceptions: bool"),
+     "sdk/stdio.py (StdioConnection.serve: a handshake connection)"),
+    ("mcp", "2.3.0", "mcp.server.runner:_serve_modern_stream",
+     ("read_stream: ReadStream", "write_stream: WriteStream", "lifespan_state: LifespanT", "raise_exceptions: bool"),
+     "sdk/stdio.py (StdioConnection.serve: a 2026 connection)"),
 ]
 
 

@@ -30,6 +30,8 @@ from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import ServerMessageMetadata, SessionMessage
 from mcp_types import JSONRPCError, JSONRPCResponse
 
+from .write_streams import DeliveringWriteStream
+
 
 def route_as_written(manager: StreamableHTTPSessionManager) -> None:
     """Make every session `manager` admits from now on a `RoutedTransport`."""
@@ -52,7 +54,7 @@ class RoutedTransport(StreamableHTTPServerTransport):
         if self._idle_timeout is not None:
             self.idle_scope = anyio.CancelScope()
         read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
-        writer = _Writer(self)
+        writer = DeliveringWriteStream(self.route)  # each message routed as it is sent
         self._read_stream_writer, self._read_stream = read_stream_writer, read_stream
         # Any WriteStream will do: terminate() closes it, and a request cancelled unanswered is answered on it.
         self._write_stream = writer  # type: ignore[assignment]
@@ -84,25 +86,3 @@ class RoutedTransport(StreamableHTTPServerTransport):
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self._request_streams.pop(stream_id, None)
 
-
-class _Writer:
-    """The session's write stream: each message routed as it is sent; ClosedResourceError once closed, as a
-    closed memory stream raises (the SDK's dispatcher takes that as the connection gone)."""
-
-    def __init__(self, transport: RoutedTransport) -> None:
-        self._transport = transport
-        self._closed = False
-
-    async def send(self, item: SessionMessage, /) -> None:
-        if self._closed:
-            raise anyio.ClosedResourceError
-        await self._transport.route(item)
-
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self) -> _Writer:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()

@@ -54,8 +54,8 @@ async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX
                       at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
     """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/stdio.py)."""
     inner = lowlevel_server(server)
-    async with bridged_stdio(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as (read_stream, write_stream):
-        await inner.run(read_stream, write_stream, inner.create_initialization_options())
+    async with bridged_stdio(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
+        await connection.serve(inner)
 
 
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,

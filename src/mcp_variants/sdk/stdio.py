@@ -8,6 +8,11 @@ for long). Like the SDK, we keep the real descriptors for the protocol and point
 /dev/null and fd 1 at stderr while serving, so a stray print, or a kernel that inherits our
 stdout, cannot corrupt the wire.
 
+Nothing of ours stands between the pipes and the SDK's JSON-RPC loop: the loop's own reads pull
+the next line from stdin, a handler's answer is written to stdout in the handler's task, and the
+era's loop is called directly rather than through `Server.run`'s relay (StdioConnection). Each
+stream hop removed is a task switch and an event-loop pass less per request.
+
 This transport owns the framing, so that every request with an id gets exactly one answer:
 
 - lines of at most `max_message_bytes` (sdk/lines.py): a longer one is answered -32600 and
@@ -27,13 +32,15 @@ import asyncio
 import logging
 import os
 import stat
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+from mcp.server.lowlevel import Server
+from mcp.server.runner import _serve_legacy_stream, _serve_modern_stream
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
 from pydantic import ValidationError
@@ -55,12 +62,15 @@ from ..protocol.jsonrpc import (
 from .bridge import bridge_inbound, bridge_outbound
 from .lines import LineFramer, Oversized
 from .stdio_era import ConnectionEra, Era
+from .write_streams import DeliveringWriteStream
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the SDK's limit for an HTTP body, and ours for a stdio line
 READ_CHUNK = 256 * 1024
 EOF_GRACE_SECONDS = 30.0  # how long requests already received may still finish after stdin closes
+CLOSE_GRACE_SECONDS = 10.0  # how long answers still buffered may take to reach a client at the end
+EARLY_MESSAGES_KEPT = 8  # notifications kept for the SDK before the first request, as its own entry keeps
 
 _Key = tuple[bool, int | str]  # a request id, keyed so that 1 and "1" stay two ids
 
@@ -71,34 +81,20 @@ def _key(request_id: int | str) -> _Key:
 
 @asynccontextmanager
 async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[tuple[Any, Any]]:
-    """(read_stream, write_stream) for Server.run, over this process's stdin and stdout. `at_eof`
-    runs when stdin ends, before the requests still running are waited for (it ends the ones that
-    would never end by themselves: subscriptions/listen streams). `bridge=False`: messages cross
-    as they are (the framing and checks stay)."""
+                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[StdioConnection]:
+    """This process's stdin and stdout as one connection, for `StdioConnection.serve`. `at_eof` runs when stdin
+    ends, before the requests still running are waited for (it ends the ones that would never end by themselves:
+    subscriptions/listen streams). `bridge=False`: messages cross as they are (the framing and checks stay)."""
     source = await _Input.open(os.dup(0))
     sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
-    channel = _Channel(sink, max_message_bytes, at_eof, bridge)
-    reading = anyio.CancelScope()
-
-    async def read_until_stopped() -> None:
-        with reading:
-            await channel.read_from(source)
-
     try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(read_until_stopped)
-            tg.start_soon(channel.write_from_sdk)
-            try:
-                yield channel.to_sdk_receive, channel.from_sdk_send
-            finally:
-                # Stop reading, but let every response already written reach the client.
-                reading.cancel()
-                await channel.from_sdk_send.aclose()
+        yield StdioConnection(source, sink, max_message_bytes, at_eof, bridge)
     finally:
-        sink.close()
-        source.close()
+        try:
+            await sink.aclose()  # what is buffered is still written: every answer given reaches the client
+        finally:
+            source.close()
         _restore_standard_descriptors(saved)
 
 
@@ -145,7 +141,9 @@ class _Output:
 
     def __init__(self, fd: int, writer: asyncio.StreamWriter | None) -> None:
         self._fd, self._writer = fd, writer
-        self._lock = anyio.Lock()  # whole lines: the SDK's answers and the transport's own
+        # Whole lines: the SDK's answers, from each handler's task, and the transport's own. An uncontended
+        # fast_acquire takes the lock without an event-loop pass.
+        self._lock = anyio.Lock(fast_acquire=True)
         self._broken = False
 
     @classmethod
@@ -172,11 +170,19 @@ class _Output:
                 logger.warning("stdout is gone (%s); answers are dropped from here on", exc)
                 self._broken = True
 
-    def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()  # closes the descriptor once what is buffered is written
-        else:
+    async def aclose(self) -> None:
+        """Close the descriptor once what is buffered is written: the loop must not end with an answer still in
+        the transport's buffer (a client that stopped reading gets CLOSE_GRACE_SECONDS)."""
+        if self._writer is None:
             os.close(self._fd)
+            return
+        with anyio.move_on_after(CLOSE_GRACE_SECONDS):
+            try:
+                self._writer.transport.set_write_buffer_limits(0)  # drain() now waits for an empty buffer
+                await self._writer.drain()
+            except OSError:
+                pass  # the client closed its end: nobody to answer
+        self._writer.close()
 
 
 # ---- one connection -------------------------------------------------------------------------------
@@ -204,29 +210,64 @@ class _PendingBatch:
         self.answers.append(data)
 
 
-class _Channel:
-    def __init__(self, output: _Output, max_message_bytes: int, at_eof: Callable[[], None], bridge: bool = True) -> None:
+class StdioConnection:
+    """One stdio connection, served by the SDK's JSON-RPC loop with no task or stream of ours in between: the loop's
+    reads pull lines from stdin (`_FromClient`), and what a handler writes goes to stdout in the handler's own task
+    (a DeliveringWriteStream). Each stream hop costs a task switch and an event-loop pass: three of them were about 0.2 ms of an
+    execute_code round trip (docs/performance.md)."""
+
+    def __init__(self, source: _Input, output: _Output, max_message_bytes: int, at_eof: Callable[[], None],
+                 bridge: bool = True) -> None:
+        self.source = source
         self.output = output
         self.at_eof = at_eof
         self.bridge = bridge
         self.limit = max_message_bytes
         self.framer = LineFramer(max_message_bytes, keep=ID_PEEK_BYTES)
         self.era = ConnectionEra()
+        self.ready: deque[SessionMessage | Exception] = deque()  # admitted, not yet read by the SDK
+        self.ended = False  # stdin is at its end, and the requests it brought are answered (or out of time)
         self.unanswered: Counter[_Key] = Counter()  # requests passed to the SDK, by id
         self.batches: list[_PendingBatch] = []
         self._answer_came = anyio.Event()
-        self.to_sdk_send, self.to_sdk_receive = anyio.create_memory_object_stream[SessionMessage | Exception](16)
-        self.from_sdk_send, self.from_sdk_receive = anyio.create_memory_object_stream[SessionMessage](16)
+
+    async def serve(self, server: Server[Any]) -> None:
+        """Serve `server` until stdin ends, in the era the client opens with. The SDK's own entry
+        (`Server.run`) finds the era by relaying every message through one more stream and task; the era is
+        known here (ConnectionEra) before the SDK sees a request, so its loop for that era is called directly
+        (mcp 2.3.0's `_serve_modern_stream` / `_serve_legacy_stream`, what `serve_dual_era_loop` calls)."""
+        reader, writer = _FromClient(self), DeliveringWriteStream(self.write_from_sdk)
+        async with server.lifespan(server) as state:
+            try:
+                if await self.opening_era() is Era.STATELESS:
+                    await _serve_modern_stream(server, reader, writer, lifespan_state=state, raise_exceptions=False)
+                else:  # a handshake, or no request at all (as the SDK serves a connection that never asked)
+                    await _serve_legacy_stream(server, reader, writer, lifespan_state=state, session_id=None,
+                                               init_options=server.create_initialization_options(), raise_exceptions=False)
+            finally:
+                await writer.aclose()
+
+    async def opening_era(self) -> Era:
+        """Read until the first request the SDK will get has come (it fixes the era), or stdin has ended."""
+        while self.era.era is Era.UNDECIDED and not self.ended:
+            await self._read_more()
+        return self.era.era
 
     # -- inbound
 
-    async def read_from(self, source: _Input) -> None:
-        async with self.to_sdk_send:
-            while chunk := await source.read():
-                for line in self.framer.feed(chunk):
-                    await self._line(line)
-            for line in self.framer.end():
-                await self._line(line)
+    async def next_message(self) -> SessionMessage | Exception:
+        """The next message for the SDK, read from stdin as needed; EndOfStream once stdin is done."""
+        while not self.ready:
+            if self.ended:
+                raise anyio.EndOfStream
+            await self._read_more()
+        return self.ready.popleft()
+
+    async def _read_more(self) -> None:
+        chunk = await self.source.read()
+        for line in self.framer.feed(chunk) if chunk else self.framer.end():
+            await self._line(line)
+        if not chunk:
             # EOF: the client is done sending. Answer what it already asked before the
             # SDK sees the end of input (which cancels requests still running).
             self.at_eof()
@@ -234,6 +275,7 @@ class _Channel:
                 while self.unanswered:
                     self._answer_came = anyio.Event()
                     await self._answer_came.wait()
+            self.ended = True
 
     async def _line(self, line: bytes | Oversized) -> None:
         if isinstance(line, Oversized):
@@ -253,16 +295,19 @@ class _Channel:
             else:
                 logger.warning("dropped a notification: %s", checked.message)
         else:
-            answer = await self._admit(checked)
+            answer = self._admit(checked)
             if answer is not None:
                 await self._write(answer)
 
-    async def _admit(self, message: Message) -> dict[str, Any] | None:
+    def _admit(self, message: Message) -> dict[str, Any] | None:
         """Pass `message` to the SDK, or return the answer it gets instead."""
         if message.kind is Kind.REQUEST:
             answer = self.era.screen(message)
             if answer is not None:
                 return answer
+        elif self.era.era is Era.UNDECIDED and len(self.ready) >= EARLY_MESSAGES_KEPT:
+            logger.debug("dropped a %s that came before the first request", message.kind.value)
+            return None
         try:
             parsed = jsonrpc_message_adapter.validate_python(message.body, by_name=False)
         except ValidationError as exc:  # a shape our checks let through and the SDK's model does not
@@ -273,7 +318,7 @@ class _Channel:
         if message.kind is Kind.REQUEST and message.id is not None:
             self.unanswered[_key(message.id)] += 1
         inbound = SessionMessage(parsed)
-        await self.to_sdk_send.send(bridge_inbound(inbound) if self.bridge else inbound)
+        self.ready.append(bridge_inbound(inbound) if self.bridge else inbound)
         return None
 
     async def _batch(self, batch: Batch) -> None:
@@ -294,7 +339,7 @@ class _Channel:
             key = _key(element.id) if element.kind is Kind.REQUEST and element.id is not None else None
             if key is not None:
                 pending.waiting[key] += 1  # before the SDK can answer it
-            answer = await self._admit(element)
+            answer = self._admit(element)
             if answer is not None:
                 pending.answer(key, dumps(answer))
         pending.sealed = True
@@ -318,24 +363,26 @@ class _Channel:
 
     # -- outbound
 
-    async def write_from_sdk(self) -> None:
-        async with self.from_sdk_receive:
-            async for item in self.from_sdk_receive:
-                message = (bridge_outbound(item) if self.bridge else item).message
-                data = _encode(message)
-                if data is None:
-                    continue
-                if not isinstance(message, JSONRPCResponse | JSONRPCError) or message.id is None:
-                    await self.output.write(data + b"\n")
-                    continue
-                key = _key(message.id)
-                self._answered(key)
-                pending = next((batch for batch in self.batches if batch.expects(key)), None)
-                if pending is None:
-                    await self.output.write(data + b"\n")
-                    continue
-                pending.answer(key, data)
-                await self._flush_batch(pending)
+    async def write_from_sdk(self, item: SessionMessage) -> None:
+        """Write one message the SDK sent: on its own line, or into the batch its request came in."""
+        message = (bridge_outbound(item) if self.bridge else item).message
+        data = _encode(message)
+        if data is None:
+            return
+        if not isinstance(message, JSONRPCResponse | JSONRPCError) or message.id is None:
+            await self.output.write(data + b"\n")
+            return
+        key = _key(message.id)
+        try:
+            pending = next((batch for batch in self.batches if batch.expects(key)), None)
+            if pending is None:
+                await self.output.write(data + b"\n")
+                return
+            pending.answer(key, data)
+            await self._flush_batch(pending)
+        finally:
+            # Only once written: at EOF the SDK's loop ends, and cancels its handlers, when nothing is unanswered.
+            self._answered(key)
 
     def _answered(self, key: _Key) -> None:
         if self.unanswered[key] > 1:
@@ -346,6 +393,34 @@ class _Channel:
 
     async def _write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
         await self.output.write(dumps(message) + b"\n")
+
+
+class _FromClient:
+    """The SDK's read stream (mcp.shared._stream_protocols.ReadStream): each receive reads on from stdin."""
+
+    def __init__(self, connection: StdioConnection) -> None:
+        self._connection = connection
+
+    async def receive(self) -> SessionMessage | Exception:
+        return await self._connection.next_message()
+
+    def __aiter__(self) -> _FromClient:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self._connection.next_message()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """Nothing to let go of: stdin is the process's, closed by bridged_stdio."""
+
+    async def __aenter__(self) -> _FromClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def _encode(message: Any) -> bytes | None:
