@@ -141,9 +141,6 @@ class _Output:
 
     def __init__(self, fd: int, writer: asyncio.StreamWriter | None) -> None:
         self._fd, self._writer = fd, writer
-        # Whole lines: the SDK's answers, from each handler's task, and the transport's own. An uncontended
-        # fast_acquire takes the lock without an event-loop pass.
-        self._lock = anyio.Lock(fast_acquire=True)
         self._broken = False
 
     @classmethod
@@ -155,20 +152,22 @@ class _Output:
         return cls(fd, asyncio.StreamWriter(transport, flow, None, loop))
 
     async def write(self, data: bytes) -> None:
-        async with self._lock:
-            if self._broken:
+        """Write `data`, whole lines. No lock is needed for whole lines (the SDK's answers come from each handler's
+        task): each goes to the pipe's transport, or the file, in one call that does not wait, so two never
+        interleave; `drain` then holds the writer back only while the client has not read enough."""
+        if self._broken:
+            return
+        try:
+            if self._writer is not None:
+                self._writer.write(data)
+                await self._writer.drain()
                 return
-            try:
-                if self._writer is not None:
-                    self._writer.write(data)
-                    await self._writer.drain()
-                    return
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(self._fd, view):]
-            except OSError as exc:  # the client closed its end, or the file cannot grow: nobody to answer
-                logger.warning("stdout is gone (%s); answers are dropped from here on", exc)
-                self._broken = True
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
+        except OSError as exc:  # the client closed its end, or the file cannot grow: nobody to answer
+            logger.warning("stdout is gone (%s); answers are dropped from here on", exc)
+            self._broken = True
 
     async def aclose(self) -> None:
         """Close the descriptor once what is buffered is written: the loop must not end with an answer still in

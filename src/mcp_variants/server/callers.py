@@ -9,6 +9,7 @@ the user the server runs as; with `--token`, that one person too.
 
 from __future__ import annotations
 
+import functools
 import getpass
 from collections.abc import Sequence
 from typing import Any
@@ -30,7 +31,10 @@ def principal(name: str, via: str, scopes: Sequence[str] = (), *, token: str = "
                                          claims={VIA_CLAIM: via}))
 
 
+@functools.cache
 def os_user() -> str:
+    """The user this server runs as. Asked once: getpass reads the environment, then the password database
+    (a file read), which was a tenth of a tools/call's own time on stdio."""
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no name for this uid (a container's)
