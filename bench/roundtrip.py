@@ -45,7 +45,8 @@ from jupyter_client.manager import AsyncKernelManager
 
 from mcp_variants.processes import PipedProcess
 
-from .startup import checkout
+from .record import REPO
+from .startup import checkout, first_on_path
 from .stats import summarize
 
 BUDGET_RATIO = 1.3
@@ -293,7 +294,6 @@ PROGRAMMATIC = "server 2026-12-01 programmatic/structured"
 HANDSHAKE = "server 2025-11-25 handshake"
 LIST_KERNELS = "server list_kernels (no kernel I/O)"
 NAMES = (BASELINE, "raw blocking", PRIMARY, PROGRAMMATIC, HANDSHAKE, LIST_KERNELS)
-REPO = Path(__file__).resolve().parents[1]
 
 
 def at(name: str, revision: str) -> str:
@@ -343,7 +343,11 @@ class Contestants:
         self.servers: dict[str, StdioServer] = {}
         self.root = root
         self.baseline = baseline  # (revision, the folder holding its code)
-        self.names = NAMES + ((at(PRIMARY, baseline[0]), at(LIST_KERNELS, baseline[0])) if baseline else ())
+        # Each contestant's kind: what it calls, and how (a baseline's contestant is called as its kind is).
+        self.kinds = {name: name for name in NAMES}
+        if baseline is not None:
+            self.kinds.update({at(kind, baseline[0]): kind for kind in (PRIMARY, LIST_KERNELS)})
+        self.names = tuple(self.kinds)
         self.server_kernel_ms: list[float] = []  # programmatic timings.durationMs: the server's own kernel loop
 
     async def start(self) -> dict[str, float]:
@@ -354,12 +358,11 @@ class Contestants:
             self.servers[name] = StdioServer(self.root)
         if self.baseline is not None:
             revision, source = self.baseline
-            env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))}
             for name in (PRIMARY, LIST_KERNELS):
-                self.servers[at(name, revision)] = StdioServer(self.root, extra_env=env)
+                self.servers[at(name, revision)] = StdioServer(self.root, extra_env={"PYTHONPATH": first_on_path(source)})
         self.servers[HANDSHAKE].handshake("2025-11-25")
         # The first execute_code starts a server's kernel: a cold call, reported apart.
-        for name in (PRIMARY, PROGRAMMATIC, HANDSHAKE, *self.names[len(NAMES)::2]):
+        for name in (n for n, kind in self.kinds.items() if kind in (PRIMARY, PROGRAMMATIC, HANDSHAKE)):
             cold[f"{name}: first call, kernel start included (s)"] = round(await self.call(name, False), 3)
         return cold
 
@@ -370,21 +373,22 @@ class Contestants:
         return codes
 
     async def call(self, name: str, record: bool) -> float:
-        if name == BASELINE:
+        kind = self.kinds[name]
+        if kind == BASELINE:
             elapsed, value = await self.raw.execute_async(CODE)
             expect(value == "2", name, value)
-        elif name == "raw blocking":
+        elif kind == "raw blocking":
             elapsed, value = self.raw_blocking.execute_blocking(CODE)
             expect(value == "2", name, value)
-        elif name == PRIMARY or name.startswith(f"{PRIMARY} @"):
+        elif kind == PRIMARY:
             elapsed = execute_default(self.servers[name], name)
-        elif name == PROGRAMMATIC:
+        elif kind == PROGRAMMATIC:
             elapsed, kernel_ms = execute_programmatic(self.servers[name], name)
             if record:
                 self.server_kernel_ms.append(kernel_ms)
-        elif name == HANDSHAKE:
+        elif kind == HANDSHAKE:
             elapsed = execute_default(self.servers[name], name, stateless=False)
-        elif name == LIST_KERNELS or name.startswith(f"{LIST_KERNELS} @"):
+        elif kind == LIST_KERNELS:
             elapsed, result = self.servers[name].request("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": META_2026})
             expect(not result.get("isError"), name, result)
         else:

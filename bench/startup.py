@@ -51,6 +51,11 @@ def checkout(repo: Path, revision: str, into: Path) -> Path:
     return into / "src"
 
 
+def first_on_path(source: Path) -> str:
+    """A PYTHONPATH with `source` (what `checkout` returned) first: that commit's code, the same packages."""
+    return os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))
+
+
 def first_answer(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, int]:
     """Seconds from spawn to the parsed tools/list answer, and how many tools it listed."""
     request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": envelope(VERSION)}}
@@ -94,7 +99,7 @@ def run(rounds: int = 15, warmup: int = 2, baseline: str | None = None) -> dict[
             source = checkout(repo, baseline, tmp / "baseline")
             name = f"embedded@{baseline}"
             contestants[name] = contestants["embedded"]
-            envs[name] = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(source), os.environ.get("PYTHONPATH")]))}
+            envs[name] = {**os.environ, "PYTHONPATH": first_on_path(source)}
         times: dict[str, list[float]] = {name: [] for name in contestants}
         tools: dict[str, int] = {}
         for index in range(warmup + rounds):
