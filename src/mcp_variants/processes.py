@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import random
 import secrets
 import shlex
 import signal
@@ -41,6 +42,8 @@ TAIL_BYTES = 64 * 1024
 CHILD_GRACE_S = 2.0  # a stopped server's own children (kernels) get this long to end before SIGKILL
 KILL_WAIT_S = 5.0
 POLL_S = 0.05
+FREE_PORT_LOW = 20000  # free_port takes ports from here up to the ephemeral range: above the ports common services use
+PORT_TRIES = 64
 
 
 class ProcessStartError(RuntimeError):
@@ -51,9 +54,29 @@ class ProcessExited(ProcessStartError):
     """The child exited before it served (for a server on a port we chose: most likely, the port was taken)."""
 
 
+def _ephemeral_low(path: Path = Path("/proc/sys/net/ipv4/ip_local_port_range")) -> int:
+    """The lowest port the system gives to `bind(0)` and to outgoing connections (Linux's default when unreadable)."""
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port(host: str = LOOPBACK) -> int:
-    """A TCP port nothing listens on now. Another process may take it before ours binds: launchers retry."""
-    with socket.socket() as sock:
+    """A TCP port nothing listens on now, taken at random below the system's ephemeral range: every kernel's
+    five ZMQ ports and every outgoing connection come from that range, so a port it gave us could be theirs
+    before our server binds it (seen once in a parallel test run). Another process may still take it before
+    ours binds: launchers retry."""
+    high = min(_ephemeral_low(), 65536) - 1
+    for _ in range(PORT_TRIES):
+        port = random.randint(FREE_PORT_LOW, high) if high > FREE_PORT_LOW else 0
+        with socket.socket() as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    with socket.socket() as sock:  # a full range: the system's choice
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
