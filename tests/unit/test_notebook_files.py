@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mcp_variants.jupyter.local_contents import LocalContents
 from mcp_variants.jupyter.notebook_format import check
-from mcp_variants.jupyter.notebook_json import CellTexts, snapshot, thaw
+from mcp_variants.jupyter.notebook_json import encode, snapshot, thaw
 from mcp_variants.jupyter.parsed_notebooks import as_read
 from mcp_variants.protocol.errors import ToolError
 
@@ -28,7 +28,6 @@ JSONISH = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=
 # Mostly what the schema allows, sometimes not: both sides of every check get exercised.
 METADATA = st.one_of(st.dictionaries(st.sampled_from(["x", "y", "trusted"]), st.one_of(TEXT, st.booleans()), max_size=2),
                      st.dictionaries(st.sampled_from(["tags", "trusted", "collapsed", "scrolled", "x", "jupyter"]), JSONISH, max_size=3))
-TEXTS = CellTexts()  # shared by the examples: cells met again come from it
 IDS = st.text(alphabet="abcdef0123456789-_", min_size=1, max_size=12)
 
 
@@ -102,8 +101,7 @@ def test_check_refuses_what_nbformat_refuses(notebook: dict[str, Any]) -> None:
 @given(notebooks())
 def test_the_file_is_json_dumps_indent_1_byte_for_byte(notebook: dict[str, Any]) -> None:
     expected = (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
-    assert TEXTS.encode(notebook).file == expected  # cells seen before, by earlier examples, or not
-    assert CellTexts().encode(notebook).file == expected
+    assert encode(notebook).file == expected
 
 
 @settings(max_examples=600, deadline=None)
@@ -113,7 +111,7 @@ def test_a_saved_notebook_is_kept_as_nbformat_reads_it_back(notebook: dict[str, 
         plain = check(notebook)
     except (ToolError, Exception):
         return
-    encoded = TEXTS.encode(notebook)
+    encoded = encode(notebook)
     if not plain or encoded.frozen is None:
         return
     read_back = dict(nbformat.reads(encoded.file.decode(), as_version=4))

@@ -14,7 +14,7 @@ from ..protocol.errors import ErrorKind, ToolError
 from .atomic_files import atomic_write
 from .file_notebooks import FileNotebooks
 from .notebook_format import check, parse
-from .notebook_json import CellTexts, snapshot
+from .notebook_json import encode, snapshot
 from .parsed_notebooks import ParsedNotebooks, as_read
 from .paths import glob_matches, is_inside, resolve_inside
 from .refusals import no_folder, no_notebook
@@ -39,7 +39,6 @@ class LocalContents(FileNotebooks):
         super().__init__()
         self.root = root.resolve()
         self._parsed = ParsedNotebooks()
-        self._cell_texts = CellTexts()
 
     async def list_entries(self, path: str, depth: int, pattern: str | None) -> list[dict[str, Any]]:
         start = resolve_inside(self.root, path)
@@ -102,7 +101,7 @@ class LocalContents(FileNotebooks):
         if not real.parent.is_dir():
             raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
         plain = check(notebook)
-        encoded = self._cell_texts.encode(notebook)
+        encoded = encode(notebook)
         self._parsed.forget(real)
         await anyio.to_thread.run_sync(atomic_write, real, encoded.file)
         if plain and encoded.frozen is not None:

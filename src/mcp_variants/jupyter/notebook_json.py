@@ -1,26 +1,31 @@
-"""A notebook file's bytes, written cell by cell from what the last save wrote, and fresh copies of a parsed
-notebook at orjson's speed.
+"""A notebook file's bytes at orjson's speed, and fresh copies of a parsed notebook.
 
 The layout on disk stays exactly `json.dumps(notebook, indent=1, ensure_ascii=False) + "\\n"` (what this
-server has always written), byte for byte, and json still writes every byte: json's indented encoder is
-pure Python (35 ms for 5,000 cells), but a cell's indented text depends only on its tokens, which json's C
-encoder writes compactly in a fraction of that. So each cell is encoded compactly, and its indented text
-is taken from the cells already seen (an edit changes one cell; the others were written by the save
-before) or made by json once.
+server has always written), byte for byte. json's indented encoder is pure Python (40 ms for 5,000 cells);
+orjson writes the same tokens, two spaces per level, in 1 ms, and halving each line's leading spaces gives
+json's bytes, except for numbers orjson writes otherwise: some floats below 1e-4 (1e-05 as 0.00001, 1e-07
+as 1e-7), NaN and the infinities (as null). A notebook that may hold one of them goes to json, as does one
+that orjson refuses (an integer past 64 bits, a key that is not a string, a lone surrogate). Values that are not
+JSON at all (a UUID, an Enum) orjson writes where json raises: a notebook holds only what a JSON parser
+and the tools put in it.
 """
 
 from __future__ import annotations
 
 import gc
 import json
-from collections import OrderedDict
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-CELL_TEXTS_LIMIT_BYTES = 128 * 1024 * 1024  # of compact keys and indented texts, least recently used dropped first
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json's C encoder: no indent
+# Where orjson's floats may differ from repr's: any number in exponent form (in compact JSON a number ends
+# at ',', ']' or '}'), and any below 1e-4 in fixed form (repr writes 1e-05). Over 1.5M random floats every
+# difference was one of them; the same text in a string only sends the notebook to json needlessly.
+_EXPONENT = re.compile(rb"e[-+0-9][0-9]*[,\]}]")
+_FIXED_BELOW_1E_4 = b"0.0000"
+_TABS_AS_SPACES = bytes.maketrans(b"\t", b" ")
 
 
 @dataclass(frozen=True)
@@ -32,54 +37,50 @@ class Encoded:
     frozen: bytes | None
 
 
-class CellTexts:
-    """Each cell's indented text, by its compact JSON."""
-
-    def __init__(self, limit_bytes: int = CELL_TEXTS_LIMIT_BYTES) -> None:
-        self._texts: OrderedDict[str, str] = OrderedDict()
-        self._bytes = 0
-        self._limit = limit_bytes
-
-    def encode(self, notebook: dict[str, Any]) -> Encoded:
-        """The file's bytes: `json.dumps(notebook, indent=1, ensure_ascii=False) + "\\n"`, UTF-8."""
-        cells = notebook.get("cells")
-        if not notebook or not isinstance(cells, list) or not cells or not all(isinstance(key, str) for key in notebook):
-            text = json.dumps(notebook, indent=1, ensure_ascii=False)
-            return Encoded((text + "\n").encode(), _frozen(notebook, [text]))
-        compacts = [_COMPACT.encode(cell) for cell in cells]
-        items = ",\n".join("  " + self._indented(compact, cell) for compact, cell in zip(compacts, cells, strict=True))
-        members = []
-        for key, value in notebook.items():
-            value_text = f"[\n{items}\n ]" if key == "cells" else json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
-            if key != "cells":
-                compacts.append(value_text)
-            members.append(f" {json.dumps(key, ensure_ascii=False)}: {value_text}")
-        return Encoded(("{\n" + ",\n".join(members) + "\n}\n").encode(), _frozen(notebook, compacts))
-
-    def _indented(self, compact: str, cell: Any) -> str:
-        """The cell as json indents it one level deeper than a member of the notebook: two spaces more per line."""
-        text = self._texts.get(compact)
-        if text is not None:
-            self._texts.move_to_end(compact)
-            return text
-        text = json.dumps(cell, indent=1, ensure_ascii=False).replace("\n", "\n  ")
-        self._texts[compact] = text
-        self._bytes += len(compact) + len(text)
-        while self._bytes > self._limit and self._texts:
-            old, dropped = self._texts.popitem(last=False)
-            self._bytes -= len(old) + len(dropped)
-        return text
-
-
-def _frozen(notebook: dict[str, Any], json_texts: list[str]) -> bytes | None:
-    """orjson writes NaN and the infinities as null, where json writes NaN and Infinity: then there is no faithful
-    frozen form. (The words in a string are refused alike: a copy is only slower.)"""
-    if any("NaN" in text or "Infinity" in text for text in json_texts):
-        return None
+def encode(notebook: dict[str, Any]) -> Encoded:
+    """The file's bytes: `json.dumps(notebook, indent=1, ensure_ascii=False) + "\\n"`, UTF-8."""
     try:
-        return orjson.dumps(notebook)
-    except TypeError:  # an integer past 64 bits, a key that is not a string
-        return None
+        compact = orjson.dumps(notebook)
+    except TypeError:  # an integer past 64 bits, a key that is not a string, a lone surrogate
+        return Encoded(_by_json(notebook), None)
+    if _FIXED_BELOW_1E_4 not in compact and not _EXPONENT.search(compact) and _no_nan(notebook, compact):
+        return Encoded(_halved(orjson.dumps(notebook, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)), compact)
+    file = _by_json(notebook)
+    # json writes NaN and Infinity (the words in a string are refused alike: a copy is only slower).
+    return Encoded(file, None if b"NaN" in file or b"Infinity" in file else compact)
+
+
+def _by_json(notebook: dict[str, Any]) -> bytes:
+    return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+def _no_nan(notebook: dict[str, Any], compact: bytes) -> bool:
+    """Whether no NaN or infinity became one of `compact`'s nulls: none did when the nulls (the word, in
+    strings too) are as many as the Nones counted, an unrun code cell's execution count, the one a
+    notebook routinely holds. Otherwise a parse of `compact` is compared with the notebook."""
+    nulls = compact.count(b"null")
+    if not nulls:
+        return True
+    cells = notebook.get("cells")
+    # dict.get: what orjson wrote, whatever a subclass's own get answers
+    if isinstance(cells, list) and nulls == sum(1 for c in cells if isinstance(c, dict) and dict.get(c, "execution_count", 0) is None):
+        return True
+    return bool(thaw(compact) == notebook)
+
+
+def _halved(indented: bytes) -> bytes:
+    """orjson's indentation, two spaces per level, as json's, one. A line's leading spaces are all indentation
+    (no string holds a raw newline), and no raw tab or \\x01 is in JSON text (strings escape them): a \\x01
+    put after each newline moves right over the spaces it halves into tabs, the largest power of two first:
+    a depth d takes log2(d) + 1 passes, not d."""
+    top = 1
+    while b"\n" + b"  " * (2 * top) in indented:
+        top *= 2
+    text = indented.replace(b"\n", b"\n\x01")
+    while top:
+        text = text.replace(b"\x01" + b"  " * top, b"\t" * top + b"\x01")
+        top //= 2
+    return text.translate(_TABS_AS_SPACES, b"\x01")
 
 
 def snapshot(value: Any) -> bytes | None:
