@@ -9,8 +9,8 @@ settings.load_profile("default")
 
 # The files that take longest, run first: with the files spread over workers (make test: xdist, --dist loadfile)
 # a long file started last is the run's tail. Measured with --durations (the setups included).
-FIRST = ("tests/benchmarks/test_smoke.py", "tests/integration/test_jupyterhub_extension.py", "tests/distributions/test_distributions.py",
-         "tests/conformance/test_broken.py", "tests/apps/test_jupyterlab_live.py")
+FIRST = ("tests/benchmarks/test_smoke.py", "tests/apps/test_jupyterlab_live.py", "tests/sdk/test_patched_sdk.py",
+         "tests/integration/test_live_notebooks.py", "tests/outside/test_official_conformance.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
