@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers, one test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): one more than the CPUs, since most tests wait on kernels, servers and browsers (docs/testing.md).
+# --no-loadscope-reorder: the files in the order tests/conftest.py gives them, the longest first (xdist's own
+# order, the most tests first, started the 3-test benchmark smoke run last, 3 minutes of the run's tail).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 .PHONY: demo test test-fast lint bench serve clean
 
