@@ -116,9 +116,13 @@ def main(argv: list[str] | None = None) -> None:
           f"{report['machine']['nproc']} CPUs, Python {report['machine']['python']}{' (smoke run)' if args.smoke else ''}\n")
     chosen = {name: part for name, part in parts(args).items() if not getattr(args, f"skip_{name}")}
     began = time.perf_counter()
+    seconds: dict[str, float] = {}  # each part's wall time, start-ups and waits included: where a run's minutes go
     for name, part in chosen.items():
+        started = time.perf_counter()
         report[name] = part.measure()
-        print(part.format(report[name]) + "\n", flush=True)
+        seconds[name] = round(time.perf_counter() - started, 1)
+        print(part.format(report[name]) + f"\n[{name}: {seconds[name]:.0f} s]\n", flush=True)
+    report["part_seconds"] = seconds
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
 
     if args.smoke:
