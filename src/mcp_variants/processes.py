@@ -16,6 +16,7 @@ before it signals one, so a PID the system has given to another process since is
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import random
@@ -54,6 +55,7 @@ class ProcessExited(ProcessStartError):
     """The child exited before it served (for a server on a port we chose: most likely, the port was taken)."""
 
 
+@functools.cache
 def _ephemeral_low(path: Path = Path("/proc/sys/net/ipv4/ip_local_port_range")) -> int:
     """The lowest port the system gives to `bind(0)` and to outgoing connections (Linux's default when unreadable)."""
     try:
@@ -62,23 +64,29 @@ def _ephemeral_low(path: Path = Path("/proc/sys/net/ipv4/ip_local_port_range")) 
         return 32768
 
 
+def _bound(host: str, port: int) -> int | None:
+    """The port a socket bound to `port` got (0: the system's choice), None when it is taken."""
+    with socket.socket() as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return None
+        return int(sock.getsockname()[1])
+
+
 def free_port(host: str = LOOPBACK) -> int:
     """A TCP port nothing listens on now, taken at random below the system's ephemeral range: every kernel's
     five ZMQ ports and every outgoing connection come from that range, so a port it gave us could be theirs
     before our server binds it (seen once in a parallel test run). Another process may still take it before
     ours binds: launchers retry."""
     high = min(_ephemeral_low(), 65536) - 1
-    for _ in range(PORT_TRIES):
-        port = random.randint(FREE_PORT_LOW, high) if high > FREE_PORT_LOW else 0
-        with socket.socket() as sock:
-            try:
-                sock.bind((host, port))
-            except OSError:
-                continue
-            return int(sock.getsockname()[1])
-    with socket.socket() as sock:  # a full range: the system's choice
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
+    for _ in range(PORT_TRIES if high > FREE_PORT_LOW else 0):
+        if (port := _bound(host, random.randint(FREE_PORT_LOW, high))) is not None:
+            return port
+    port = _bound(host, 0)  # none free below the range: the system's choice
+    if port is None:
+        raise OSError(f"no free TCP port on {host}")
+    return port
 
 
 def accepts(port: int, host: str = LOOPBACK, timeout: float = 0.2) -> bool:

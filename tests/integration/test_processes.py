@@ -48,7 +48,6 @@ def test_free_port_is_free_and_accepts_says_so() -> None:
         assert accepts(port)
 
 
-
 def test_free_ports_come_from_below_the_range_kernels_and_outgoing_connections_take_theirs_from() -> None:
     low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
     ports = {free_port() for _ in range(50)}
@@ -57,6 +56,7 @@ def test_free_ports_come_from_below_the_range_kernels_and_outgoing_connections_t
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         assert taken.getsockname()[1] >= low  # what bind(0), as jupyter_client picks a kernel's ports, gives
+
 
 def test_server_process_is_ready_when_its_port_accepts_and_stop_takes_its_children(tmp_path: Path) -> None:
     port = free_port()

@@ -4,8 +4,8 @@
 They are made with uv (the test extra's), not pip: what is under test is what runs in them, not how they were
 installed, and uv makes the Hub's environment in 3 s where pip took 29 s with its cache warm (pip's resolver, its
 unpacking one file at a time and its compiling of every module; a fresh CI machine paid that for five
-environments, 6-9 minutes of a worker). Where the installer is what a stranger meets (a wheel into a fresh
-venv, tests/distributions), pip stays.
+environments, 6-9 minutes of a worker). Where the installer is what a stranger meets (the light suite's venv
+in tests/distributions, whose budget is what `pip install` leaves), pip stays.
 
 * the anchor: jupyter-mcp-server 2.2.4, whose tools/list the drop-in tests compare ours with;
 * a second environment for kernels: ipykernel, bash_kernel, and a package the server's environment

@@ -42,6 +42,7 @@ def notebooks(scalar: st.SearchStrategy[Any], keys: st.SearchStrategy[Any]) -> s
 
 NOTEBOOKS = st.one_of(notebooks(SCALAR, KEYS), notebooks(TAME_SCALAR, TAME_TEXT))
 
+
 def expected(notebook: dict[str, Any]) -> bytes:
     return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
 
