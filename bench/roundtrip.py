@@ -96,7 +96,9 @@ class RawKernel:
         began = time.perf_counter()
         await self.manager.start_kernel(cwd=str(self.cwd))
         if blocking:
-            self.blocking = BlockingKernelClient()
+            # the manager as parent: readiness then asks whether the process lives, not the heartbeat, which a
+            # loaded 2-core machine misses for a second ("Kernel died before replying to kernel_info", in CI)
+            self.blocking = BlockingKernelClient(parent=self.manager, session=self.manager.session)
             self.blocking.load_connection_info(self.manager.get_connection_info())
             self.blocking.start_channels()
             self.blocking.wait_for_ready(timeout=60)
