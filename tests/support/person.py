@@ -3,7 +3,8 @@ JupyterLab is one (pycrdt's own Provider over a websocket, jupyter-ydoc's YNoteb
 mcp-variants in it. It runs its event loop in a thread; the test calls it from its own.
 
 `Person.change(fn)` makes one change as a person's JupyterLab would (fn gets the YNotebook, in
-one transaction); `Person.notebook()` is the notebook as this client sees it.
+one transaction) and returns once the room holds it; `Person.notebook()` is the notebook as this
+client sees it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from urllib.parse import quote
 
 import httpx
 from jupyter_ydoc import YNotebook
-from pycrdt import Doc, Provider
+from pycrdt import Decoder, Doc, Provider, YMessageType, YSyncMessageType, create_sync_message, get_state, read_message
 from websockets.asyncio.client import ClientConnection, connect
 
 
@@ -33,12 +34,21 @@ class JupyterServer(Protocol):
     def auth_headers(self) -> dict[str, str]: ...
 
 
+def _clocks(state: bytes) -> dict[int, int]:
+    """A Yjs state vector: client id -> clock. (The product has its own; this client stays independent of what it tests.)"""
+    decoder = Decoder(state)
+    return {decoder.read_var_uint(): decoder.read_var_uint() for _ in range(decoder.read_var_uint())}
+
+
 class _Channel:
-    """pycrdt's Channel over a websockets connection."""
+    """pycrdt's Channel over a websockets connection, which also learns what the room holds: every
+    SYNC_STEP2 the room sends carries changes it has applied."""
 
     def __init__(self, socket: ClientConnection, path: str) -> None:
         self._socket = socket
         self._path = path
+        self.room_clocks: dict[int, int] = {}
+        self.heard_step2 = asyncio.Event()
 
     @property
     def path(self) -> str:
@@ -58,7 +68,21 @@ class _Channel:
 
     async def recv(self) -> bytes:
         message = await self._socket.recv()
-        return message if isinstance(message, bytes) else message.encode()
+        data = message if isinstance(message, bytes) else message.encode()
+        if data[:2] == bytes([YMessageType.SYNC, YSyncMessageType.SYNC_STEP2]):
+            for client, clock in _clocks(get_state(read_message(data[2:]))).items():
+                self.room_clocks[client] = max(clock, self.room_clocks.get(client, 0))
+            self.heard_step2.set()
+        return data
+
+    async def until_room_holds(self, doc: Doc[Any]) -> None:
+        """Until the room has applied every change made in `doc`: a SYNC_STEP1 from an empty
+        document asks for the room's whole state, and its answer says what the room holds."""
+        client = doc.client_id
+        while self.room_clocks.get(client, 0) < _clocks(doc.get_state()).get(client, 0):
+            self.heard_step2.clear()
+            await self._socket.send(create_sync_message(Doc()))
+            await asyncio.wait_for(self.heard_step2.wait(), 30)
 
 
 class Person:
@@ -73,6 +97,7 @@ class Person:
         self._thread.start()
         self._stop: asyncio.Event | None = None
         self._joined: Future[None] = Future()
+        self._channel: _Channel | None = None
         self._task = asyncio.run_coroutine_threadsafe(self._run(), self._loop)
         self._joined.result(timeout=30)
 
@@ -86,11 +111,12 @@ class Person:
                 session = response.json()
             url = (self.base_url.replace("http://", "ws://") + f"api/collaboration/room/json:notebook:{session['fileId']}"
                    f"?sessionId={session['sessionId']}")
-            async with connect(url, additional_headers=self.server.auth_headers, max_size=None) as socket, \
-                    Provider(self.doc, _Channel(socket, url)) as provider:
-                await provider.synced.wait()
-                self._joined.set_result(None)
-                await self._stop.wait()
+            async with connect(url, additional_headers=self.server.auth_headers, max_size=None) as socket:
+                self._channel = _Channel(socket, url)
+                async with Provider(self.doc, self._channel) as provider:
+                    await provider.synced.wait()
+                    self._joined.set_result(None)
+                    await self._stop.wait()
         except BaseException as exc:
             if not self._joined.done():
                 self._joined.set_exception(exc)
@@ -103,13 +129,15 @@ class Person:
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout=30)
 
     def change(self, fn: Callable[[YNotebook], Any]) -> Any:
-        """One change, in one transaction (sent to the room as it commits)."""
+        """One change, in one transaction; returns once the room holds it (the provider sends it from
+        its own task, and Yjs never confirms an update, so the room is asked)."""
         def run() -> Any:
             with self.doc.transaction():
                 return fn(self.notebook_doc)
 
         result = self._call(run)
-        time.sleep(0.05)  # the provider sends it from its own task
+        assert self._channel is not None
+        asyncio.run_coroutine_threadsafe(self._channel.until_room_holds(self.doc), self._loop).result(timeout=40)
         return result
 
     def notebook(self) -> dict[str, Any]:
