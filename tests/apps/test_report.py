@@ -3,12 +3,15 @@ playwright-core through apps/harness/report.mjs): every scenario has its four au
 images decode, each view iframe rendered what the view sink received, no assistant text reaches
 a view row and no view-only data a model row, nothing is fetched, and the file is small (how
 quickly it opens is bounded by the harness's timeouts only: a time asserted on a shared machine
-measures the machine). The demo runs for real, once, against a live server on local kernels.
+measures the machine). The demo runs for real, once, against a live server on local kernels, as
+from a plain install (no matplotlib); the module also checks what it prints and writes without a
+browser, so that the suite runs the demo once (it was tests/integration/test_demo.py's too).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -26,6 +29,13 @@ from .support import APPS, ARTIFACTS, REPO, apps_installed, chromium, node
 SINKS = ["model", "user", "program", "view"]
 MAX_BYTES = 2_000_000
 SCREENSHOT = ARTIFACTS / "report-first-screen.png"
+pytestmark = pytest.mark.timeout(480)  # the first test pays for the demo (up to 240 s) and the browser (180 s)
+
+
+@dataclass
+class Demo:
+    report: Path
+    stdout: str
 
 
 @dataclass
@@ -45,15 +55,41 @@ class Opened:
 
 
 @pytest.fixture(scope="module")
-def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Opened]:
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
+    """`mcp-variants demo`, once, as from a plain install: matplotlib (only the `demo` and `test` extras bring
+    it) cannot be imported by the demo, its server or their kernels."""
+    work = tmp_path_factory.mktemp("report")
+    blocked = work / "plain-install" / "matplotlib"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text("raise ImportError('no matplotlib in a plain install')\n")
+    path = os.pathsep.join(filter(None, [str(blocked.parent), os.environ.get("PYTHONPATH")]))
+    report = work / "demo-report.html"
+    done = subprocess.run([sys.executable, "-m", "mcp_variants", "demo", "--report", str(report)], cwd=work,
+                          capture_output=True, text=True, timeout=240, env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return Demo(report, done.stdout)
+
+
+def test_the_demo_passes_and_writes_a_self_contained_report(demo: Demo) -> None:
+    """The README's main command (issues 4 and 15), without a browser."""
+    assert "0 fail, 0 skip" in demo.stdout
+    page = demo.report.read_text()
+    assert "data-passed=false" not in page and "'verdict v-fail'" not in page and ">FAIL</td>" not in page
+    assert "alt='image output (image/png)' src='data:image/png;base64," in page, "the plot is rendered in the report"
+    assert "plan-14" in page and "host-plan-15" in page, "every testing-plan item is in the report"
+    assert not re.search(r"""(src|href)=["']?https?:""", page), "self-contained: nothing loaded from elsewhere"
+    assert "default-src 'none'" in page, "and its Content-Security-Policy lets nothing be fetched"
+    # What the router delivered, per scenario: the demo prints it, and the report shows it in rows.
+    assert "routed: model ← assistant/content; user ← nothing; program ← nothing; view ← nothing" in demo.stdout
+    assert page.count("<section class=scenario") == page.count("data-audience=view") >= 20
+
+
+@pytest.fixture(scope="module")
+def opened(demo: Demo) -> Iterator[Opened]:
     apps_installed()
     executable = chromium()
     node_bin = node(20)  # playwright-core 1.65 needs Node 20
-    work = tmp_path_factory.mktemp("report")
-    report = work / "demo-report.html"
-    done = subprocess.run([sys.executable, "-m", "mcp_variants", "demo", "--report", str(report)], cwd=work,
-                          capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    work, report = demo.report.parent, demo.report
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     config = {"chromium": str(executable), "userDataDir": str(work / "profile"), "report": str(report), "out": str(work / "out"),
               "timeoutMs": 60000, "screenshot": str(SCREENSHOT)}
