@@ -65,14 +65,25 @@ const page_ = await page.evaluate(() => {
   };
 });
 
-// Each raw exchange, unfolded as a reviewer would (its text is inflated on the first click).
-for (const scenario of page_.scenarios) {
-  const folded = page.locator(`section#${scenario.id} details.raw`);
-  await folded.locator("summary").click();
-  await page.waitForFunction((id) => !document.querySelector(`section#${id} details.raw pre`).textContent.startsWith("unfolding"),
-    scenario.id, { timeout });
-  scenario.raw = await folded.locator("pre").textContent();
+// Each raw exchange, unfolded as a reviewer would (its text is inflated on the first click). A click can miss
+// on a loaded machine: the views' frames still resize as they render, and a layout shift between Playwright's
+// hit check and the click moves the summary from under it (CI saw a details never opened, 60 s of waiting). As
+// a person would, click again until it is open; then wait for its text, polling on a timer (rAF polling
+// stalls when the renderer is starved).
+async function unfold(id) {
+  const folded = page.locator(`section#${id} details.raw`);
+  for (let clicks = 0; !(await folded.evaluate((details) => details.open)); clicks++) {
+    if (clicks === 5) throw new Error(`section#${id}: its raw exchange did not open after 5 clicks`);
+    await folded.locator("summary").click();
+    await page.waitForFunction((details) => details.open, await folded.elementHandle(), { timeout: 2000, polling: 100 }).catch(() => {});
+  }
+  await page.waitForFunction((details) => !details.querySelector("pre").textContent.startsWith("unfolding"),
+    await folded.elementHandle(), { timeout, polling: 100 })
+    .catch((error) => folded.evaluate((details) => details.querySelector("pre").textContent.slice(0, 80))
+      .then((text) => { throw new Error(`section#${id}: open, its text still "${text}" after ${timeout} ms (${error.message})`); }));
+  return folded.locator("pre").textContent();
 }
+for (const scenario of page_.scenarios) scenario.raw = await unfold(scenario.id);
 
 // What each view shows and received, read inside its (opaque-origin) frame.
 const frames = [];
