@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="skip the Enterprise Gateway and JupyterHub round trips and the one-against-two-workers throughput")
     parser.add_argument("--sessions", type=int, default=300, help="abandoned HTTP sessions per round (default 300)")
     parser.add_argument("--session-rounds", type=int, default=4, help="rounds of abandoned sessions (default 4)")
+    parser.add_argument("--only", metavar="NAME,NAME", default="",
+                        help="run only these parts (core, startup, roundtrip, ...: the names the run prints after each part); "
+                             "the --skip options are then ignored")
     parser.add_argument("--no-record", action="store_true", help="print only; write nothing under bench/results/")
     parser.add_argument("--smoke", action="store_true",
                         help="every part with a few calls, nothing recorded; exit 1 on an error or a gross regression (bench.smoke)")
@@ -103,6 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.smoke:  # smaller defaults; an option given on the command line still wins
         parser.set_defaults(**smoke.SETTINGS)
         args = parser.parse_args(argv)
+
+    every = parts(args)
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    if unknown := [name for name in only if name not in every]:
+        parser.error(f"--only: no part named {', '.join(unknown)}; the parts: {', '.join(every)}")
+    chosen = {name: part for name, part in every.items() if (name in only if only else not getattr(args, f"skip_{name}"))}
 
     now = datetime.now(UTC)
     sha = short_sha()
@@ -114,7 +123,6 @@ def main(argv: list[str] | None = None) -> None:
     }
     print(f"mcp-variants benchmarks at {sha}{' (src modified)' if dirty else ''}, "
           f"{report['machine']['nproc']} CPUs, Python {report['machine']['python']}{' (smoke run)' if args.smoke else ''}\n")
-    chosen = {name: part for name, part in parts(args).items() if not getattr(args, f"skip_{name}")}
     began = time.perf_counter()
     seconds: dict[str, float] = {}  # each part's wall time, start-ups and waits included: where a run's minutes go
     for name, part in chosen.items():

@@ -1,5 +1,6 @@
 """`python -m bench --smoke`: every part of the benchmarks with a few calls each, as CI runs it
-(tests/benchmarks/test_smoke.py). Nothing is recorded. It exits 1 when a part raises or reports an
+(tests/benchmarks/test_smoke.py; the two judged parts alone, after the other tests, in
+test_gross_regressions.py). Nothing is recorded. It exits 1 when a part raises or reports an
 error (a failed call, a server that did not exit cleanly, a Jupyter server left running), and on
 a gross regression, judged as a ratio to the baseline measured in the same run, never as a time:
 

@@ -1,10 +1,11 @@
-"""The benchmarks still run, and nothing got grossly slower: `python -m bench --smoke` (bench/smoke.py).
+"""The benchmarks still run: `python -m bench --smoke` (bench/smoke.py), every part with a few calls, fails on an
+error (a failed call, a server that did not exit cleanly, a Jupyter server left running). No time is asserted.
 
-Every part with a few calls; it fails on an error and on a ratio far past its budget, measured
-in the same run (round trip over 1.6x raw, HTTP throughput under 0.6x the SDK's bare server).
-No time is asserted. Live notebooks and the scaling engines need what `make test` installs
-(Chromium, Node, the Hub's proxy, the engines' environments): without them those parts are
-skipped, or fail with MCP_VARIANTS_OUTSIDE=required.
+The two parts whose ratios are judged, the round trip and HTTP throughput, are measured by
+test_gross_regressions.py, which `make test` runs after the other files, alone: a ratio measured beside the
+parallel files' JupyterLab, Chromium and Hubs is the load's (HTTP throughput read 0.21x there). Live notebooks
+and the scaling engines need what `make test` installs (Chromium, Node, the Hub's proxy, the engines'
+environments): without them those parts are skipped, or fail with MCP_VARIANTS_OUTSIDE=required.
 """
 
 from __future__ import annotations
@@ -18,15 +19,19 @@ import pytest
 
 from bench.smoke import Part, errors, judge
 
-from .conftest import REPO
+from .conftest import REPO, smoke_run
 
 
 @pytest.mark.timeout(1800)
-def test_every_benchmark_runs_and_nothing_is_grossly_slower() -> None:
-    done = subprocess.run([sys.executable, "-m", "bench", "--smoke"], cwd=REPO, capture_output=True, text=True, timeout=1700)
-    print(done.stdout[-6000:])
-    assert done.returncode == 0, f"the smoke run failed ({done.returncode}):\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
-    assert "smoke run: " in done.stdout
+def test_every_benchmark_runs() -> None:
+    done = smoke_run("--skip-roundtrip", "--skip-throughput")
+    assert "[scale: " in done.stdout and "[core: " in done.stdout, "every other part ran"
+
+
+def test_only_names_the_parts_it_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--only", "roundtrip,nope"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--only: no part named nope; the parts: core, startup, roundtrip" in done.stderr
 
 
 def _parts(*roundtrip_ratios: float) -> tuple[dict[str, Any], dict[str, Part]]:
