@@ -13,9 +13,11 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from mcp_variants.conformance.wire_schema import SCHEMA_DIR, build_outputs_schema, schema_text, validate_wire_message
+from mcp_variants.conformance.wire_schema import SCHEMA_DIR, build_outputs_schema, schema_text, validate_wire_message, wire_schema
 
 from .conftest import Suite, target_labels
 
@@ -99,3 +101,31 @@ def test_every_2026_12_01_message_of_the_server_is_valid(suite: Suite) -> None:
     wire = card["wireSchema"]
     assert wire["ok"] and wire["messagesValidated"] > 50, wire
     assert wire["harnessViolations"] == [], "the suite itself sent a message the schema refuses"
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every key and index path in `value`, deepest last."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [p for key, child in items for p in [(*prefix, key), *_paths(child, (*prefix, key))]]
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+_DEFINITIONS = {"JSONRPCRequest": SEP_CALL, "CallToolRequest": SEP_CALL, "CallToolResult": SEP_RESULT["result"],
+                "ListToolsResult": SEP_LISTING["result"], "JSONRPCResultResponse": SEP_RESULT}
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(sorted(_DEFINITIONS)), st.data())
+def test_the_fast_verdict_is_the_explainers(name: str, data: st.DataObject) -> None:
+    """jsonschema-rs says whether a message is valid and jsonschema explains why not: for any breakage of the SEP's
+    examples (a member removed or replaced by any JSON value) they agree, so no invalid message passes unexplained."""
+    message = copy.deepcopy(_DEFINITIONS[name])
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = _paths(message)
+        if not paths:
+            break
+        path = data.draw(st.sampled_from(paths))
+        message = _broken(message, list(path), data.draw(st.just(...) | _JSON))
+    wire = wire_schema()
+    assert wire._check(name).is_valid(message) == (not any(wire._validator(name).iter_errors(message)))

@@ -17,7 +17,10 @@ duplicate selector, assistant/content declared, one output per selector) is for 
 `validate_wire_message(message, request_method=...)` picks the definition the way the
 official suite does: a request or notification by its `method`, an error by its code, a
 result by the method of the request it answers; then the JSON-RPC envelope. Formats
-(`uri`, ...) are not asserted. Validators are compiled once per definition.
+(`uri`, ...) are not asserted. Validators are compiled once per definition: jsonschema-rs
+says whether a message is valid (nearly all are; the pure-Python validator took a third of a
+conformance run's CPU), and jsonschema explains one that is not, with its paths and closest
+alternatives.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry
@@ -134,6 +138,7 @@ class WireSchema:
         self._uri = "mcp://wire/schema.json"
         self._registry: Registry[Any] = Registry().with_resource(self._uri, DRAFT202012.create_resource(dict(schema)))
         self._validators: dict[str, Draft202012Validator] = {}
+        self._checks: dict[str, Any] = {}  # jsonschema-rs, per definition: the verdict only
         self.method_defs: dict[str, str] = {}
         self.error_defs: dict[int, str] = {}
         self.result_defs: dict[str, str] = {}
@@ -156,7 +161,15 @@ class WireSchema:
             self._validators[name] = Draft202012Validator({"$ref": f"{self._uri}#/$defs/{name}"}, registry=self._registry)
         return self._validators[name]
 
+    def _check(self, name: str) -> Any:
+        if name not in self._checks:
+            self._checks[name] = jsonschema_rs.Draft202012Validator({"$defs": self.defs, "$ref": f"#/$defs/{name}"},
+                                                                    validate_formats=False)
+        return self._checks[name]
+
     def errors(self, name: str, instance: Any) -> list[str]:
+        if self._check(name).is_valid(instance):
+            return []
         found = sorted(self._validator(name).iter_errors(instance), key=lambda e: list(e.absolute_path))
         lines = [f"{name}{''.join(f'/{p}' for p in e.absolute_path)}: {_explain(e)}" for e in found]
         return lines[:_MAX_ERRORS] + ([f"... {len(lines) - _MAX_ERRORS} more error(s)"] if len(lines) > _MAX_ERRORS else [])
