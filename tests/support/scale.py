@@ -101,9 +101,23 @@ c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(here, "users", "{{u
 c.Spawner.cmd = [{singleuser!r}]
 c.Spawner.args = {spawner_args!r}
 c.Spawner.start_timeout = 60
+# Each spawn on one of these ports, taken by free_port below the ephemeral range as every server of the tests is:
+# JupyterHub's own choice comes from that range, where a kernel's ZMQ socket or an outgoing connection can hold it
+# first (CI: "port 43647 is not available", and the spawn answered 500). When they run out, JupyterHub's choice.
+spawn_ports = {spawn_ports!r}
+
+
+def take_a_port(spawner):
+    spawner.port = spawn_ports.pop() if spawn_ports else 0
+
+
+c.Spawner.pre_spawn_hook = take_a_port
 c.JupyterHub.services = [{{"name": "tests", "api_token": os.environ["MCP_VARIANTS_HUB_SERVICE_TOKEN"]}}]
 c.JupyterHub.load_roles = [{{"name": "tests", "scopes": ["admin:users", "admin:servers", "tokens"], "services": ["tests"]}}]
 '''
+
+
+SPAWN_PORTS = 8  # users' servers a Hub of the tests starts, restarts included, at most (more get JupyterHub's choice)
 
 
 class HubProcess(TokenServerProcess):
@@ -116,6 +130,7 @@ class HubProcess(TokenServerProcess):
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
         hub_config = HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=str(PROXY),
+                                   spawn_ports=[free_port() for _ in range(SPAWN_PORTS)],
                                    singleuser=str(env_dir / "bin" / "jupyterhub-singleuser"),
                                    spawner_args=[*(["--allow-root"] if AS_ROOT else []), *singleuser_args])
         (folder / "jupyterhub_config.py").write_text(hub_config + config)
