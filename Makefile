@@ -11,6 +11,8 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # The tests that judge speed as ratios, run after the others with the machine to themselves (make test).
 ALONE := tests/benchmarks/test_gross_regressions.py
+# A missing outside tool or browser fails its tests instead of skipping them (make test).
+REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required
 
 .PHONY: demo test test-fast lint bench serve clean
 
@@ -36,9 +38,9 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# The files in parallel, then the benchmark smoke run's two ratios alone (ALONE): the parallel files' JupyterLab,
 	@# Chromium and Hub load bent them past their limits (HTTP throughput read 0.21x the floor in CI, where a quiet run
 	@# reads 0.78x). The second run starts whatever the first gives; either failing fails the target.
-	MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
+	$(REQUIRED) $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
 	  files=$$?; \
-	  MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required $(BIN)/python -m pytest $(ALONE); \
+	  $(REQUIRED) $(BIN)/python -m pytest $(ALONE); \
 	  alone=$$?; \
 	  exit $$(( files != 0 ? files : alone ))
 
