@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-scale", action="store_true",
                         help="skip the Enterprise Gateway and JupyterHub round trips and the one-against-two-workers throughput")
     parser.add_argument("--sessions", type=int, default=300, help="abandoned HTTP sessions per round (default 300)")
-    parser.add_argument("--session-rounds", type=int, default=4, help="rounds of abandoned sessions (default 4)")
+    parser.add_argument("--session-rounds", type=sessions.rounds, default=4, help="rounds of abandoned sessions (default 4)")
     parser.add_argument("--only", metavar="NAME,NAME", default="",
                         help="run only these parts (core, startup, roundtrip, ...: the names the run prints after each part); "
                              "the --skip options are then ignored")

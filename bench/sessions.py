@@ -32,6 +32,14 @@ EXPIRY_WAIT_S = 2.5  # the idle timeout (1 s), then the SDK's sweep
 SETTLE_S = 0.5  # for the last requests of a round to finish
 
 
+def rounds(text: str) -> int:
+    """An argparse type: at least 2 rounds, since what a session costs is what the rounds after the first add."""
+    value = int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"at least 2 (the first round is the baseline the others are measured against), not {value}")
+    return value
+
+
 def _server(root: Path, *options: str) -> tuple[ServerProcess, HttpTarget]:
     port = free_port()
     server = ServerProcess([sys.executable, "-m", "mcp_variants", "serve", "--http", "--port", str(port), "--root", str(root), *options],
@@ -129,7 +137,7 @@ def format_report(report: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=300, help="sessions per round (default 300)")
-    parser.add_argument("--rounds", type=int, default=4, help="rounds (default 4)")
+    parser.add_argument("--rounds", type=rounds, default=4, help="rounds (default 4)")
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(args.sessions, args.rounds)

@@ -23,9 +23,9 @@ Report = dict[str, Any]
 
 # The options of `python -m bench` a smoke run changes (argparse dests).
 SETTINGS: dict[str, Any] = {
-    "core_iterations": 300, "startup_rounds": 2, "notebook_sizes": "100,1000", "notebook_calls": 2,
-    "calls": 50, "warmup": 5, "wait_quiet": 0.0, "runtime_calls": 5, "listing_rounds": 1,
-    "live_calls": 2, "page_calls": 3, "throughput_seconds": 1.0, "throughput_rounds": 2, "sessions": 20, "session_rounds": 2,
+    "core_iterations": 300, "startup_rounds": 1, "notebook_sizes": "100,1000", "notebook_calls": 2,
+    "calls": 50, "warmup": 5, "wait_quiet": 0.0, "runtime_calls": 3, "listing_rounds": 1,
+    "live_calls": 2, "page_calls": 3, "throughput_seconds": 1.0, "throughput_rounds": 2, "sessions": 10, "session_rounds": 2,
 }
 
 
