@@ -13,6 +13,7 @@ capitals, and a warning: the patch and docs/sdk-change.md then need redoing for 
 
 from __future__ import annotations
 
+import compileall
 import importlib.metadata
 import importlib.util
 import json
@@ -147,6 +148,9 @@ def patched_sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   "and docs/sdk-change.md for this SDK")
         warnings.warn(reason, stacklevel=1)
         pytest.skip(reason)
+    # Compiled once here, not by each of the ~30 processes that import it (with PYTHONDONTWRITEBYTECODE set, none
+    # writes the bytecode it compiles): 0.15 s of CPU each.
+    compileall.compile_dir(root, quiet=1)
     return root
 
 
