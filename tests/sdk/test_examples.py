@@ -5,10 +5,13 @@ before its migration."""
 from __future__ import annotations
 
 import difflib
+import fcntl
 import json
+import os
 import re
 import subprocess
 import sys
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,28 +30,60 @@ CALLS = {
 }
 
 
-def check(*target: str, example: str, tmp_path: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Checked:
+    """A run of the suite (`python -m mcp_variants.conformance -q`): what it printed, and the scorecard it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    scorecard: dict[str, Any] | None
+
+
+def passed(run: Checked) -> dict[str, Any]:
+    """The run's scorecard, once its exit status and summary say no scenario failed."""
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", run.stdout), run.stdout[-2000:]
+    assert run.scorecard is not None
+    return run.scorecard
+
+
+def check(example: str, transport: str, scorecard: Path) -> Checked:
     ok, bad = CALLS[example]
-    scorecard = tmp_path / "scorecard.json"
+    command = f"{sys.executable} {EXAMPLES / example}"
+    if transport == "http":
+        port = free_port()
+        target = ["--server-url", f"http://127.0.0.1:{port}/mcp", "--server-cmd", f"{command} --http --port {port}"]
+    else:
+        target = ["--server-cmd", command]
     done = subprocess.run([sys.executable, "-m", "mcp_variants.conformance", *target, "--no-default-calls", "--call", ok,
                            "--error-call", bad, "--scorecard", str(scorecard), "-q"], capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", done.stdout), done.stdout[-2000:]
-    return json.loads(scorecard.read_text())
+    return Checked(done.returncode, done.stdout, done.stderr, json.loads(scorecard.read_text()) if scorecard.exists() else None)
+
+
+def checked(example: str, transport: str, tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    """`check`, run once per test run: test_patched_sdk.py compares the patched SDK's verdicts with this very run's.
+    The first test to ask runs it under a lock; the others, on any xdist worker, read what it got (3-6 s of CPU each)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "examples-checked"  # this run's, every worker's
+    shared.mkdir(exist_ok=True)
+    name = f"{example.replace('/', '-')}-{transport}"
+    record = shared / f"{name}.json"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            record.write_text(json.dumps(asdict(check(example, transport, shared / f"{name}.scorecard.json"))))
+    return Checked(**json.loads(record.read_text()))
 
 
 @pytest.mark.parametrize("example", sorted(CALLS))
-def test_the_example_passes_the_suite_on_stdio(example: str, tmp_path: Path) -> None:
-    scorecard = check("--server-cmd", f"{sys.executable} {EXAMPLES / example}", example=example, tmp_path=tmp_path)
-    assert scorecard["ok"] is True
+def test_the_example_passes_the_suite_on_stdio(example: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    assert passed(checked(example, "stdio", tmp_path_factory))["ok"] is True
 
 
 @pytest.mark.parametrize("example", sorted(CALLS))
-def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path: Path) -> None:
-    port = free_port()
-    scorecard = check("--server-url", f"http://127.0.0.1:{port}/mcp", "--server-cmd",
-                      f"{sys.executable} {EXAMPLES / example} --http --port {port}", example=example, tmp_path=tmp_path)
-    assert scorecard["ok"] is True
+def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    assert passed(checked(example, "http", tmp_path_factory))["ok"] is True
 
 
 STRUCTURED_SINCE = "2025-06-18"  # outputSchema and structuredContent came with this version
