@@ -2,7 +2,11 @@
 
 import sys
 
-from .cli import entry
+from .options import without_iri_checker
+
+without_iri_checker()
+
+from .cli import entry  # noqa: E402  (after the line above: it imports jsonschema)
 
 if __name__ == "__main__":
     sys.exit(entry())

@@ -191,10 +191,16 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.exit(demo(args.report))
     elif args.command == "check":
+        from ..conformance.options import without_iri_checker
+
+        without_iri_checker()
         from ..conformance.cli import main as check
 
         sys.exit(check(args))
     elif args.command == "check-client":
+        from ..conformance.options import without_iri_checker
+
+        without_iri_checker()
         from ..conformance.client_check import main as check_client
 
         sys.exit(check_client(args))
