@@ -119,3 +119,14 @@ def test_unbound_placeholder_in_a_path_is_an_error() -> None:
 def test_unknown_op_is_an_error() -> None:
     with pytest.raises(CheckError):
         evaluate({"op": "looksRight", "path": "$", "says": "x"}, DOC)
+
+
+def test_a_declared_schema_that_is_not_2020_12_fails_every_time() -> None:
+    """check_schema's verdict is memoised by the schema's text: the second look gives the first's, and a
+    schema differing only in one value is judged afresh."""
+    check = {"op": "validAgainst", "path": "$.value", "schemaPath": "$.schema", "says": "x"}
+    for _ in range(2):
+        bad = evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": "0"}})
+        assert not bad.ok and "not valid JSON Schema 2020-12: '0' is not of type 'number'" in bad.detail, bad
+        assert evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 0}}).ok
+        assert not evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 2}}).ok
