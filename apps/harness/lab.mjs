@@ -12,7 +12,8 @@
 // (window.labMarks, in ms since the epoch); {cmd: "eval", js, arg}: the value of (js)(arg) in the
 // page; {cmd: "wait", js, arg, timeoutMs}: until (js)(arg) is truthy, its value; {cmd: "click",
 // selector}; {cmd: "type", text, delayMs}; {cmd: "press", keys}; {cmd: "screenshot", path};
-// {cmd: "console"}: what the page logged; {cmd: "close"}.
+// {cmd: "console"}: what the page logged; {cmd: "closePage"}: close the page (the next "open" makes a new one in the
+// same browser); {cmd: "close"}.
 import { chromium } from "playwright-core";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
@@ -94,6 +95,11 @@ async function run(command) {
       return command.path;
     case "console":
       return logged.slice();
+    case "closePage":
+      await page?.close();
+      page = null;
+      logged.length = 0;
+      return true;
     case "close":
       return true;
     default:

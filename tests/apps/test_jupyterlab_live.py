@@ -14,7 +14,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -22,7 +21,7 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text
-from support.lab import LabPage, now_ms
+from support.lab import LabError, LabPage, now_ms
 from support.processes import Reaper
 
 from .support import ARTIFACTS, apps_installed, chromium, node
@@ -72,18 +71,34 @@ def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFacto
     server.assert_secret_kept(jupyterlab.token)
 
 
-@pytest.fixture
-def page(jupyterlab: JupyterServerProcess, tmp_path: Path) -> Iterator[LabPage]:
+@pytest.fixture(scope="module")
+def browser(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabPage]:
+    """One Chromium and one JupyterLab page for the module: a person's JupyterLab, where each test opens its notebook
+    (`opened`). A browser's start and a load of JupyterLab each cost more CPU than all a test does in most tests."""
     apps_installed()
-    lab_page = LabPage(node(20), chromium(), tmp_path / "chromium-profile")
+    lab_page = LabPage(node(20), chromium(), tmp_path_factory.mktemp("chromium") / "profile")
     try:
         yield lab_page
     finally:
         lab_page.close()
 
 
+@pytest.fixture
+def page(browser: LabPage) -> Iterator[LabPage]:
+    """The page, for one test's notebook: closed at its end; if that leaves a dialog, the next test loads a new page."""
+    yield browser
+    try:
+        browser.close_notebook()
+    except LabError:
+        browser.close_page()
+        raise
+
+
 def opened(page: LabPage, lab: JupyterServerProcess, name: str) -> LabPage:
-    page.open(lab, name)
+    if page.loaded:
+        page.open_in_app(name)
+    else:
+        page.open(lab, name)
     page.eval("() => { window.labSameLoad = true; return true; }")
     return page
 

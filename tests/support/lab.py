@@ -72,7 +72,8 @@ class LabError(RuntimeError):
 
 
 class LabPage:
-    """A JupyterLab page; `open` a notebook, then read, watch and type; `close` at the end."""
+    """A JupyterLab page; `open` a notebook (or `open_in_app` another), then read, watch and type; `close_notebook`,
+    `close_page` (the browser stays for the next `open`), `close` at the end."""
 
     def __init__(self, node: str, chromium: Path, profile: Path) -> None:
         profile.mkdir(parents=True, exist_ok=True)
@@ -80,6 +81,7 @@ class LabPage:
         config.write_text(json.dumps({"chromium": str(chromium), "userDataDir": str(profile)}))
         self.process = PipedProcess([node, str(APPS / "harness" / "lab.mjs"), str(config)], cwd=APPS)
         self.path: str | None = None
+        self.loaded = False  # JupyterLab is loaded in the page: `open_in_app` opens notebooks in it
 
     def command(self, cmd: str, **fields: Any) -> tuple[Any, float]:
         """Run one command in the page: its value, and the page's clock (ms since the epoch) when it finished."""
@@ -97,12 +99,40 @@ class LabPage:
         # A workspace of its own, reset: JupyterLab would otherwise reopen what an earlier page had open.
         url = f"{server.url}lab/workspaces/{uuid.uuid4().hex[:12]}/tree/{quote(path)}?reset&token={server.token}"
         self.command("open", url=url, timeoutMs=int(timeout * 1000))
+        self.loaded = True
+        self._until_ready(path, timeout)
+
+    def open_in_app(self, path: str, timeout: float = 90) -> None:
+        """The notebook at `path` opened in the JupyterLab this page loaded (`open`), as from its file browser, without
+        loading the page again; once its cells show and its kernel is ready. What `watch` noted before is forgotten."""
+        assert self.loaded, "open() loads JupyterLab first"
+        self.eval("""(path) => {
+            window.labWatch = {};
+            window.labMarks = {};
+            window.jupyterapp.commands.execute("docmanager:open", {path});
+            return true;
+        }""", path)
+        self._until_ready(path, timeout)
+
+    def _until_ready(self, path: str, timeout: float) -> None:
         self.path = path
         self.wait(f"""(path) => {{
             const panel = ({PANEL})(path);
-            return panel && panel.sessionContext.session?.kernel?.connectionStatus === "connected" &&
+            return panel && panel.isVisible && panel.content.node.querySelector(".jp-Cell") !== null &&
+                   panel.sessionContext.session?.kernel?.connectionStatus === "connected" &&
                    panel.sessionContext.session.kernel.status === "idle";
         }}""", path, timeout=timeout)
+
+    def close_notebook(self) -> None:
+        """Dispose of the open notebook's panel, as closing its tab does but without "Save your work?" (its room holds
+        every edit: JupyterLab saves the file from there). LabError if a dialog stays over the page."""
+        dialog = self.eval(f"""(path) => {{
+            ({PANEL})(path)?.dispose();
+            return document.querySelector(".jp-Dialog")?.innerText ?? null;
+        }}""", self.path)
+        self.path = None
+        if dialog is not None:
+            raise LabError(f"a dialog stays open: {dialog}")
 
     def eval(self, js: str, arg: Any = None) -> Any:
         return self.command("eval", js=js, arg=arg)[0]
@@ -181,6 +211,12 @@ class LabPage:
         """The text of a JupyterLab dialog (file changed on disk, conflict, reload), if one shows."""
         text: str | None = self.eval("() => document.querySelector('.jp-Dialog')?.innerText ?? null")
         return text
+
+    def close_page(self) -> None:
+        """Close the page, keeping the browser: the next `open` loads JupyterLab afresh in a new page."""
+        self.command("closePage")
+        self.path = None
+        self.loaded = False
 
     def close(self) -> None:
         with contextlib.suppress(LabError, OSError, ValueError):
