@@ -4,7 +4,8 @@
 The person is `support.person.Person`: a Yjs client of its own in the same room, as JupyterLab
 is (the browser tests in tests/apps/ do the same with a real JupyterLab page). Faults come from
 `support.proxy.Proxy`, which holds back and cuts the rooms' websockets between our server and
-JupyterLab. One JupyterLab serves the whole module; every notebook has a name of its own.
+JupyterLab. One JupyterLab serves the whole module, and one server of ours its tests that need no process of their
+own; every notebook has a name of its own.
 """
 
 from __future__ import annotations
@@ -50,17 +51,35 @@ def code(source: str, cell_id: str | None = None) -> dict[str, Any]:
     return cell
 
 
-def contents_writes(server: Server) -> list[str]:
-    """The writes our server made through the contents API (its httpx log at INFO)."""
-    log = server.connection.stderr_tail.decode(errors="replace")
+def contents_writes(server: Server, since: int = 0) -> list[str]:
+    """The writes our server made through the contents API (its httpx log at INFO), from byte `since` of its stderr on."""
+    log = server.connection.stderr_tail[since:].decode(errors="replace")
     return re.findall(r"HTTP Request: (?:PUT|PATCH|POST|DELETE) \S+/api/contents/(\S+)", log)
 
 
-@pytest.fixture
-def live(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> Iterator[Server]:
+def live_server(lab: JupyterServerProcess, root: Path, reaper: Reaper) -> Server:
     """Our server on stdio, stateless 2026-12-01, through the JupyterLab (INFO logs: its requests)."""
-    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, "--log-level", "INFO",
-                    stateless=True, reaper=reaper)
+    return Server(root, "--jupyter-url", lab.url, "--jupyter-token", lab.token, "--log-level", "INFO", stateless=True, reaper=reaper)
+
+
+@pytest.fixture(scope="module")
+def live(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests that need no process of their own: its requests are stateless and each test
+    has notebooks of its own, so a fresh process would only add its start-up (the SDK's import, most of its CPU)."""
+    reaper = Reaper()
+    server = live_server(jupyterlab, tmp_path_factory.mktemp("live"), reaper)
+    try:
+        yield server
+    finally:
+        server.close()
+        reaper.kill_all()
+    server.assert_secret_kept(jupyterlab.token)
+
+
+@pytest.fixture
+def own_live(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> Iterator[Server]:
+    """A server of the test's own, for a test that ends it."""
+    server = live_server(jupyterlab, tmp_path, reaper)
     try:
         yield server
     finally:
@@ -78,6 +97,7 @@ def ok(out: dict[str, Any]) -> dict[str, Any]:
 
 def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterlab: JupyterServerProcess) -> None:
     nb = "every-tool.ipynb"
+    log_start = len(live.connection.stderr_tail)  # the module's server: what it logged before is other tests'
     opened = ok(live.call("use_notebook", {"notebook": nb, "create": True}))
     assert "It is live" in text(opened[AC]) and opened[PS]["created"]
     kernel_id = opened[PS]["kernelId"]
@@ -122,7 +142,7 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
         person.close()
     # The notebook was created through the contents API (no room can be in use for a file that does
     # not exist); every edit after that went through the shared document.
-    assert contents_writes(live) == [nb]
+    assert contents_writes(live, log_start) == [nb]
     assert [s["kernel"]["id"] for s in sessions(jupyterlab) if s["path"] == nb] == [kernel_id], "the session stays for the person"
 
 
@@ -218,16 +238,16 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
         proxy.close()
 
 
-def test_outputs_that_reached_the_document_stay_when_our_server_dies(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: Server, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "dies.ipynb", [code("")])
     person = Person(jupyterlab, "dies.ipynb")
     try:
         with ThreadPoolExecutor(1) as pool:
-            pool.submit(live.call, "insert_execute_code_cell",
+            pool.submit(own_live.call, "insert_execute_code_cell",
                         {"notebook": "dies.ipynb", "source": "print('streamed before', flush=True)\nimport time\ntime.sleep(60)"})
             person.wait_for(lambda n: "streamed before" in output_texts(n["cells"][-1]), timeout=30)
-            live.connection.process.kill()
-            live.connection.process.wait(10)
+            own_live.connection.process.kill()
+            own_live.connection.process.wait(10)
         time.sleep(0.5)
         assert output_texts(person.notebook()["cells"][-1]) == "streamed before\n"
         saved = on_disk(jupyterlab, "dies.ipynb", lambda n: len(n.cells) == 2 and bool(n.cells[1].outputs))
@@ -255,11 +275,12 @@ def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Ser
         person.close()
 
 
-def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
+def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(live: Server, jupyterlab: JupyterServerProcess, tmp_path: Path,
+                                                               reaper: Reaper) -> None:
     nb = "three-writers.ipynb"
     notebook_file(jupyterlab.root / nb, [code("shared = ''", "shared")])
-    servers = [Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
-               for _ in range(2)]
+    other = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    servers = [live, other]  # two processes, each with its own copy of the room
     person = Person(jupyterlab, nb)
     rounds = 15
     try:
@@ -298,8 +319,7 @@ def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(jupyterlab: Jupyt
             assert [c["id"] for c in read[PS]["cells"]] == cell_ids(final)
     finally:
         person.close()
-        for server in servers:
-            server.close()
+        other.close()
 
 
 def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Path, reaper: Reaper) -> None:
@@ -313,6 +333,9 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
     try:
         ok(server.call("insert_cell", {"notebook": nb, "source": "three"}))
         on_disk(lab, nb, lambda n: len(n.cells) == 3)
+        # Stopped as stop() would, SIGTERM then SIGKILL, with a shorter grace: while our server holds a room it takes
+        # SIGTERM, logs its extensions stopped within milliseconds, then waits on that connection until the SIGKILL.
+        lab.stop(grace=2)
         lab.restart()
         after = ok(server.call("insert_cell", {"notebook": nb, "source": "four"}))
         cells = ok(server.call("read_notebook", {"notebook": nb}))[PS]["cells"]
