@@ -24,6 +24,7 @@ import secrets
 import shlex
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -53,6 +54,13 @@ class ProcessStartError(RuntimeError):
 
 class ProcessExited(ProcessStartError):
     """The child exited before it served (for a server on a port we chose: most likely, the port was taken)."""
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """httpx's default TLS context, made once: a request without one makes its own, loading the CA bundle (20 ms of
+    CPU), and a server's readiness is polled every POLL_S."""
+    return httpx.create_ssl_context()
 
 
 @functools.cache
@@ -431,7 +439,7 @@ class JupyterServerProcess(TokenServerProcess):
 
     def ready(self) -> bool:
         try:
-            return httpx.get(f"{self.url}api/status", headers=self.auth_headers, timeout=2).status_code == 200
+            return httpx.get(f"{self.url}api/status", headers=self.auth_headers, timeout=2, verify=_tls()).status_code == 200
         except httpx.HTTPError:
             return False
 
