@@ -57,9 +57,9 @@ class ProcessExited(ProcessStartError):
 
 
 @functools.cache
-def _tls() -> ssl.SSLContext:
+def tls_context() -> ssl.SSLContext:
     """httpx's default TLS context, made once: a request without one makes its own, loading the CA bundle (20 ms of
-    CPU), and a server's readiness is polled every POLL_S."""
+    CPU), and a server's readiness is polled every POLL_S (here, and the tests' gateway)."""
     return httpx.create_ssl_context()
 
 
@@ -439,7 +439,7 @@ class JupyterServerProcess(TokenServerProcess):
 
     def ready(self) -> bool:
         try:
-            return httpx.get(f"{self.url}api/status", headers=self.auth_headers, timeout=2, verify=_tls()).status_code == 200
+            return httpx.get(f"{self.url}api/status", headers=self.auth_headers, timeout=2, verify=tls_context()).status_code == 200
         except httpx.HTTPError:
             return False
 

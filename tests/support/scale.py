@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mcp_variants.processes import LOOPBACK, TokenServerProcess, free_port
+from mcp_variants.processes import LOOPBACK, TokenServerProcess, free_port, tls_context
 from support.envs import cached_venv, unavailable
 
 GATEWAY_REQUIREMENTS = ("jupyter_enterprise_gateway==3.3.0", "ipykernel>=6.29")
@@ -65,7 +65,7 @@ class GatewayProcess(TokenServerProcess):
 
     def ready(self) -> bool:
         try:
-            return httpx.get(f"{self.url}api/kernelspecs", headers=self.auth_headers, timeout=2).status_code == 200
+            return httpx.get(f"{self.url}api/kernelspecs", headers=self.auth_headers, timeout=2, verify=tls_context()).status_code == 200
         except httpx.HTTPError:
             return False
 
