@@ -20,9 +20,8 @@ import nbformat
 import pytest
 
 from mcp_variants.processes import JupyterServerProcess
-from support.checked_server import AC, PS, Server, text
+from support.checked_server import AC, PS, Server, text, through
 from support.lab import LabError, LabPage, now_ms
-from support.processes import Reaper
 
 from .support import ARTIFACTS, apps_installed, chromium, node
 
@@ -60,15 +59,8 @@ def on_disk(lab: JupyterServerProcess, name: str, timeout: float = 15) -> nbform
 
 @pytest.fixture(scope="module")
 def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    reaper = Reaper()
-    server = Server(tmp_path_factory.mktemp("mcp-root"), "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
-                    stateless=True, reaper=reaper)
-    try:
+    with through(jupyterlab, tmp_path_factory.mktemp("mcp-root")) as server:
         yield server
-    finally:
-        server.close()
-        reaper.kill_all()
-    server.assert_secret_kept(jupyterlab.token)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ import nbformat
 import pytest
 
 from mcp_variants.processes import JupyterServerProcess, TokenEndpoint
-from support.checked_server import AC, AS, PS, Server, text
+from support.checked_server import AC, AS, PS, Server, text, through
 from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
@@ -57,34 +57,22 @@ def contents_writes(server: Server, since: int = 0) -> list[str]:
     return re.findall(r"HTTP Request: (?:PUT|PATCH|POST|DELETE) \S+/api/contents/(\S+)", log)
 
 
-def live_server(lab: JupyterServerProcess, root: Path, reaper: Reaper) -> Server:
-    """Our server on stdio, stateless 2026-12-01, through the JupyterLab (INFO logs: its requests)."""
-    return Server(root, "--jupyter-url", lab.url, "--jupyter-token", lab.token, "--log-level", "INFO", stateless=True, reaper=reaper)
+LOGGED = ("--log-level", "INFO")  # its requests in its stderr (contents_writes)
 
 
 @pytest.fixture(scope="module")
 def live(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the module's tests that need no process of their own: its requests are stateless and each test
     has notebooks of its own, so a fresh process would only add its start-up (the SDK's import, most of its CPU)."""
-    reaper = Reaper()
-    server = live_server(jupyterlab, tmp_path_factory.mktemp("live"), reaper)
-    try:
+    with through(jupyterlab, tmp_path_factory.mktemp("live"), *LOGGED) as server:
         yield server
-    finally:
-        server.close()
-        reaper.kill_all()
-    server.assert_secret_kept(jupyterlab.token)
 
 
 @pytest.fixture
-def own_live(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> Iterator[Server]:
+def own_live(jupyterlab: JupyterServerProcess, tmp_path: Path) -> Iterator[Server]:
     """A server of the test's own, for a test that ends it."""
-    server = live_server(jupyterlab, tmp_path, reaper)
-    try:
+    with through(jupyterlab, tmp_path, *LOGGED) as server:
         yield server
-    finally:
-        server.close()
-    server.assert_secret_kept(jupyterlab.token)
 
 
 def ok(out: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,8 @@ import json
 import os
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,20 @@ class Server:
 
     def close(self) -> None:
         self.connection.close()
+
+
+@contextmanager
+def through(lab: Any, root: Path, *extra: str) -> Iterator[Server]:
+    """A module's stateless server through `lab` (a JupyterServerProcess): closed with whatever it left running
+    (a reaper of its own), and shown afterwards never to have let the lab's token out."""
+    reaper = Reaper()
+    server = Server(root, "--jupyter-url", lab.url, "--jupyter-token", lab.token, *extra, stateless=True, reaper=reaper)
+    try:
+        yield server
+    finally:
+        server.close()
+        reaper.kill_all()
+    server.assert_secret_kept(lab.token)
 
 
 def text(blocks: list[dict[str, Any]]) -> str:
