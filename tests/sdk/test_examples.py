@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
@@ -48,17 +49,27 @@ def passed(run: Checked) -> dict[str, Any]:
     return run.scorecard
 
 
-def check(example: str, transport: str, scorecard: Path) -> Checked:
-    ok, bad = CALLS[example]
-    command = f"{sys.executable} {EXAMPLES / example}"
+def run_suite(argv: list[str], transport: str, calls: list[str], scorecard: Path, *, env: dict[str, str] | None = None,
+              cwd: Path | None = None, timeout: float = 300) -> Checked:
+    """The suite (`python -m mcp_variants.conformance -q`) against the server `argv` starts, on stdio or on a free port."""
     if transport == "http":
         port = free_port()
-        target = ["--server-url", f"http://127.0.0.1:{port}/mcp", "--server-cmd", f"{command} --http --port {port}"]
+        target = ["--server-url", f"http://127.0.0.1:{port}/mcp", "--server-cmd", shlex.join([*argv, "--http", "--port", str(port)])]
     else:
-        target = ["--server-cmd", command]
-    done = subprocess.run([sys.executable, "-m", "mcp_variants.conformance", *target, "--no-default-calls", "--call", ok,
-                           "--error-call", bad, "--scorecard", str(scorecard), "-q"], capture_output=True, text=True, timeout=240)
+        target = ["--server-cmd", shlex.join(argv)]
+    done = subprocess.run([sys.executable, "-m", "mcp_variants.conformance", *target, *calls, "--scorecard", str(scorecard), "-q"],
+                          capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
     return Checked(done.returncode, done.stdout, done.stderr, json.loads(scorecard.read_text()) if scorecard.exists() else None)
+
+
+def example_calls(example: str) -> list[str]:
+    """The calls with which `example` succeeds and fails (it has none of the suite's default tools)."""
+    ok, bad = CALLS[example]
+    return ["--no-default-calls", "--call", ok, "--error-call", bad]
+
+
+def check(example: str, transport: str, scorecard: Path) -> Checked:
+    return run_suite([sys.executable, str(EXAMPLES / example)], transport, example_calls(example), scorecard, timeout=240)
 
 
 def checked(example: str, transport: str, tmp_path_factory: pytest.TempPathFactory) -> Checked:

@@ -19,7 +19,6 @@ import importlib.util
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -31,9 +30,8 @@ from typing import Any
 import pytest
 
 from mcp_variants.conformance.wire import StdioTarget
-from mcp_variants.processes import free_port
 
-from .test_examples import CALLS, EXAMPLES, Checked, checked, passed
+from .test_examples import CALLS, EXAMPLES, checked, example_calls, passed, run_suite
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -176,20 +174,8 @@ def suite(server: str, transport: str, tmp_path: Path, env: dict[str, str], *, u
     """The conformance suite against `server`; its scorecard."""
     root = tmp_path / "root"
     root.mkdir(parents=True)
-    argv = server_argv(server, unbridged, root)
-    if transport == "http":
-        port = free_port()
-        target = ["--server-url", f"http://127.0.0.1:{port}/mcp", "--server-cmd", shlex.join([*argv, "--http", "--port", str(port)])]
-    else:
-        target = ["--server-cmd", shlex.join(argv)]
-    calls: list[str] = []
-    if server != JUPYTER:
-        ok, bad = CALLS[server]
-        calls = ["--no-default-calls", "--call", ok, "--error-call", bad]
-    scorecard = tmp_path / "scorecard.json"
-    done = subprocess.run([sys.executable, "-m", "mcp_variants.conformance", *target, *calls, "--scorecard", str(scorecard), "-q"],
-                          capture_output=True, text=True, timeout=300, env=env, cwd=str(root))
-    return passed(Checked(done.returncode, done.stdout, done.stderr, json.loads(scorecard.read_text()) if scorecard.exists() else None))
+    calls = [] if server == JUPYTER else example_calls(server)
+    return passed(run_suite(server_argv(server, unbridged, root), transport, calls, tmp_path / "scorecard.json", env=env, cwd=root))
 
 
 def verdicts(scorecard: dict[str, Any]) -> dict[str, str]:

@@ -190,20 +190,15 @@ def main(argv: list[str] | None = None) -> None:
         from ..demo import main as demo
 
         sys.exit(demo(args.report))
-    elif args.command == "check":
+    elif args.command in ("check", "check-client"):
         from ..conformance.options import without_iri_checker
 
-        without_iri_checker()
-        from ..conformance.cli import main as check
-
+        without_iri_checker()  # before the suite's first import of jsonschema
+        if args.command == "check":
+            from ..conformance.cli import main as check
+        else:
+            from ..conformance.client_check import main as check
         sys.exit(check(args))
-    elif args.command == "check-client":
-        from ..conformance.options import without_iri_checker
-
-        without_iri_checker()
-        from ..conformance.client_check import main as check_client
-
-        sys.exit(check_client(args))
 
 
 def serve(args: argparse.Namespace) -> None:
