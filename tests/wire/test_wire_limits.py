@@ -6,6 +6,7 @@ loopback, with small limits so that it ends in seconds, and stops it by PID.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import time
@@ -57,6 +58,17 @@ def test_stdout_to_a_regular_file_gets_every_answer_as_fast_as_a_pipe(tmp_path: 
         assert sorted(a["id"] for a in answers) == list(range(1, count + 1))
         assert all(a["result"]["tools"] for a in answers)
     assert file_seconds < piped_seconds * 2, f"file {file_seconds:.2f} s, pipe {piped_seconds:.2f} s"
+
+
+def test_stdin_and_stdout_from_dev_null_are_read_and_written_as_files(tmp_path: Path) -> None:
+    """`serve < /dev/null` ends at once (epoll refuses /dev/null: it waited forever, logging a PermissionError),
+    and `serve > /dev/null` answers every request into it and exits 0."""
+    with open(os.devnull, "rb") as nothing:
+        done = subprocess.run(serve_command(tmp_path), stdin=nothing, capture_output=True, cwd=tmp_path, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    requests = b"".join(json.dumps(tools_list(i)).encode() + b"\n" for i in range(1, 4))
+    with open(os.devnull, "wb") as sink:
+        _served(tmp_path, requests, sink)
 
 
 # ---- stalled connections ------------------------------------------------------------------------------

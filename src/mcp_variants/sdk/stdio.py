@@ -102,9 +102,11 @@ async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 
 
 def _is_pipe(fd: int) -> bool:
-    """What an event loop can watch: a pipe, a socket or a character device (a terminal, /dev/null); not a file."""
+    """What an event loop can watch: a pipe, a socket or a terminal. Not a file, and not another character device:
+    epoll refuses /dev/null (EPERM, raised in a loop callback, so `serve < /dev/null` waited forever), which is read
+    and written as a file is, at once."""
     mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
 
 
 class _Input:
