@@ -133,28 +133,3 @@ def test_a_declared_schema_that_is_not_2020_12_fails_every_time() -> None:
         assert not bad.ok and "not valid JSON Schema 2020-12: '0' is not of type 'number'" in bad.detail, bad
         assert evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 0}}).ok
         assert not evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 2}}).ok
-
-
-def _formats(node: Any) -> set[str]:
-    if isinstance(node, dict):
-        own = {node["format"]} if isinstance(node.get("format"), str) else set()
-        return own.union(*(_formats(value) for value in node.values()))
-    return set().union(*(_formats(item) for item in node)) if isinstance(node, list) else set()
-
-
-def test_the_commands_drop_only_a_format_check_schema_never_asks_for() -> None:
-    """`check` and `check-client` start without rfc3987-syntax (options.without_iri_checker: 0.8 s of CPU). Sound while
-    the 2020-12 meta-schema asks for formats jsonschema checks the same without it, and only iri and iri-reference
-    (which no meta-schema names) go; if jsonschema or the meta-schema change, this says so."""
-    from jsonschema_specifications import REGISTRY
-
-    asked = set().union(*(_formats(REGISTRY[uri].contents) for uri in REGISTRY if "/draft/2020-12/" in uri))
-    probe = ("import json, sys; from mcp_variants.conformance.options import without_iri_checker; without_iri_checker(); "
-             "from jsonschema import Draft202012Validator as V; "
-             "print(json.dumps({f: c[0].__qualname__ for f, c in V.FORMAT_CHECKER.checkers.items()}))")
-    without = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout)
-    from jsonschema import Draft202012Validator
-
-    kept = {f: c[0].__qualname__ for f, c in Draft202012Validator.FORMAT_CHECKER.checkers.items()}
-    assert asked == {"regex", "uri", "uri-reference"} and all(without[f] == kept[f] for f in asked)
-    assert set(kept) - set(without) == {"iri", "iri-reference"}  # rfc3987-syntax is installed here (jupyter-events), and left out there

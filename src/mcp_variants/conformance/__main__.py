@@ -2,7 +2,7 @@
 
 import sys
 
-from .options import without_iri_checker
+from ..iri_checker import without_iri_checker
 
 without_iri_checker()
 

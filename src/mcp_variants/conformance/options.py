@@ -13,17 +13,6 @@ from typing import Any
 ENV = "MCP_CONFORMANCE_"
 
 
-def without_iri_checker() -> None:
-    """Keep jsonschema's `iri` format checker out of this process, before it first imports jsonschema.
-
-    With rfc3987-syntax installed (jupyter-server brings it: jupyter-events needs jsonschema[format-nongpl]),
-    importing jsonschema compiles that module's Earley grammar: 0.8 s of CPU, most of a `check` command's
-    start. The suite never asserts a format (its validators take no format_checker, and check_schema's
-    2020-12 metaschema names only regex, uri and uri-reference), so no verdict changes. For the commands'
-    own processes only: a library importing the suite keeps its checkers."""
-    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]  # None: its import fails, the checker is skipped
-
-
 def _tool_args(text: str) -> tuple[str, dict[str, Any]]:
     name, sep, raw = text.partition("=")
     if not sep or not name:

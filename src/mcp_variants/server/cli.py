@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
 
         sys.exit(demo(args.report))
     elif args.command in ("check", "check-client"):
-        from ..conformance.options import without_iri_checker
+        from ..iri_checker import without_iri_checker
 
         without_iri_checker()  # before the suite's first import of jsonschema
         if args.command == "check":
