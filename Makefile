@@ -17,6 +17,10 @@ REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required
 # no import writes it, and each of the suite's ~1,000 processes that import the package (servers, check runs,
 # examples) compiled its modules again, 0.06 s of CPU each (docs/testing.md). Up-to-date files are skipped.
 COMPILE := $(BIN)/python -m compileall -q src bench tests/support > /dev/null
+# And the suite's processes write the bytecode of what they import, as Python does by default: the venvs the tests
+# make (tests/.envs, the distributions' venvs; uv compiles nothing) are compiled by their first process, not by
+# every one (a Hub's singleuser server, an anchor server, an example in the server API's venv: 0.2-1.2 s each).
+BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 .PHONY: demo test test-fast lint bench serve clean
 
@@ -43,16 +47,16 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# Chromium and Hub load bent them past their limits (HTTP throughput read 0.21x the floor in CI, where a quiet run
 	@# reads 0.78x). The second run starts whatever the first gives; either failing fails the target.
 	$(COMPILE)
-	$(REQUIRED) $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
+	$(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
 	  files=$$?; \
-	  $(REQUIRED) $(BIN)/python -m pytest $(ALONE); \
+	  $(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(ALONE); \
 	  alone=$$?; \
 	  exit $$(( files != 0 ? files : alone ))
 
 test-fast: $(STAMP)  ## the core's unit and property tests, the import test and the public server API on the stdio wire: under a minute, no Node, no browser, no Jupyter server
 	@# These keep the CPUs busy: one worker per CPU.
 	$(COMPILE)
-	$(BIN)/python -m pytest -q -n auto tests/unit tests/sdk/test_api.py
+	$(BYTECODE) $(BIN)/python -m pytest -q -n auto tests/unit tests/sdk/test_api.py
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)
 	$(BIN)/ruff check src tests bench scripts examples hatch_build.py

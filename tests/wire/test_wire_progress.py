@@ -1,6 +1,6 @@
 """Progress keep-alives during a long 2026-12-01 call, on both transports (issue 2: the
 bridge is covered on both transports; field guide: clients give up after minutes of
-silence). Slow: each test sleeps 6 s in a kernel (the server reports progress every 5 s)."""
+silence). Slow: the first test sleeps 6 s in a kernel (the server reports progress every 5 s by default)."""
 
 from __future__ import annotations
 
@@ -48,10 +48,11 @@ def test_progress_notifications_precede_the_result(outputs_client, transport):
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_integer_progress_token(outputs_client, transport):
-    """An integer progressToken is echoed as that integer (JSON-RPC: string or number)."""
+    """An integer progressToken is echoed as that integer (JSON-RPC: string or number). A keep-alive every 0.5 s
+    (`progress_interval`): the default's 5 s is the test above's."""
     token = int(unique("")[:8], 16)
     reply = outputs_client(transport).call(
-        "execute_code", {"code": "import time; time.sleep(6)"},
+        "execute_code", {"code": "import time; time.sleep(1.5)", "progress_interval": 0.5},
         requested=[sel("assistant", "content")], meta={"progressToken": token}, timeout=60,
     )
     assert reply.progress(token), reply.notifications
