@@ -2,8 +2,9 @@
 
 With rfc3987-syntax installed (jupyter-server brings it: jupyter-events needs jsonschema[format-nongpl]),
 `import jsonschema` builds that module's Earley grammar for the `iri` and `iri-reference` checkers: 0.8 s of
-CPU, most of a `check` command's start and three quarters of a Jupyter server's (1.3 -> 0.3 s measured, its
-readiness 2.4 -> 0.4 s). Without the module jsonschema skips those two checkers and keeps every other one.
+CPU, most of a `check` command's start and three quarters of a Jupyter server's (1.2 -> 0.3 s measured, its
+readiness 1.25 -> 0.36 s; docs/performance.md). Without the module jsonschema skips those two checkers and keeps
+every other one.
 
 `python -m mcp_variants.iri_checker MODULE ARGS...` runs MODULE as `python -m MODULE ARGS...` would, without
 the checker: how processes.JupyterServerProcess starts jupyter_server and JupyterLab, whose jupyter-events
