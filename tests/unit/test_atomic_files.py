@@ -44,14 +44,17 @@ def test_the_temporary_names_are_recognised_and_nothing_else() -> None:
 
 def test_stale_temporaries_are_removed_and_fresh_ones_and_others_kept(tmp_path: Path) -> None:
     (tmp_path / "sub" / ".git").mkdir(parents=True)
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     stale = [tmp_path / ".a.ipynb.abcdefgh.tmp", tmp_path / "sub" / ".b.ipynb.12345678.tmp"]
     kept = [tmp_path / ".c.ipynb.abcdefgh.tmp",  # written after the cut: a save of the running server
             tmp_path / "sub" / ".git" / ".d.ipynb.abcdefgh.tmp",  # never ours
+            tmp_path / ".venv" / "lib" / ".e.ipynb.abcdefgh.tmp",  # a virtual environment's: not walked
             tmp_path / ".notes.txt.abcdefgh.tmp", tmp_path / "a.ipynb"]
     for path in stale + kept:
         path.write_text("x")
     cut = time.time()
-    for path in stale:
+    for path in [*stale, *kept[1:3]]:
         os.utime(path, (cut - 60, cut - 60))
     os.utime(kept[0], (cut + 1, cut + 1))
     assert sorted(remove_stale_temporaries(tmp_path, cut)) == sorted(stale)
