@@ -5,7 +5,7 @@ One Chromium run drives every scenario (apps/harness/drive.mjs, playwright-core 
 /usr/bin/chromium, nothing downloaded); the tests below read what it recorded: each view's
 DOM, everything the view received (`window.mcpVariantsView.messages`, the raw postMessage
 traffic from the host), the host page's log, and the Python host's own record of each call.
-Screenshots go to build/test-artifacts/apps/ (MCP_VARIANTS_ARTIFACTS overrides the root).
+Screenshots go to build/test-artifacts/apps/views/ (MCP_VARIANTS_ARTIFACTS overrides the root).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def browser(pool: Pool, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Br
     marks = {version: len(pool.live(version).written) for version in hosts}
     state = HostState(pages, hosts, SCENARIOS)
     servers = HostServers(state)
-    out = ARTIFACTS
+    out = ARTIFACTS / "views"  # a folder of its own: cleared here, where the live and report screenshots are not
     if out.exists():
         shutil.rmtree(out)
     config = {
