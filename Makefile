@@ -13,13 +13,11 @@ PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 ALONE := tests/benchmarks/test_gross_regressions.py
 # A missing outside tool or browser fails its tests instead of skipping them (make test).
 REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required
-# The checkout's bytecode, written once before the tests: where PYTHONDONTWRITEBYTECODE is set (this machine sets it)
-# no import writes it, and each of the suite's ~1,000 processes that import the package (servers, check runs,
-# examples) compiled its modules again, 0.06 s of CPU each (docs/testing.md). Up-to-date files are skipped.
-COMPILE := $(BIN)/python -m compileall -q src bench tests/support > /dev/null
-# And the suite's processes write the bytecode of what they import, as Python does by default: the venvs the tests
-# make (tests/.envs, the distributions' venvs; uv compiles nothing) are compiled by their first process, not by
-# every one (a Hub's singleuser server, an anchor server, an example in the server API's venv: 0.2-1.2 s each).
+# The suite's processes write the bytecode of what they import, as Python does by default. Where
+# PYTHONDONTWRITEBYTECODE is set (this machine sets it) none did, and each of the suite's ~1,000 processes compiled
+# again what it imports: the package (a server's start 0.55 -> 0.49 s of CPU), and the venvs the tests make with uv,
+# which compiles nothing (an anchor server's imports 3.3 -> 2.1 s). Now the first process that imports a module
+# compiles it (docs/testing.md).
 BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 .PHONY: demo test test-fast lint bench serve clean
@@ -46,7 +44,6 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# The files in parallel, then the benchmark smoke run's two ratios alone (ALONE): the parallel files' JupyterLab,
 	@# Chromium and Hub load bent them past their limits (HTTP throughput read 0.21x the floor in CI, where a quiet run
 	@# reads 0.78x). The second run starts whatever the first gives; either failing fails the target.
-	$(COMPILE)
 	$(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
 	  files=$$?; \
 	  $(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(ALONE); \
@@ -55,7 +52,6 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 
 test-fast: $(STAMP)  ## the core's unit and property tests, the import test and the public server API on the stdio wire: under a minute, no Node, no browser, no Jupyter server
 	@# These keep the CPUs busy: one worker per CPU.
-	$(COMPILE)
 	$(BYTECODE) $(BIN)/python -m pytest -q -n auto tests/unit tests/sdk/test_api.py
 
 lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/ and scripts/; strict on protocol/)

@@ -8,7 +8,7 @@ every other one.
 
 `python -m mcp_variants.iri_checker MODULE ARGS...` runs MODULE as `python -m MODULE ARGS...` would, without
 the checker: how processes.JupyterServerProcess starts jupyter_server and JupyterLab, whose jupyter-events
-validates event schemas that name no `iri` format (tests/unit/test_processes.py holds that).
+validates event schemas that name no `iri` format (tests/unit/test_iri_checker.py holds that).
 """
 
 from __future__ import annotations
