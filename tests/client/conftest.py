@@ -19,7 +19,7 @@ import pytest
 
 from mcp_variants.client import ClientSession, StdioConnection, StdioTransport
 from mcp_variants.client.http import HttpTransport
-from support.servers import HttpServer
+from support.servers import HttpServer, serve_stdio
 
 UI = "io.modelcontextprotocol/ui"
 UI_CAPS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
@@ -69,7 +69,7 @@ class LivePool:
         written: list[bytes] = []
         headers: list[dict[str, str]] = []
         if transport == "stdio":
-            connection = StdioConnection.serve(self.root, on_write=written.append)
+            connection = serve_stdio(self.root, on_write=written.append)
             self._stdio.append(connection)
             chosen: Any = StdioTransport(connection)
         else:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mcp_variants.processes import free_port
-from support.servers import serve_command
+from support.servers import python_command, serve_command
 
 from .conftest import BROKEN
 
@@ -58,7 +58,7 @@ def test_the_everything_example_fails_nothing(tmp_path: Path) -> None:
     its read-only tools are called unasked; what stays skipped needs a variant it does not declare (user/structured,
     the ui extension's) or an --error-call."""
     card = tmp_path / "card.json"
-    done = check("--server-cmd", shlex.join([sys.executable, str(EVERYTHING)]), "--kind", "server", "--scorecard", str(card))
+    done = check("--server-cmd", shlex.join([*python_command(), str(EVERYTHING)]), "--kind", "server", "--scorecard", str(card))
     assert done.returncode == 0, done.stdout + done.stderr
     scorecard = json.loads(card.read_text())
     skipped = {r["id"] for r in scorecard["scenarios"] if r["status"] == "skip"}

@@ -197,7 +197,7 @@ def serve_args(request: pytest.FixtureRequest) -> tuple[str, ...]:
 
 @pytest.fixture(scope="module")
 def stateless(root: Path, request: pytest.FixtureRequest) -> Iterator[StatelessClient]:
-    connection = StdioConnection.serve(root, *serve_args(request))
+    connection = servers.serve_stdio(root, *serve_args(request))
     try:
         yield StatelessClient(connection)
     finally:
@@ -229,7 +229,7 @@ class LegacyClient:
 
 @pytest.fixture(scope="module")
 def legacy(root: Path, request: pytest.FixtureRequest) -> Iterator[LegacyClient]:
-    connection = StdioConnection.serve(root, *serve_args(request))
+    connection = servers.serve_stdio(root, *serve_args(request))
     try:
         yield LegacyClient(connection)
     finally:

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import Server, text
 from support.processes import Reaper
+from support.servers import serve_stdio
 
 from .conftest import OUTPUTS_VERSION, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
 
@@ -240,7 +241,7 @@ def test_inline_images_for_the_model_are_scaled(stateless: StatelessClient) -> N
 
 @pytest.fixture(scope="module")
 def linking(root: Path) -> Iterator[StatelessClient]:
-    connection = StdioConnection.serve(root, "--images", "link")
+    connection = serve_stdio(root, "--images", "link")
     try:
         yield StatelessClient(connection)
     finally:

@@ -25,6 +25,7 @@ from support.scale import (
     GatewayProcess,
     gateway_fixture,  # noqa: F401 - the `gateway` fixture
 )
+from support.servers import serve_stdio
 
 from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
 
@@ -46,7 +47,7 @@ def connection(gateway: GatewayProcess, gateway_root: Path) -> Iterator[StdioCon
     spec.parent.mkdir(parents=True, exist_ok=True)
     spec.write_text(json.dumps({"argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                                 "display_name": "Python on the gateway", "language": "python"}))
-    connection = StdioConnection.serve(gateway_root, "--gateway-url", gateway.url, "--gateway-token", gateway.token, stderr_keep=None)
+    connection = serve_stdio(gateway_root, "--gateway-url", gateway.url, "--gateway-token", gateway.token, stderr_keep=None)
     try:
         yield connection
     finally:
@@ -119,7 +120,7 @@ def test_a_kernel_that_dies_is_an_error_then_a_new_kernel(client: StatelessClien
 
 
 def test_the_server_shuts_down_its_kernels_on_the_gateway(gateway: GatewayProcess, tmp_path: Path) -> None:
-    connection = StdioConnection.serve(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token)
+    connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token)
     try:
         kernel_id = StatelessClient(connection).call("execute_code", {"code": "1"})[PS]["kernelId"]
         assert kernel_id in gateway.kernel_ids()
@@ -129,7 +130,7 @@ def test_the_server_shuts_down_its_kernels_on_the_gateway(gateway: GatewayProces
 
 
 def test_a_wrong_gateway_token_is_a_clear_error(gateway: GatewayProcess, tmp_path: Path) -> None:
-    connection = StdioConnection.serve(tmp_path, "--gateway-url", gateway.url, "--gateway-token", "not-the-token")
+    connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", "not-the-token")
     try:
         refused = StatelessClient(connection).call("execute_code", {"code": "1"})
     finally:
@@ -141,8 +142,8 @@ def test_a_wrong_gateway_token_is_a_clear_error(gateway: GatewayProcess, tmp_pat
 def test_with_a_jupyter_server_notebooks_stay_there_and_kernels_run_on_the_gateway(
         gateway: GatewayProcess, jupyter: JupyterServerProcess, tmp_path: Path) -> None:
     write_notebook(jupyter.root / "kept-there.ipynb", [code("import os; print(os.getpid())")])
-    connection = StdioConnection.serve(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token,
-                                       "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
+    connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token,
+                             "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
     try:
         ran = StatelessClient(connection).call("execute_cell", {"notebook": "kept-there.ipynb", "cell_index": 0})
         assert not ran.is_error, ran.result

@@ -25,7 +25,7 @@ import pytest
 
 from mcp_variants.client.stdio import StdioConnection
 from support.scale import HubProcess, jupyterhub_fixture  # noqa: F401 - the `jupyterhub` fixture
-from support.servers import serve_command
+from support.servers import serve_command, serve_stdio
 
 from .conftest import Outputs, StatelessClient, code, read_valid, text_of, write_notebook
 
@@ -55,8 +55,8 @@ def home(hub: HubProcess) -> Path:
 
 @pytest.fixture(scope="module")
 def connection(hub: HubProcess, token: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StdioConnection]:
-    connection = StdioConnection.serve(tmp_path_factory.mktemp("hub-client"), "--jupyter-url", hub.user_url(USER),
-                                       "--jupyter-token", token, stderr_keep=None)
+    connection = serve_stdio(tmp_path_factory.mktemp("hub-client"), "--jupyter-url", hub.user_url(USER),
+                             "--jupyter-token", token, stderr_keep=None)
     try:
         yield connection
     finally:

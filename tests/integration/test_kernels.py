@@ -19,6 +19,7 @@ import pytest
 
 from mcp_variants.client.stdio import StdioConnection
 from support.envs import KERNEL_REQUIREMENTS, MISSING_PACKAGE, cached_venv, kernelspecs
+from support.servers import serve_stdio
 
 from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
 
@@ -42,7 +43,7 @@ def serve(root: Path, jupyter_path: str, *extra: str) -> StdioConnection:
     """Our server on stdio, seeing the module's kernelspecs (the child inherits JUPYTER_PATH at its start)."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv("JUPYTER_PATH", os.pathsep.join(p for p in (jupyter_path, os.environ.get("JUPYTER_PATH")) if p))
-        return StdioConnection.serve(root, *extra)
+        return serve_stdio(root, *extra)
 
 
 def server_fixture(*extra: str):

@@ -28,6 +28,7 @@ from mcp_variants.client.stdio import StdioConnection, envelope
 from mcp_variants.processes import JupyterServerProcess
 from mcp_variants.sse import read_sse
 from support.person import Person
+from support.servers import serve_stdio
 
 from .conftest import LEGACY_VERSION, OUTPUTS_VERSION, HttpServer, code, write_notebook
 
@@ -40,7 +41,7 @@ def uri(path: str) -> str:
 
 
 def handshake(root: Path, *extra: str) -> StdioConnection:
-    connection = StdioConnection.serve(root, *extra)
+    connection = serve_stdio(root, *extra)
     assert connection.initialize(LEGACY_VERSION)["result"]["capabilities"]["resources"]["subscribe"] is True
     return connection
 
@@ -85,7 +86,7 @@ def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
         # At 2026-12-01, stateless: the same notebook, with the cache hints a stateless read carries.
         read = connection.request("resources/read", {"uri": uri("top.ipynb"), "_meta": envelope(OUTPUTS_VERSION)})
         assert "error" in read, "a connection's era is fixed by its first request (the handshake)"
-    with StdioConnection.serve(notebooks) as stateless:
+    with serve_stdio(notebooks) as stateless:
         result = stateless.request("resources/read", {"uri": uri("top.ipynb"), "_meta": envelope(OUTPUTS_VERSION)})["result"]
         assert result["resultType"] == "complete" and result["ttlMs"] == 0 and result["cacheScope"] == "private"
         assert json.loads(result["contents"][0]["text"])["cells"][0]["source"] == "x = 1"
@@ -192,7 +193,7 @@ def live_notebook(jupyterlab: JupyterServerProcess, request: pytest.FixtureReque
 def test_a_person_typing_is_a_few_notifications_not_one_per_key(jupyterlab: JupyterServerProcess, live_notebook: str,
                                                                 tmp_path: Path) -> None:
     server = ("--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
-    with handshake(tmp_path, *server) as connection, StdioConnection.serve(tmp_path, *server) as other:
+    with handshake(tmp_path, *server) as connection, serve_stdio(tmp_path, *server) as other:
         assert connection.request("resources/subscribe", {"uri": uri(live_notebook)})["result"] == {}
         person = Person(jupyterlab, live_notebook)
         try:
@@ -219,7 +220,7 @@ def test_a_person_typing_is_a_few_notifications_not_one_per_key(jupyterlab: Jupy
 
 
 def test_a_stateless_client_listens_with_subscriptions_listen(jupyterlab: JupyterServerProcess, live_notebook: str, tmp_path: Path) -> None:
-    connection = StdioConnection.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
+    connection = serve_stdio(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
     try:
         connection.send({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen",
                          "params": {"notifications": {"resourceSubscriptions": [uri(live_notebook)]}, "_meta": envelope(OUTPUTS_VERSION)}})

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import envelope
+from support.servers import serve_stdio
 
 from .conftest import (
     CACHE_META,
@@ -290,9 +291,8 @@ def test_list_and_unuse_notebooks(stateless: StatelessClient, root: Path) -> Non
 
 
 def test_an_empty_list_of_notebooks_is_a_message(tmp_path: Path) -> None:
-    from mcp_variants.client.stdio import StdioConnection
 
-    with StdioConnection.serve(tmp_path) as connection:
+    with serve_stdio(tmp_path) as connection:
         client = StatelessClient(connection)
         out = client.call("list_notebooks", {})
         assert text_of(out[AC]).startswith("No notebooks are open.")

@@ -18,11 +18,12 @@ from typing import Any
 import nbformat
 import pytest
 
-from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import Server
 from support.person import Person, output_texts
 from support.processes import Reaper
+from support.servers import serve_stdio
 
 from .conftest import OUTPUTS_VERSION, UI_EXTENSIONS, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
 
@@ -113,7 +114,7 @@ def server_with_kernelspec(tmp_path: Path, reaper: Reaper, name: str, language: 
     notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": name, "display_name": name, "language": language}})
     notebook.cells = cells
     (root / f"{name}.ipynb").write_text(nbformat.writes(notebook))
-    connection = StdioConnection.serve(root, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+    connection = serve_stdio(root, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
     reaper.watch(connection.process.pid)
     return StatelessClient(connection)
 

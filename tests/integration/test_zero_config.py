@@ -18,7 +18,7 @@ import pytest
 from mcp_variants.jupyter.discovery import running_servers, server_on
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text
-from support.processes import Reaper
+from support.processes import Reaper, started_by_exec
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -37,7 +37,7 @@ def test_the_running_server_is_found_by_its_root(jupyterlab: JupyterServerProces
 
 
 def test_serve_works_through_it_and_says_so(jupyterlab: JupyterServerProcess, reaper: Reaper) -> None:
-    server = Server(jupyterlab.root, stateless=True, reaper=reaper, env=runtime_env(jupyterlab))
+    server = Server(jupyterlab.root, stateless=True, reaper=reaper, env=runtime_env(jupyterlab), fresh=True)
     try:
         opened = server.call("use_notebook", {"notebook": "zero-config.ipynb", "create": True})
         assert not opened["result"].get("isError"), opened["result"]
@@ -45,7 +45,8 @@ def test_serve_works_through_it_and_says_so(jupyterlab: JupyterServerProcess, re
         assert (jupyterlab.root / "zero-config.ipynb").exists()
         ran = server.call("insert_execute_code_cell", {"notebook": "zero-config.ipynb", "source": "import os; print(os.getpid())"})
         kernel_pid = int(text(ran[AC]).strip())
-        assert kernel_pid != server.process.pid and server.process.pid not in [p.pid for p in _parents(kernel_pid)], (
+        ours = started_by_exec(server.process.pid).pid
+        assert kernel_pid != ours and ours not in [p.pid for p in _parents(kernel_pid)], (
             "the kernel is the Jupyter server's, not one of ours")
     finally:
         server.close()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from support.servers import python_command
 
 from .support import EVERYTHING, EXAMPLES, HttpServer, http_server, node
 
@@ -28,9 +29,10 @@ def server(outside_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 def example_server(tmp_path_factory: pytest.TempPathFactory, script: Path) -> Iterator[HttpServer]:
     """An example server of examples/ (on mcp_variants.sdk, its `cli`'s --http) over streamable HTTP on a free port,
-    stopped by PID at the end."""
+    stopped by PID at the end (a fork of the fork server, support/servers.py: the examples as a person runs them are
+    tests/sdk's)."""
     folder = tmp_path_factory.mktemp(script.stem)
-    server = HttpServer(folder, "--host", "127.0.0.1", log=folder / f"{script.stem}.log", command=[sys.executable, str(script)])
+    server = HttpServer(folder, "--host", "127.0.0.1", log=folder / f"{script.stem}.log", command=[*python_command(), str(script)])
     try:
         yield server
     finally:

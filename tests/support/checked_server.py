@@ -15,8 +15,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from mcp_variants.client.stdio import StdioConnection, envelope
+from mcp_variants.client.stdio import envelope
 from support.processes import Reaper
+from support.servers import serve_stdio
 
 OUTPUTS_VERSION = "2026-12-01"
 LEGACY_VERSION = "2025-11-25"
@@ -34,8 +35,9 @@ class Server:
     Every response and stderr byte is kept, so a test can prove a secret never left the process.
     """
 
-    def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper, env: dict[str, str] | None = None) -> None:
-        self.connection = StdioConnection.serve(root, *extra, stderr_keep=None, env=env)  # all of it: a secret may be anywhere
+    def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper, env: dict[str, str] | None = None,
+                 fresh: bool = False) -> None:
+        self.connection = serve_stdio(root, *extra, fresh=fresh, stderr_keep=None, env=env)  # all of it: a secret may be anywhere
         self.process = reaper.watch(self.connection.process.pid)
         self.stateless = stateless
         self.seen: list[str] = []

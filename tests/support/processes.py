@@ -38,10 +38,20 @@ def gone(process: psutil.Process, timeout: float = 15.0) -> bool:
     return False
 
 
+def started_by_exec(pid: int) -> psutil.Process:
+    """`pid`, for a test that reads a server by PID (its memory, its children). A fork server's stand-in
+    (support/forkserver.py) would hide the server behind it, so it is refused: start that server `fresh`."""
+    process = psutil.Process(pid)
+    if any(part.endswith("forkserver_client.py") for part in process.cmdline()):
+        raise AssertionError(f"PID {pid} is a fork server's stand-in, not the server: start it with fresh=True")
+    return process
+
+
 def kernels_of(pid: int) -> list[psutil.Process]:
     """The ipykernel processes among the children of `pid` (the kernels a server started)."""
+    process = started_by_exec(pid)
     try:
-        children = psutil.Process(pid).children()
+        children = process.children()
     except psutil.Error:
         return []
     return [child for child in children if _is_kernel(child)]

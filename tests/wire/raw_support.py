@@ -11,9 +11,8 @@ import json
 import sys
 from typing import Any
 
-import psutil
-
 from mcp_variants.conformance.wire import StdioProcess
+from support.processes import started_by_exec
 
 # JSON-RPC 2.0's codes and MCP's (-32020 header mismatch, -32021 missing capability, -32022 unsupported version).
 STANDARD_CODES = frozenset({-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022})
@@ -112,4 +111,4 @@ def check_error(answer: Any, code: int | None = None, request_id: Any = ...) -> 
 
 def memory_of(pid: int) -> int:
     """The process's unique set size in bytes (what it alone holds)."""
-    return int(psutil.Process(pid).memory_full_info().uss)
+    return int(started_by_exec(pid).memory_full_info().uss)

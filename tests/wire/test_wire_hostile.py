@@ -65,7 +65,7 @@ def hostile_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def stdio_server(hostile_root: Path) -> Iterator[StdioTarget]:
-    target = stdio_target(hostile_root)
+    target = stdio_target(hostile_root, fresh=True)  # its memory is read by PID
     WireClient(target, OUTPUTS_VERSION, None).list_tools()  # a stateless connection, opened
     yield target
     target.close()
@@ -73,7 +73,7 @@ def stdio_server(hostile_root: Path) -> Iterator[StdioTarget]:
 
 @pytest.fixture(scope="module")
 def http_server(hostile_root: Path) -> Iterator[HttpServer]:
-    server = HttpServer(hostile_root, log=hostile_root.parent / "hostile-http.log")
+    server = HttpServer(hostile_root, log=hostile_root.parent / "hostile-http.log", fresh=True)  # its memory is read by PID
     yield server
     server.close()
 

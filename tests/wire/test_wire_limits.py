@@ -166,7 +166,8 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
     200 with --session-idle-timeout 1: the server's memory after the later rounds' expiry is no more than 20 KB
     per session above the first round's (issue 13: 164 KB each, kept for 30 minutes). The first round pays for
     what any session costs once (allocator arenas, caches); what stays after that is what a session keeps."""
-    server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
+    server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log",
+                        fresh=True)
 
     def open_and_use() -> None:
         session, _ = server.target.open_session("2025-11-25", None)
@@ -191,7 +192,7 @@ def test_an_abandoned_open_session_keeps_under_20_kb(tmp_path: Path) -> None:
     """Sessions initialized and never ended (no DELETE), in rounds of 100 within the idle timeout: the server's
     memory grows by less than 20 KB per session after the first round (issue 22: 34 KB each, held until the
     idle timeout). The first round pays for what any session costs once (allocator arenas, caches)."""
-    server = HttpServer(tmp_path, "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log")
+    server = HttpServer(tmp_path, "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log", fresh=True)
 
     def open_and_leave() -> None:
         session, opened = server.target.open_session("2025-11-25", None)

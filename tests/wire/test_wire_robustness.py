@@ -189,7 +189,8 @@ def test_shutdown_stops_the_kernels_it_started(tmp_path, transport):
     """EOF on stdio, SIGTERM on HTTP: the server shuts down every kernel it started, then exits 0
     within seconds; no kernel outlives it (cli.py _with_shutdown; field guide: the original server
     left a kernel running per session)."""
-    server: Any = stdio_target(tmp_path) if transport == "stdio" else HttpServer(tmp_path, log=tmp_path.parent / f"{tmp_path.name}.log")
+    log = tmp_path.parent / f"{tmp_path.name}.log"
+    server: Any = stdio_target(tmp_path, fresh=True) if transport == "stdio" else HttpServer(tmp_path, log=log, fresh=True)
     try:
         client_for(server, OUTPUTS_VERSION).call("execute_code", {"code": "1"})
         proc = server.process_for(OUTPUTS_VERSION).proc if transport == "stdio" else server.process

@@ -214,9 +214,10 @@ class WireClient:
         return f"<WireClient {self.transport} {self.version} ext={sorted(self.extensions or {})}>"
 
 
-def stdio_target(root: Path) -> StdioTarget:
-    """Our server over stdio, rooted (and run) in `root`: a process per connection, started on first use."""
-    return StdioTarget(serve_command(root), cwd=str(root), timeout=REQUEST_TIMEOUT)
+def stdio_target(root: Path, *, fresh: bool = False) -> StdioTarget:
+    """Our server over stdio, rooted (and run) in `root`: a process per connection, started on first use
+    (`fresh`: by an exec, so its kernels are its children)."""
+    return StdioTarget(serve_command(root, fresh=fresh), cwd=str(root), timeout=REQUEST_TIMEOUT)
 
 
 class ServerPool:
