@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support.processes import gone
+from support.processes import gone, started_by_exec
 from support.servers import python_command
 
 pytestmark = pytest.mark.skipif(os.environ.get("MCP_VARIANTS_TEST_FORKS") == "0", reason="MCP_VARIANTS_TEST_FORKS=0: no fork server")
@@ -73,6 +73,8 @@ def _start(program: Path, *argv: str) -> tuple[subprocess.Popen[str], psutil.Pro
 
 def test_a_signal_to_the_stand_in_reaches_the_fork_and_its_exit_comes_back(program: Path) -> None:
     stand_in, fork = _start(program, "wait")
+    with pytest.raises(AssertionError, match="stand-in"):
+        started_by_exec(stand_in.pid)  # a test that reads a server by PID would read the stand-in
     stand_in.send_signal(signal.SIGTERM)
     assert stand_in.wait(timeout=30) == 7
     assert gone(fork)

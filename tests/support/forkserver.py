@@ -1,17 +1,16 @@
 """A Python that has imported the MCP SDK and our server once, and forks a server process per request.
 
-`import mcp` is 0.5 s of the 0.58 s of CPU a `serve` process takes to start (docs/sdk-change.md, section 11),
-and the suite starts some 250 of them: 2 of its 13 CPU-minutes. Each pytest worker starts one of these
-(tests/conftest.py) and its tests start servers through `forkserver_client.py`, a stdlib-only stand-in that
-passes its argv, environment, working folder and stdin/stdout/stderr here; the fork runs the module or script
-exactly as `python -m MODULE` / `python SCRIPT` would (runpy), with those descriptors, and its exit status
-goes back to the stand-in, which exits with it. Signals sent to the stand-in are passed on; if the stand-in is
-killed, the fork kills itself (its life pipe closes). What differs from an exec: the server is not a child of
-the PID the test holds (tests that look at a server's children or kill its process group start it
-`fresh`), and it inherits this process's modules, which a fresh import of each module tests elsewhere
-(tests/unit/test_module_imports.py).
+`import mcp` is 0.5 s of the 0.58 s of CPU a `serve` process takes to start (docs/sdk-change.md, section 11), and
+the suite starts some 250 of them: 2 of its 13 CPU-minutes. Each pytest worker starts one of these at its first
+server (servers.py, `python_command`), and its tests start servers through `forkserver_client.py`, a stdlib-only
+stand-in that passes its argv, environment, working folder and stdin/stdout/stderr here; the fork runs the module
+or script exactly as `python -m MODULE` / `python SCRIPT` would (runpy), with those descriptors, and its exit
+status goes back to the stand-in, which exits with it. Signals sent to the stand-in are passed on; if the stand-in
+is killed, the fork kills itself (its life pipe closes). What differs from an exec: the server is not a child of
+the PID the test holds (tests that look at a server's children or kill its process group start it `fresh`), and it
+inherits this process's modules (each module imported alone is tests/unit/test_imports.py's).
 
-Run as a script by `ForkServer` with the socket path as its argument; it ends when its stdin closes.
+Run as a script with the socket path as its argument; it ends when its stdin closes.
 """
 
 from __future__ import annotations
