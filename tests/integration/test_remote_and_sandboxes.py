@@ -20,11 +20,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import nbformat
 import pytest
 
+from mcp_variants.jupyter.remote.server_client import JupyterServerClient
+from mcp_variants.jupyter.remote.websocket import open_channels
 from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.protocol.errors import ToolError
 from support.checked_server import AC, AS, PS, Server, stdout_of, text
 from support.jupyter import kernel_ids
 from support.processes import Reaper, gone
@@ -108,6 +112,24 @@ def test_kernel_id_attaches_to_a_kernel_of_the_server_and_leaves_it_running(jupy
         server.close()
     assert theirs in kernel_ids(jupyter), "a kernel we attached to is not ours to shut down"
     httpx.delete(f"{jupyter.url}api/kernels/{theirs}", headers=jupyter.auth_headers, timeout=30)
+
+
+def test_a_refused_kernel_websocket_fails_at_once_and_says_why(jupyter: JupyterServerProcess) -> None:
+    """A websocket the Jupyter server refuses (a kernel that is gone) is an error as soon as the server answers,
+    with its status, and not after jupyter-kernel-client's 30 s wait (no status is known then)."""
+    async def open_a_gone_kernel() -> str:
+        server = JupyterServerClient(jupyter.url, jupyter.token)
+        try:
+            with pytest.raises(ToolError) as refused:
+                await open_channels(server, "00000000-0000-0000-0000-000000000000")
+        finally:
+            await server.aclose()
+        return refused.value.message
+
+    message = anyio.run(open_a_gone_kernel)
+    expected = f"Could not open the kernel websocket of the Jupyter server at {jupyter.url}: the server answered 404 to its handshake."
+    assert message == expected, message
+    assert jupyter.token not in message
 
 
 def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:

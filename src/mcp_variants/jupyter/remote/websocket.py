@@ -117,11 +117,53 @@ async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocke
     return WebSocketChannels(server, kernel_id, client, iopub, shell)
 
 
+class _Handshake:
+    """How the websocket's opening went. jupyter-kernel-client waits its whole timeout (30 s) for a websocket
+    that will never open (a handshake the server refused, a connection it reset) and keeps the reason to itself:
+    its connection thread, wrapped here, says why and wakes that wait as soon as it ends unopened."""
+
+    def __init__(self, client: KernelWebSocketClient) -> None:
+        self.opened = False
+        self.error: BaseException | None = None
+        run = client._run_websocket
+
+        def run_and_report() -> None:  # the connection thread; kernel_socket is made just before it starts
+            app = client.kernel_socket
+            if app is not None:
+                on_open = app.on_open
+
+                def opened(ws: Any) -> None:
+                    self.opened = True
+                    on_open(ws)
+
+                def failed(_ws: Any, error: BaseException) -> None:
+                    self.error = self.error or error
+
+                app.on_open, app.on_error = opened, failed
+            try:
+                run()
+            finally:
+                if not self.opened:
+                    client.connection_ready.set()  # only to end start_channels' wait: `failure` is read first
+
+        client._run_websocket = run_and_report
+
+    def failure(self) -> str | None:
+        """Why the websocket did not open; None once it did."""
+        if self.opened:
+            return None
+        status = getattr(self.error, "status_code", None)  # websocket-client's bad handshake status; its text has headers
+        if status is not None:
+            return f"the server answered {status} to its handshake"
+        return f"{type(self.error).__name__}: {self.error}" if self.error is not None else "it did not open in time"
+
+
 def _start(client: KernelWebSocketClient, server_name: str) -> None:
+    handshake = _Handshake(client)
     client.start_channels()
     try:
-        if not client.connection_ready.is_set():
-            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of {server_name}.")
+        if (failure := handshake.failure()) is not None:
+            raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of {server_name}: {failure}.")
         client.wait_for_ready(timeout=60)
     except BaseException:
         disconnect(client)
