@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
+from support.checked_server import Server
 from support.envs import KERNEL_REQUIREMENTS, MISSING_PACKAGE, cached_venv, kernelspecs
+from support.processes import Reaper, kernels_of, started_by_exec
 from support.servers import serve_stdio
 
 from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
@@ -129,3 +131,23 @@ def test_bash_through_execute_code_and_the_notebook_tools(bash_server: Stateless
     assert [c["source"] for c in read[PS]["cells"]] == [first_source, again_source]
     restarted = bash_server.call("restart_notebook", {"notebook": "shell.ipynb"})
     assert not restarted.is_error
+
+
+def test_kernels_add_no_thread_to_the_server(tmp_path: Path, reaper: Reaper) -> None:
+    """The kernels' managers and clients share one ZMQ context and start no heartbeat: three kernels, and the server
+    has as many threads as with one (each kernel added five before: a context for its manager and one for its
+    client, an I/O thread and a reaper each, and the heartbeat's, which woke the idle server every second)."""
+    server = Server(tmp_path, "--embedded", stateless=True, reaper=reaper, fresh=True)
+    try:
+        process = started_by_exec(server.process.pid)
+        threads = []
+        for index in range(3):
+            notebook = f"kernel-{index}.ipynb"
+            assert not server.call("use_notebook", {"notebook": notebook, "create": True})["result"].get("isError")
+            ran = server.call("insert_execute_code_cell", {"notebook": notebook, "source": f"print({index} * 7)"})
+            assert text_of(ran[AC]).strip() == str(index * 7), ran[AC]
+            threads.append(process.num_threads())
+        assert len(kernels_of(process.pid)) == 3
+        assert threads == [threads[0]] * 3, f"the server's threads with one, two and three kernels: {threads}"
+    finally:
+        server.close()
