@@ -4,10 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers, one test file each at a time (--dist loadfile keeps a file's module fixtures in one
-# process): one more than the CPUs, since most tests wait on kernels, servers and browsers (docs/testing.md).
+# process): two more than the CPUs, since most tests wait on kernels, servers and browsers (docs/testing.md:
+# 4 workers on 2 CPUs 6 min 9-20 s, 3 workers 6 min 35 s, once the servers start as forks).
 # --no-loadscope-reorder: the files in the order tests/conftest.py gives them, the longest first (xdist's own
 # order, the most tests first, started the 3-test benchmark smoke run, then the longest file, last: 3 minutes of tail).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # The tests that judge speed as ratios, run after the others with the machine to themselves (make test).
 ALONE := tests/benchmarks/test_gross_regressions.py
