@@ -37,7 +37,7 @@ class _ForkServer:
 
     lock = threading.Lock()
     socket: str | None = None
-    process: subprocess.Popen[bytes] | None = None
+    process: subprocess.Popen[bytes] | None = None  # held: the pipe to its stdin is what keeps it running
 
     @classmethod
     def path(cls) -> str:
@@ -63,7 +63,8 @@ def python_command(*, fresh: bool = False) -> list[str]:
 
 def serve_command(root: Path, *args: str, script: Path | None = None, fresh: bool = False) -> list[str]:
     """`mcp-variants serve --root ROOT ARGS` with the interpreter running the tests (this checkout's editable
-    install; PYTHONPATH is inherited), or the same through `script` (a broken variant's launcher)."""
+    install; PYTHONPATH is inherited), or the same through `script` (a broken variant's launcher); a fork of the
+    fork server unless `fresh` (`python_command`)."""
     head = [*python_command(fresh=fresh), *([str(script)] if script else ["-m", "mcp_variants"])]
     return [*head, "serve", "--root", str(root), *args]
 
