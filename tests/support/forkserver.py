@@ -24,17 +24,16 @@ import runpy
 import selectors
 import signal
 import socket
-import struct
 import sys
 import threading
 from dataclasses import dataclass
 from typing import Any
 
+from forkserver_client import DESCRIPTORS, HEADER  # this folder is sys.path[0]: the script's own
+
 # What `serve` imports at start and on its first tool call; each fork starts with them imported.
 PRELOAD = ("mcp", "mcp_variants.server.cli", "mcp_variants.server.app", "mcp_variants.sdk.stdio", "mcp_variants.sdk.http",
            "mcp_variants.jupyter.embedded", "jupyter_client")
-DESCRIPTORS = 4  # stdin, stdout, stderr, and the read end of the stand-in's life pipe
-HEADER = struct.Struct("!I")
 
 
 def _startup_environment(env: dict[str, str]) -> dict[str, str]:

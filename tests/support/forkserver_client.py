@@ -16,6 +16,10 @@ import struct
 import sys
 
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
+# The request, as forkserver.py reads it: the JSON body's length, with four descriptors (stdin, stdout, stderr, and
+# the read end of the life pipe), then the body. Defined here, the side that must start without imports.
+HEADER = struct.Struct("!I")
+DESCRIPTORS = 4
 
 
 def _exec(argv: list[str]) -> None:
@@ -32,7 +36,7 @@ def main() -> None:
     replies = connection.makefile("rb")
     life_read, life_write = os.pipe()
     body = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
-    socket.send_fds(connection, [struct.pack("!I", len(body))], [0, 1, 2, life_read])
+    socket.send_fds(connection, [HEADER.pack(len(body))], [0, 1, 2, life_read])
     connection.sendall(body)
     os.close(life_read)
     reply = json.loads(replies.readline() or b"{}")
