@@ -38,8 +38,8 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
-from mcp_variants.sdk import bridge
-from mcp_variants.sdk.toolset import ToolSet, VariantTool
+from mcp_variants.sdk import _bridge as bridge
+from mcp_variants.sdk._toolset import ToolSet, VariantTool
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
@@ -136,7 +136,7 @@ SCENARIOS = (
 
 class Core:
     """The objects the server builds once at start-up, without the kernel runtime: the server API's ToolSet
-    (sdk/toolset.py), through which the server selects and projects, as any server on the public API does."""
+    (sdk/_toolset.py), through which the server selects and projects, as any server on the public API does."""
 
     def __init__(self) -> None:
         directory = variants_dir()

@@ -65,7 +65,9 @@ from mcp_types import (
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
-from mcp_variants.sdk import ErrorKind, Results, Tasks, ToolError, Variants, cli, lowlevel_server, variant
+from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, cli, variant
+from mcp_variants.sdk.lowlevel import lowlevel_server
+from mcp_variants.sdk.tasks import Tasks
 
 # The fixtures exercise the handshake-era features 2026-07-28 deprecated (logging, sampling, roots) on purpose.
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)

@@ -191,14 +191,15 @@ def printed_json(code: str, env: dict[str, str]) -> Any:
 
 
 def test_the_patched_sdk_serves_2026_12_01_and_the_bridge_is_off(on_patched_sdk: dict[str, str]) -> None:
-    probe = ("import json, mcp, mcp_types.version as v; from mcp_variants.sdk import bridge, extension; "
+    probe = ("import json, mcp, mcp_types.version as v; from mcp_variants.sdk import _bridge as bridge, _extension as extension; "
              "print(json.dumps({'sdk': mcp.__file__, 'modern': list(v.MODERN_PROTOCOL_VERSIONS), 'latest': v.LATEST_PROTOCOL_VERSION,"
              " 'bridge_needed': bridge.needed(), 'takes_variants': extension.SDK_TAKES_VARIANTS}))")
     patched = printed_json(probe, on_patched_sdk)
     assert patched["sdk"].startswith(on_patched_sdk["PYTHONPATH"].split(os.pathsep)[0])
     assert patched["modern"] == ["2026-07-28", OUTPUTS_VERSION] and patched["latest"] == OUTPUTS_VERSION
     assert patched["bridge_needed"] is False and patched["takes_variants"] is True
-    from mcp_variants.sdk import bridge, extension  # this process: the SDK as installed
+    from mcp_variants.sdk import _bridge as bridge  # this process: the SDK as installed
+    from mcp_variants.sdk import _extension as extension
 
     assert bridge.needed() is True and extension.SDK_TAKES_VARIANTS is False
 

@@ -32,7 +32,7 @@ from typing import Any
 from forkserver_client import DESCRIPTORS, HEADER  # this folder is sys.path[0]: the script's own
 
 # What `serve` imports at start and on its first tool call; each fork starts with them imported.
-PRELOAD = ("mcp", "mcp_variants.server.cli", "mcp_variants.server.app", "mcp_variants.sdk.stdio", "mcp_variants.sdk.http",
+PRELOAD = ("mcp", "mcp_variants.server.cli", "mcp_variants.server.app", "mcp_variants.sdk._stdio", "mcp_variants.sdk._http",
            "mcp_variants.jupyter.embedded", "jupyter_client")
 
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_variants.protocol.versions import Era
-from mcp_variants.sdk.bridge import (
+from mcp_variants.sdk._bridge import (
     MARKER_KEY,
     SDK_VERSION,
     TUNNEL_KEY,
@@ -29,7 +29,7 @@ from mcp_variants.sdk.bridge import (
     tunnel,
     unwrap_result,
 )
-from mcp_variants.sdk.requests import finish
+from mcp_variants.sdk._requests import finish
 
 from .support import PROPERTY
 

@@ -1,11 +1,11 @@
-"""stdio's line framing (sdk/lines.py): lines of at most `limit` bytes, in bounded memory (issue 13)."""
+"""stdio's line framing (sdk/_lines.py): lines of at most `limit` bytes, in bounded memory (issue 13)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.sdk.lines import LineFramer, Oversized
+from mcp_variants.sdk._lines import LineFramer, Oversized
 
 from .support import PROPERTY
 

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from mcp_variants.sdk.serve import CannotListen, listen
+from mcp_variants.sdk._serve import CannotListen, listen
 
 
 def test_accepted_connections_send_without_waiting_for_an_ack() -> None:

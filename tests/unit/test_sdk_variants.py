@@ -20,7 +20,8 @@ from mcp_types import (
     SetLevelRequestParams,
 )
 
-from mcp_variants.sdk import Results, Variants, lowlevel_server, variant
+from mcp_variants.sdk import Results, Variants, variant
+from mcp_variants.sdk.lowlevel import lowlevel_server
 
 STRICT = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -1,4 +1,4 @@
-"""The task store (sdk/tasks.py): ownership, expiry, cancellation, failure. No I/O: plain coroutines."""
+"""The task store (sdk/_task_store.py): ownership, expiry, cancellation, failure. No I/O: plain coroutines."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.protocol.errors import INVALID_PARAMS, ProtocolError
-from mcp_variants.sdk.tasks import TaskStatus, TaskStore
+from mcp_variants.sdk._task_store import TaskStatus, TaskStore
 
 
 async def answer(value: dict[str, Any], delay: float = 0.0) -> dict[str, Any]:

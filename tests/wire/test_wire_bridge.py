@@ -1,4 +1,4 @@
-"""The 2026-12-01 bridge (sdk/bridge.py) seen from the wire, on both transports.
+"""The 2026-12-01 bridge (sdk/_bridge.py) seen from the wire, on both transports.
 
 Issue 2 "The server": the SDK does not know 2026-12-01; whatever bridges that lives in one
 module and is covered by wire tests on both transports. From outside the bridge must be

@@ -67,7 +67,7 @@ def test_the_stream_is_primed_and_replayed_after_last_event_id(pool):
 
 
 def test_a_tunnelled_result_is_replayed_unwrapped(pool):
-    """2025-11-25's CreateTaskResult goes through the bridge's tunnel (sdk/task_wire.py): replayed on a GET,
+    """2025-11-25's CreateTaskResult goes through the bridge's tunnel (sdk/_task_wire.py): replayed on a GET,
     it comes out of it too."""
     url = pool.http_server().url
     headers = {"MCP-Protocol-Version": VERSION, "Mcp-Session-Id": session(url)}

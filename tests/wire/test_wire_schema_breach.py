@@ -1,5 +1,5 @@
 """A success output that breaks its schema (a bug of ours) is answered as an internal error, and
-the server (its public server API, sdk/toolset.py), not the sans-I/O core, logs it: a real server process with one projector broken."""
+the server (its public server API, sdk/_toolset.py), not the sans-I/O core, logs it: a real server process with one projector broken."""
 
 from __future__ import annotations
 
@@ -33,4 +33,4 @@ def test_a_schema_breach_is_an_internal_error_logged_by_the_server(tmp_path: Pat
     assert result["isError"] is True and "structuredContent" not in result
     assert "invalid assistant/structured output" in result["content"][0]["text"]
     [logged] = [line for line in done.stderr.splitlines() if "breaks the schema" in line]
-    assert " ERROR mcp_variants.sdk.toolset: " in logged and "list_kernels" in logged and "assistant/structured" in logged
+    assert " ERROR mcp_variants.sdk._toolset: " in logged and "list_kernels" in logged and "assistant/structured" in logged

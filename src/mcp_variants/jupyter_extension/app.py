@@ -20,9 +20,9 @@ from .. import __version__, telemetry
 from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
 from ..jupyter.hub import Hub
 from ..jupyter.inprocess import SERVER, server_backend
-from ..sdk.bridge import DEFAULT_MAX_BODY_BYTES
-from ..sdk.http import HttpLimits, build_http_app
-from ..sdk.serve import bridging
+from ..sdk._bridge import DEFAULT_MAX_BODY_BYTES
+from ..sdk._http import HttpLimits, build_http_app
+from ..sdk._serve import bridging
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver

@@ -22,7 +22,7 @@ from typing import Any
 from jupyter_server.base.handlers import APIHandler
 from tornado.iostream import StreamClosedError
 
-from ..sdk.bridge import ASGIApp, Message
+from ..sdk._bridge import ASGIApp, Message
 
 logger = logging.getLogger(__name__)
 

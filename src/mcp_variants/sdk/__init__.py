@@ -1,4 +1,4 @@
-"""SEP-3279 for any Python MCP server, on the official SDK (mcp 2.3.0): the public server API.
+"""SEP-3279 for any Python MCP server on the official SDK's `MCPServer`: declare, return, fail, run.
 
 Declare a tool's output variants, return a result union, and this layer does the rest: the era from the
 request's protocol version, `requestedOutputs` checked (-32602 with the offered list, before the tool
@@ -6,7 +6,7 @@ runs), exactly the requested outputs, each structured one validated against its 
 2024-11-05 … 2026-07-28 the legacy `content` / `structuredContent` the SEP's rules give.
 
     from mcp.server.mcpserver import MCPServer
-    from mcp_variants.sdk import Results, Variants, run, variant
+    from mcp_variants.sdk import Results, Variants, cli, variant
 
     variants = Variants()
 
@@ -16,47 +16,33 @@ runs), exactly the requested outputs, each structured one validated against its 
         return Results({"assistant/content": f"{city}: {data.temp} °C", "programmatic/structured": data})
 
     mcp = MCPServer("weather", extensions=[variants], middleware=[variants.middleware])
-    run(mcp)
+    cli(mcp)                      # stdio; --http for streamable HTTP; every era, 2026-12-01 included
 
-`Variants` is an `MCPServer` extension; `ToolSet` with `serve_tools` is the same machinery for the
-low-level `Server` (the Jupyter server's 26 tools run on it). `Tasks` (an `MCPServer` extension) and
-`TaskStore` (`serve_tools(..., tasks=...)`) run long calls as tasks (docs/reference/tasks.md).
-docs/guides/python-servers.md has the guide.
+Everything a server author writes with is here. `mcp_variants.sdk.lowlevel` is the same machinery for those
+who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.tasks` runs long calls as tasks.
+Every other module of this package is private. docs/guides/python-servers.md has the guide.
 """
 
-from ..protocol.errors import ErrorKind, ToolError
-from ..protocol.projection import Outcome, ToolProjectors
-from ..protocol.types import Selector
-from .declare import Results, VariantSpec, declaration, variant
-from .extension import Variants
-from .lowlevel import serve_tools
-from .migrate import legacy_variants
-from .serve import cli, lowlevel_server, run, serve_http, serve_stdio, streamable_http_app
-from .task_extension import Tasks
-from .tasks import TaskStore
-from .toolset import ToolSet, VariantTool
+from ..protocol.errors import DeclarationError, ErrorKind, ToolError
+from ._declare import Results, SelectorName, VariantSpec, variant
+from ._extension import Variants, View
+from ._serve import cli, run, serve_http, serve_stdio, streamable_http_app
+from ._toolset import ResultsMismatch
 
 __all__ = [
+    "DeclarationError",
     "ErrorKind",
-    "Outcome",
     "Results",
-    "Selector",
+    "ResultsMismatch",
+    "SelectorName",
     "ToolError",
-    "ToolProjectors",
-    "TaskStore",
-    "Tasks",
-    "ToolSet",
     "VariantSpec",
-    "VariantTool",
     "Variants",
+    "View",
     "cli",
-    "declaration",
-    "legacy_variants",
-    "lowlevel_server",
     "run",
     "serve_http",
     "serve_stdio",
-    "serve_tools",
     "streamable_http_app",
     "variant",
 ]

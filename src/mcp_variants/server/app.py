@@ -35,10 +35,10 @@ from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
-from ..sdk.lowlevel import serve_tools
-from ..sdk.requests import client_key
-from ..sdk.tasks import TaskStore
-from ..sdk.toolset import ToolSet, VariantTool
+from ..sdk._lowlevel import serve_tools
+from ..sdk._requests import client_key
+from ..sdk._task_store import TaskStore
+from ..sdk._toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
 from .callers import call_info
@@ -67,7 +67,7 @@ class ServerState:
     resources: Resources
     subscriptions: Subscriptions
     observer: CallObserver
-    tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/tasks.py)
+    tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/_task_store.py)
     outputs: OutputStore = field(default_factory=OutputStore)  # execute_code's outputs, for resources/read (output_links.py)
 
     async def aclose(self) -> None:

@@ -19,7 +19,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
 
 from ..protocol.versions import OUTPUTS_VERSION
-from ..sdk.bridge import is_outputs_request
+from ..sdk._bridge import is_outputs_request
 from ..tools.shared.spec import Caller, CallInfo
 
 VIA_CLAIM = "io.github.mcp-variants/via"  # how the principal was authenticated: "jupyter", "jupyterhub"

@@ -253,8 +253,8 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
 
 def _listen(args: argparse.Namespace) -> socket.socket:
     """The HTTP socket, before anything starts: a binding without a token, or a port in use, ends here in one line."""
-    from ..sdk.http import InsecureBinding, check_binding
-    from ..sdk.serve import CannotListen, listen
+    from ..sdk._http import InsecureBinding, check_binding
+    from ..sdk._serve import CannotListen, listen
 
     if args.token and args.hub_api_url:
         sys.exit("mcp-variants: --token (one person's) and --hub-api-url (a Hub's users') exclude each other")
@@ -320,14 +320,14 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 
 
 async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk.serve import serve_stdio
+    from ..sdk._serve import serve_stdio
 
     await serve_stdio(server, max_message_bytes=args.max_message_bytes, at_eof=state.subscriptions.end_streams)
 
 
 async def _serve_http(listening: socket.socket, server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk.http import HttpLimits
-    from ..sdk.serve import serve_http
+    from ..sdk._http import HttpLimits
+    from ..sdk._serve import serve_http
 
     limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
                         max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)

@@ -18,7 +18,7 @@ from .. import telemetry
 from ..jupyter.outputs import output_text
 from ..protocol.errors import ToolError
 from ..protocol.projection import Outcome
-from ..sdk.toolset import Runner
+from ..sdk._toolset import Runner
 from ..tools.shared.spec import ToolContext
 from .audit import AuditLog, timestamp_now
 

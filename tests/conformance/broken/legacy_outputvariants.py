@@ -6,8 +6,8 @@ from _launch import launch
 
 def patch() -> None:
     from mcp_variants.protocol.versions import Era
-    from mcp_variants.sdk import lowlevel
-    from mcp_variants.sdk import toolset as app
+    from mcp_variants.sdk import _lowlevel as lowlevel
+    from mcp_variants.sdk import _toolset as app
 
     original_entry, original_finish = app.tool_entry, lowlevel.finish
 

@@ -5,7 +5,7 @@ from _launch import launch
 
 def patch() -> None:
     from mcp_variants.protocol.versions import Era
-    from mcp_variants.sdk import lowlevel
+    from mcp_variants.sdk import _lowlevel as lowlevel
 
     original = lowlevel.finish
 

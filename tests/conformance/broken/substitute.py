@@ -7,7 +7,7 @@ from _launch import launch
 def patch() -> None:
     from mcp_variants.protocol.errors import ProtocolError
     from mcp_variants.protocol.types import ASSISTANT_CONTENT
-    from mcp_variants.sdk import toolset as app
+    from mcp_variants.sdk import _toolset as app
 
     original = app.select
 

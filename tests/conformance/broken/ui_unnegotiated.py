@@ -6,7 +6,7 @@ from _launch import launch
 
 def patch() -> None:
     from mcp_variants.protocol.types import UI_EXTENSION
-    from mcp_variants.sdk import toolset as app
+    from mcp_variants.sdk import _toolset as app
 
     original = app.tool_entry
 

@@ -6,7 +6,7 @@
 Only on an SDK that serves 2026-12-01 itself (the patched copy of test_patched_sdk.py): there the transports
 run without the bridge and `requests.finish` tunnels nothing, so a request that still reached
 `rewrite_request`, `tunnel`, `unwrap_result` or `rewrite_response` fails, in the server's log and on the wire.
-(`rewrite_error` stays: sdk/stdio_era.py names every served version in its own -32022, bridge or not.)
+(`rewrite_error` stays: sdk/_stdio_era.py names every served version in its own -32022, bridge or not.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from mcp_variants.sdk import bridge
+from mcp_variants.sdk import _bridge as bridge
 
 REWRITING = ("rewrite_request", "tunnel", "unwrap_result", "rewrite_response")
 

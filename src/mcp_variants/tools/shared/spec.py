@@ -65,4 +65,4 @@ class ToolSpec:
     name: str
     run: ToolRun
     projectors: ToolProjectors
-    task_support: Literal["optional", "required"] | None = None  # a long run may be a task (sdk/task_wire.py)
+    task_support: Literal["optional", "required"] | None = None  # a long run may be a task (sdk/_task_wire.py)

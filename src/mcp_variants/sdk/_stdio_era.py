@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..protocol.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, Message, error_response
 from ..protocol.versions import HANDSHAKE_VERSIONS, STATELESS_VERSIONS, SUPPORTED_VERSIONS
-from .bridge import UNSUPPORTED_PROTOCOL_VERSION, VERSION_KEY, rewrite_error
+from ._bridge import UNSUPPORTED_PROTOCOL_VERSION, VERSION_KEY, rewrite_error
 
 LATEST_HANDSHAKE_VERSION = max(HANDSHAKE_VERSIONS)
 BATCH_VERSIONS = frozenset({"2025-03-26"})  # JSON-RPC batches: added by 2025-03-26, removed by 2025-06-18

@@ -4,7 +4,7 @@ that reconnects with `Last-Event-ID`.
 
 In memory and bounded: a personal server keeps the last `max_events` events of all its streams, enough to bridge
 a dropped connection, not a log. An id that has been evicted replays nothing (the SDK then answers as for an
-unknown stream), so a run that outlived its buffer is read back as a task (tasks.py), not from here.
+unknown stream), so a run that outlived its buffer is read back as a task (_task_store.py), not from here.
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ stream hop removed is a task switch and an event-loop pass less per request.
 
 This transport owns the framing, so that every request with an id gets exactly one answer:
 
-- lines of at most `max_message_bytes` (sdk/lines.py): a longer one is answered -32600 and
+- lines of at most `max_message_bytes` (sdk/_lines.py): a longer one is answered -32600 and
   dropped as it arrives, in bounded memory, and the connection keeps serving;
 - every line checked as JSON-RPC (protocol/jsonrpc.py) and answered when it is no message the
   SDK would answer (it drops what it cannot parse without a word);
-- the era decided by the first request that validly claims one (sdk/stdio_era.py);
+- the era decided by the first request that validly claims one (sdk/_stdio_era.py);
 - batches served on a 2025-03-26 connection, the one version that had them, and refused with
   -32600 on every other;
 - the 2026-12-01 bridge applied to each message as it crosses, unless `bridge=False` (an SDK
@@ -59,10 +59,10 @@ from ..protocol.jsonrpc import (
     peek_id,
     refuse_batch,
 )
-from .bridge import bridge_inbound, bridge_outbound
-from .lines import LineFramer, Oversized
-from .stdio_era import ConnectionEra, Era
-from .write_streams import DeliveringWriteStream
+from ._bridge import bridge_inbound, bridge_outbound
+from ._lines import LineFramer, Oversized
+from ._stdio_era import ConnectionEra, Era
+from ._write_streams import DeliveringWriteStream
 
 logger = logging.getLogger(__name__)
 

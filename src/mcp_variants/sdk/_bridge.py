@@ -18,10 +18,10 @@ passes `requestedOutputs` through typed params, and keeps `outputVariants` on
 Tool and `outputs` on CallToolResult (docs/sdk-change.md is that change, and
 tests/sdk/test_patched_sdk.py runs the conformance suite on an SDK patched so).
 Until then `needed()` says whether the installed SDK is one that needs it: the
-transports (serve.py) bridge only then, and `requests.finish` tunnels only a
+transports (_serve.py) bridge only then, and `requests.finish` tunnels only a
 result the SDK would sieve as another version's.
 
-The rewriting is pure (dicts in, dicts out); sdk/stdio.py applies it to each message
+The rewriting is pure (dicts in, dicts out); sdk/_stdio.py applies it to each message
 as it crosses, and the ASGI middleware at the bottom to each HTTP body. Wire tests cover
 both transports.
 """
@@ -121,7 +121,7 @@ def rewrite_response(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-# ---- stdio: applied by sdk/stdio.py to each message as it crosses ----------------------------
+# ---- stdio: applied by sdk/_stdio.py to each message as it crosses ----------------------------
 
 
 def bridge_inbound(item: SessionMessage | Exception) -> SessionMessage | Exception:

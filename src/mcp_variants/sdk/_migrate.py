@@ -15,7 +15,8 @@ from typing import Any, Literal
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult
 
-from .declare import VariantSpec, variant
+from ..protocol.types import Selector
+from ._declare import VariantSpec, variant
 
 StructuredAudience = Literal["programmatic", "assistant"]
 
@@ -41,6 +42,6 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
         if legacy.output_schema is None:
             raise ValueError(f"{getattr(fn, '__name__', fn)!r} has no outputSchema (no return annotation) "
                              f"to declare as {structured}/structured")
-        specs.append(variant(f"{structured}/structured", legacy.output_schema,
+        specs.append(variant(Selector(structured, "structured"), legacy.output_schema,
                              project=lambda value: converted(value).structured_content))
     return specs

@@ -1,6 +1,6 @@
 """A set of tools with declared output variants: what a server needs to list and call them in any era.
 
-No I/O and no SDK here: the adapters (`lowlevel.py` for the SDK's low-level `Server`, `extension.py` for
+No I/O and no SDK here: the adapters (`_lowlevel.py` for the SDK's low-level `Server`, `_extension.py` for
 `MCPServer`) read the era and the negotiated extensions off the request, and hand this module plain data.
 Every SEP-3279 decision is the core's (`protocol/`): this module only keeps each tool's declaration,
 projectors and compiled validators together, so that a server cannot list one thing and answer another.
@@ -35,8 +35,8 @@ Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
 @dataclass(frozen=True)
 class VariantTool:
     """One tool: its declaration (name, inputSchema, outputVariants), one projector per declared selector,
-    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (extension.py). `task_support`:
-    whether a call may run as a task (task_wire.py), "optional" or "required"; None (the default) never."""
+    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (_extension.py). `task_support`:
+    whether a call may run as a task (_task_wire.py), "optional" or "required"; None (the default) never."""
 
     declaration: ToolDeclaration
     projectors: ToolProjectors
@@ -114,6 +114,10 @@ class ToolSet:
             result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
         except ProtocolError:
             raise
+        except ResultsMismatch as exc:  # the tool's Results against its own declaration: the message names only those
+            logger.error("%s", exc)
+            result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=ToolError(ErrorKind.INTERNAL, str(exc))),
+                                          tool.projectors, self._validators)
         except Exception:  # a projector that raised: as much a bug of the tool's as a breach
             logger.exception("tool %s: a projector of %s raised", name, ", ".join(map(str, selectors)))
             result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=internal_failure(name)),
@@ -155,6 +159,23 @@ class ToolSet:
         except Exception:
             logger.exception("tool %s raised", name)
             return Outcome(failure=internal_failure(name))
+
+
+class ResultsMismatch(TypeError):
+    """A tool's `Results` names a selector it did not declare, or lacks one it did: the tool's bug, found on its
+    first call whatever that call requested. The message names the tool and both sets."""
+
+    def __init__(self, tool: str, declared: frozenset[Selector], given: frozenset[Selector]) -> None:
+        def names(selectors: frozenset[Selector]) -> str:
+            return ", ".join(sorted(map(str, selectors))) or "nothing"
+
+        problems = []
+        if extra := given - declared:
+            problems.append(f"{names(extra)} not declared")
+        if missing := declared - given:
+            problems.append(f"no entry for {names(missing)}")
+        super().__init__(f"tool {tool} returned Results with {'; '.join(problems)}: it declares {names(declared)}, "
+                         "and its Results holds exactly one entry for each")
 
 
 def default_error_schema() -> dict[str, Any]:

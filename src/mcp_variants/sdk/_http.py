@@ -14,10 +14,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from .bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
-from .events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
-from .routing import route_as_written
-from .sessions import evict_idle_at_cap
+from ._bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from ._events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
+from ._sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
 
@@ -72,7 +71,7 @@ class HttpLimits:
     max_sessions: int = 100
     read_timeout: float = 10.0  # for a request's headers, and between pieces of its body
     max_connections: int = 200
-    max_events: int = DEFAULT_MAX_EVENTS  # SSE events kept for a stream resumed with Last-Event-ID (events.py)
+    max_events: int = DEFAULT_MAX_EVENTS  # SSE events kept for a stream resumed with Last-Event-ID (_events.py)
     retry_ms: int = DEFAULT_RETRY_MS  # the SSE `retry` field each stream's priming event carries
 
 
@@ -141,8 +140,7 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
             raise TypeError("an MCPServer takes its token_verifier and auth settings in its constructor, not here")
         options.update(token_verifier=token_verifier, auth=auth)
     app: Any = server.streamable_http_app(**options)
-    evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: sessions.py
-    route_as_written(server.session_manager)  # no router task per session: routing.py
+    evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: _sessions.py
     app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
     if dns_rebinding_protection:
         app = HostHint(app)

@@ -12,15 +12,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
+import pydantic_core
+from mcp.server.mcpserver import Audio, Image
+from mcp_types import ContentBlock
 from pydantic import BaseModel, TypeAdapter
 
 from ..protocol.declarations import parse_declaration
 from ..protocol.projection import ToolProjectors
 from ..protocol.types import Selector, ToolDeclaration
+from ._toolset import ResultsMismatch
 
-SchemaLike = type[BaseModel] | Mapping[str, Any]
+SchemaLike: TypeAlias = type[BaseModel] | Mapping[str, Any]
+
+SelectorName: TypeAlias = Literal[
+    "assistant/content",
+    "assistant/structured",
+    "user/content",
+    "user/structured",
+    "programmatic/structured",
+    "io.modelcontextprotocol/ui/structured",
+]
+"""Every selector SEP-3279 lets a tool declare here, written `audience/format`: a type checker catches a misspelt
+one (`"programatic/structured"`) in `variant(...)`, `Variants.tool(...)` and `Results({...})`. Another extension's
+audience is given as a `Selector`."""
+
+CONTENT_BLOCK_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
+_CONTENT_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
 
 
 @dataclass(frozen=True)
@@ -40,13 +59,14 @@ class VariantSpec:
         return wire
 
 
-def variant(selector: str | Selector, schema: SchemaLike | None = None, *, project: Callable[[Any], Any] | None = None) -> VariantSpec:
+def variant(selector: SelectorName | Selector, schema: SchemaLike | None = None, *,
+            project: Callable[[Any], Any] | None = None) -> VariantSpec:
     """`variant("programmatic/structured", Forecast)`: a selector written `audience/format` (the audience may
     itself hold a slash, as `io.modelcontextprotocol/ui/structured`), and for a structured variant its schema."""
     return VariantSpec(parse_selector(selector), schema_of(schema) if schema is not None else None, project)
 
 
-def parse_selector(selector: str | Selector) -> Selector:
+def parse_selector(selector: SelectorName | str | Selector) -> Selector:
     if isinstance(selector, Selector):
         return selector
     audience, _, fmt = selector.rpartition("/")
@@ -65,18 +85,20 @@ def schema_of(schema: SchemaLike) -> dict[str, Any]:
 
 
 class Results:
-    """The result union: one entry per variant, `Results({"assistant/content": text, "programmatic/structured":
-    lambda: compute()})`. A callable entry is called only when its variant is requested, so a tool pays only
-    for what the client asked for."""
+    """The result union: one entry per declared variant, `Results({"assistant/content": text,
+    "programmatic/structured": lambda: compute()})`. A callable entry is called only when its variant is requested,
+    so a tool pays only for what the client asked for. It holds exactly the tool's declared selectors: one more or
+    one fewer fails the call, whatever was requested (`ResultsMismatch`)."""
 
     __slots__ = ("_entries",)
 
-    def __init__(self, entries: Mapping[str | Selector, Any]) -> None:
-        self._entries = {parse_selector(key): value for key, value in entries.items()}
+    def __init__(self, entries: Mapping[SelectorName, Any] | Mapping[Selector, Any]) -> None:
+        self._entries: dict[Selector, Any] = {parse_selector(key): value for key, value in entries.items()}
 
-    def has(self, selector: Selector) -> bool:
-        """Whether the tool gave an entry for this variant."""
-        return selector in self._entries
+    @property
+    def selectors(self) -> frozenset[Selector]:
+        """The variants the tool gave an entry for."""
+        return frozenset(self._entries)
 
     def resolve(self, selector: Selector) -> Any:
         """The variant's value: its entry, called when it is a function; LookupError when there is none."""
@@ -87,22 +109,30 @@ class Results:
 
 
 def to_wire_value(selector: Selector, value: Any) -> Any:
-    """An output as JSON: a content output's text or blocks as content blocks; pydantic models as they serialise."""
+    """An output as JSON: a content output's value as content blocks; a structured one as pydantic serialises it."""
     if selector.format == "content":
         return content_blocks(value)
     return _jsonable(value)
 
 
 def content_blocks(value: Any) -> list[dict[str, Any]]:
-    """A string is one text block; a block (a dict or an SDK content model) or a list of them is kept as it is."""
+    """A content output's value as MCPServer turns a tool's return value into `content`: a string is one text
+    block; the SDK's `Image` and `Audio` and its content block models are blocks, as is a dict that is a valid
+    content block (its `type` one of text, image, audio, resource_link, resource); a list or tuple is each of its
+    items in turn; anything else (a pydantic model, another dict, a number) is its JSON as one text block."""
+    if isinstance(value, list | tuple):
+        return [block for item in value for block in content_blocks(item)]
     if isinstance(value, str):
         return [{"type": "text", "text": value}]
-    items = value if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray) else [value]
-    blocks = [_jsonable(item) for item in items]
-    for block in blocks:
-        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-            raise TypeError(f"a content output is a string or content blocks, not {block!r}")
-    return blocks
+    if isinstance(value, Image):
+        return [_jsonable(value.to_image_content())]
+    if isinstance(value, Audio):
+        return [_jsonable(value.to_audio_content())]
+    if isinstance(value, dict) and value.get("type") in CONTENT_BLOCK_TYPES:
+        return [_jsonable(_CONTENT_BLOCK.validate_python(value))]
+    if isinstance(value, BaseModel) and isinstance(value, ContentBlock):
+        return [_jsonable(value)]
+    return [{"type": "text", "text": pydantic_core.to_json(value, fallback=str, indent=2).decode()}]
 
 
 def _jsonable(value: Any) -> Any:
@@ -113,12 +143,16 @@ def _jsonable(value: Any) -> Any:
     return TypeAdapter(type(value)).dump_python(value, mode="json")
 
 
-def projectors_for(specs: Sequence[VariantSpec]) -> ToolProjectors:
-    """One projector per variant: a `Results` entry, or the variant's `project` of the value (else the value)."""
+def projectors_for(name: str, specs: Sequence[VariantSpec]) -> ToolProjectors:
+    """One projector per variant: a `Results` entry (the `Results` checked against the declared selectors), or
+    the variant's `project` of the value (else the value)."""
+    declared = frozenset(spec.selector for spec in specs)
 
     def projector(spec: VariantSpec) -> Callable[[Any], Any]:
         def project(value: Any) -> Any:
             if isinstance(value, Results):
+                if value.selectors != declared:
+                    raise ResultsMismatch(name, declared, value.selectors)
                 made = value.resolve(spec.selector)
             elif spec.project is not None:
                 made = spec.project(value)

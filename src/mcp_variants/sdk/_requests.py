@@ -9,7 +9,7 @@ from typing import Any
 from mcp.server.context import ServerRequestContext
 
 from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, era_for
-from . import bridge
+from . import _bridge as bridge
 
 
 def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:

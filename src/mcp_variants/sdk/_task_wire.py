@@ -1,4 +1,4 @@
-"""Tasks on the wire, on the SDK's low-level `Server` (tasks.py keeps them).
+"""Tasks on the wire, on the SDK's low-level `Server` (_task_store.py keeps them).
 
 - 2025-11-25: the revision's experimental tasks: the `tasks` capability, `execution.taskSupport` on tools, a
   `task` param on tools/call, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`.
@@ -24,9 +24,9 @@ from pydantic import BaseModel
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.jsonrpc import METHOD_NOT_FOUND
 from ..protocol.versions import HANDSHAKE_VERSIONS
-from . import bridge
-from .requests import client_key, negotiated_extensions
-from .tasks import Task, TaskStatus, TaskStore, iso
+from . import _bridge as bridge
+from ._requests import client_key, negotiated_extensions
+from ._task_store import Task, TaskStatus, TaskStore, iso
 
 TASKS_EXTENSION: Final[str] = "io.modelcontextprotocol/tasks"
 MISSING_CLIENT_CAPABILITY: Final[int] = -32021

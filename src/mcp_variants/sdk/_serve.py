@@ -1,6 +1,6 @@
 """Run a server, `MCPServer` or the low-level `Server`, on stdio or streamable HTTP with every protocol era,
 2026-12-01 included: the SDK's own transports would refuse 2026-12-01 before any handler runs, so these put
-the bridge (bridge.py) between the wire and the SDK. The same functions serve the Jupyter server.
+the bridge (_bridge.py) between the wire and the SDK. The same functions serve the Jupyter server.
 
 Each takes `bridge`: None (the default) bridges exactly when the installed SDK needs it (`bridge.needed()`:
 mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False forces it on or off."""
@@ -8,6 +8,7 @@ mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import errno
 import signal
 import socket
@@ -20,11 +21,15 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
-from . import bridge as _bridge
-from .http import HttpLimits, build_http_app
-from .stdio import DEFAULT_MAX_MESSAGE_BYTES, bridged_stdio
+from . import _bridge
+from ._http import HttpLimits, build_http_app
+from ._stdio import DEFAULT_MAX_MESSAGE_BYTES, bridged_stdio
 
 DEFAULT_LIMITS = HttpLimits()
+
+BRIDGED: contextvars.ContextVar[bool] = contextvars.ContextVar("mcp_variants_bridged", default=False)
+"""True in whatever serves a connection through these functions: a `Variants` server run otherwise (the SDK's own
+`mcp.run()`) refuses 2026-12-01 before any handler runs, and says so in its log."""
 
 AnyServer = MCPServer[Any] | Server[Any]
 
@@ -52,8 +57,9 @@ def bridging(bridge: bool | None) -> bool:
 
 async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                       at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
-    """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/stdio.py)."""
+    """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/_stdio.py)."""
     inner = lowlevel_server(server)
+    BRIDGED.set(True)
     async with bridged_stdio(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
         await connection.serve(inner)
 
@@ -66,8 +72,14 @@ def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: st
     bridge, DNS-rebinding protection on (loopback, `host` and `allowed_hosts` served), and a bearer token where
     one is given, or every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth`
     settings)."""
-    return build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
-                          auth=auth)
+    app = build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
+                         auth=auth)
+
+    async def marked(scope: Any, receive: Any, send: Any) -> None:
+        BRIDGED.set(True)  # the lifespan's session tasks and each request's handling run in this call's context
+        await app(scope, receive, send)
+
+    return marked
 
 
 class CannotListen(OSError):
@@ -100,12 +112,12 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
                      sock: socket.socket | None = None, ready: Callable[[str], None] = lambda url: None,
                      allowed_hosts: Sequence[str] = (), bridge: bool | None = None,
                      token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> None:
-    """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (connections.py). `before_exit`
+    """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (_connections.py). `before_exit`
     runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open); `ready` gets
     the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
     import uvicorn
 
-    from .connections import GuardedH11Protocol
+    from ._connections import GuardedH11Protocol
 
     app = streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts, bridge=bridge,
                               token_verifier=token_verifier, auth=auth)
@@ -146,7 +158,7 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     HTTP at /mcp (loopback by default; any other address needs a bearer token)."""
     import argparse
 
-    from .http import InsecureBinding, check_binding
+    from ._http import InsecureBinding, check_binding
 
     name = lowlevel_server(server).name
     parser = argparse.ArgumentParser(description=f"the MCP server {name}, with SEP-3279 output variants")

@@ -1,5 +1,5 @@
 """Tasks for the SDK's `MCPServer`, as an extension (SEP-2133): the same store and wire as the low-level
-`serve_tools(..., tasks=...)` (tasks.py, task_wire.py).
+`serve_tools(..., tasks=...)` (_task_store.py, _task_wire.py).
 
     tasks = Tasks()
     tasks.supports("slow_compute")                     # or "required": only ever a task
@@ -18,8 +18,8 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
 from mcp_types import CallToolRequestParams
 
-from .task_wire import TASKS_EXTENSION, TaskParams, TaskSupport, created, requested_ttl, task_methods, task_owner, task_result, wants_task
-from .tasks import TaskStore
+from ._task_store import TaskStore
+from ._task_wire import TASKS_EXTENSION, TaskParams, TaskSupport, created, requested_ttl, task_methods, task_owner, task_result, wants_task
 
 
 class Tasks(Extension):

@@ -18,8 +18,8 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
   `ServerMiddleware`) adds each tool's `outputVariants` or its legacy `outputSchema` to the SDK's listing,
   and 2026-12-01 to the versions discover names. A server that forgets it fails its first tools/call
   loudly rather than list tools without variants.
-- 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (bridge.py), behind
-  `run` / `serve_stdio` / `streamable_http_app` (serve.py).
+- 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (_bridge.py), behind
+  `run` / `serve_stdio` / `streamable_http_app` (_serve.py).
 - A tool may drive the 2026-07-28 multi-round flow itself (SEP-2322): it returns the SDK's `InputRequiredResult`,
   reads the answers on its `Context` (`ctx.input_responses`, `ctx.request_state`), and MCPServer answers that round
   as it is (its request-state boundary seals the state). Only the final, complete result is projected.
@@ -33,11 +33,12 @@ import contextvars
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import anyio
+from mcp.server.apps import Apps, ResourceCsp, ResourcePermissions, Visibility
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, ToolBinding
 from mcp.server.mcpserver import MCPServer
@@ -46,14 +47,16 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
 
-from ..protocol.errors import ErrorKind, ProtocolError, ToolError
+from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome
-from ..protocol.types import ASSISTANT_CONTENT, Selector
+from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
-from .declare import VariantSpec, declaration, projectors_for, variant
-from .migrate import StructuredAudience, legacy_variants
-from .requests import finish, negotiated_extensions, request_era
-from .toolset import ToolSet, VariantTool, internal_failure
+from . import _bridge as bridge
+from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
+from ._migrate import StructuredAudience, legacy_variants
+from ._requests import finish, negotiated_extensions, request_era
+from ._serve import BRIDGED
+from ._toolset import ToolSet, VariantTool, internal_failure
 
 logger = logging.getLogger(__name__)
 
@@ -75,34 +78,60 @@ class _Call:
     selectors: tuple[Selector, ...]
     era: Era
     result: dict[str, Any] | None = None
+    ran: bool = False  # the tool's wrapper ran: MCPServer called this extension's function, not another's
 
 
 _CURRENT: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_variants_call", default=None)
 
 
+@dataclass(frozen=True)
+class View:
+    """An MCP Apps view of a tool's results: its `ui://` HTML resource (served as `text/html;profile=mcp-app`) and
+    where hosts show the tool (`visibility`; default both the model and the app). `variants.tool(..., view=View(...))`
+    links the tool to it (`_meta.ui`) and registers the resource on the `Apps` given to `Variants(apps=...)`; the
+    view's data is the tool's `io.modelcontextprotocol/ui/structured` variant."""
+
+    uri: str
+    html: str
+    name: str | None = None
+    title: str | None = None
+    description: str | None = None
+    csp: ResourceCsp | None = None
+    permissions: ResourcePermissions | None = None
+    visibility: Sequence[Visibility] | None = None
+
+
 class Variants(Extension):
     """Tools with declared output variants, on an `MCPServer`.
 
-    `served_extensions`: extension audiences (SEP-2133 identifiers) whose variants a tool may declare, e.g.
-    `{"io.modelcontextprotocol/ui"}` beside the SDK's `Apps`; a request sees them only when it negotiated
-    the extension.
+    `apps`: the SDK's `Apps` extension, for tools with a `view=` (MCP Apps): their `ui://` resources are added to
+    it, and the `io.modelcontextprotocol/ui` audience is served. List it too: `extensions=[apps, variants]`.
+    `served_extensions`: other extension audiences (SEP-2133 identifiers) whose variants a tool may declare; a
+    request sees them only when it negotiated the extension.
     """
 
     identifier = IDENTIFIER
 
-    def __init__(self, served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
+    def __init__(self, *, apps: Apps | None = None, served_extensions: Iterable[str] = ()) -> None:
         self.tools_by_name = ToolSet()
         self._bindings: list[ToolBinding] = []
-        self._served = frozenset(served_extensions)
+        self._apps = apps
+        self._served = frozenset(served_extensions) | ({UI_EXTENSION} if apps is not None else frozenset())
+        self._views: set[str] = set()
+        self._functions: dict[Callable[..., Any], str] = {}  # each tool's own function, to spot it registered twice
+        self._legacy: set[str] = set()  # tools migrated by legacy_tool: failures read as MCPServer words them
+        self._applied = False  # MCPServer has read tools(): a tool declared later would never be listed
         self._listing_seen = False
+        self._told_unbridged = False
         self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
 
-    def tool(self, *variants: VariantSpec | str, name: str | None = None, title: str | None = None,
+    def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, title: str | None = None,
              description: str | None = None, annotations: ToolAnnotations | Mapping[str, Any] | None = None,
-             meta: dict[str, Any] | None = None, input_schema: Mapping[str, Any] | None = None) -> Callable[[_Fn], _Fn]:
+             meta: dict[str, Any] | None = None, input_schema: Mapping[str, Any] | None = None,
+             view: View | None = None) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
 
         The tool returns a `Results` (one entry per variant, a value or a function called only when that variant
@@ -115,6 +144,9 @@ class Variants(Extension):
         `additionalProperties: false`). A call's arguments are checked against it before the tool runs (a mismatch
         is the tool's invalid-arguments error, in the requested outputs); MCPServer then binds them to the signature
         as usual, so the signature must accept whatever the schema does.
+
+        `view`: the tool's MCP Apps view (`View`); needs `Variants(apps=...)` and an
+        `io.modelcontextprotocol/ui/structured` variant, the view's data.
         """
         specs = [variant(v) if isinstance(v, str) else v for v in variants]
 
@@ -122,35 +154,80 @@ class Variants(Extension):
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
             info = Tool.from_function(fn, name=name, title=title, description=description, annotations=sdk_annotations,
                                       meta=meta, structured_output=False)
+            if self._applied:
+                raise DeclarationError(info.name, "a tool is declared before MCPServer(...) reads this extension's tools",
+                                       "declared after the server was made: it would never be listed")
+            self._check_audiences(info.name, specs, view)
+            tool_meta = self._with_view(info.name, meta, view) if view is not None else meta
             listed_input = dict(input_schema) if input_schema is not None else info.parameters
             self.tools_by_name.add(VariantTool(
                 declaration(info.name, specs, input_schema=listed_input, description=info.description, title=title,
                             annotations=sdk_annotations.model_dump(by_alias=True, exclude_none=True) if sdk_annotations else None,
-                            meta=meta),
-                projectors_for(specs)))
+                            meta=tool_meta),
+                projectors_for(info.name, specs)))
             if input_schema is not None:
                 self._declared_inputs.add(info.name)
             kwargs: dict[str, Any] = {"name": info.name, "title": title, "description": info.description,
                                       "annotations": sdk_annotations, "structured_output": False}
             if SDK_TAKES_VARIANTS:
                 kwargs["output_variants"] = [spec.to_wire() for spec in specs]
-            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=meta, kwargs=kwargs))
+            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs))
+            self._functions[fn] = info.name
             return fn
 
         return decorator
 
-    def legacy_tool(self, *more: VariantSpec | str, structured: StructuredAudience | None = None,
+    def legacy_tool(self, *more: VariantSpec | SelectorName, structured: StructuredAudience | None = None,
                     **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
-        the audience, its outputSchema as that one structured variant (migrate.py); `more` variants beside them."""
+        the audience, its outputSchema as that one structured variant (_migrate.py); `more` variants beside them.
+        Its failures read as MCPServer words them (`Error executing tool NAME: ...`)."""
 
         def decorator(fn: _Fn) -> _Fn:
-            return self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
+            registered = self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
+            self._legacy.add(self._functions[fn])
+            return registered
 
         return decorator
 
     def tools(self) -> list[ToolBinding]:
+        self._applied = True
+        if self._apps is not None:
+            twice = sorted(self._functions[binding.fn] for binding in self._apps.tools() if binding.fn in self._functions)
+            if twice:
+                raise DeclarationError(", ".join(twice), "a tool is registered once",
+                                       "registered with @apps.tool too: give its view with variants.tool(..., view=View(...))")
         return list(self._bindings)
+
+    def _check_audiences(self, name: str, specs: Sequence[VariantSpec], view: View | None) -> None:
+        """An extension audience is declared only where this server serves the extension, and a view comes with
+        its data (the ui variant) and an `Apps` to serve it."""
+        for spec in specs:
+            if not spec.selector.is_core and spec.selector.audience not in self._served:
+                fix = ("Variants(apps=Apps()) and variants.tool(..., view=View(...))" if spec.selector.audience == UI_EXTENSION
+                       else f"Variants(served_extensions={{{spec.selector.audience!r}}})")
+                raise DeclarationError(name, "a variant's extension audience is one this server serves",
+                                       f"{spec.selector} is declared, but the extension is not served: {fix}")
+        if view is not None:
+            if self._apps is None:
+                raise DeclarationError(name, "a view is served by the SDK's Apps", "view= needs Variants(apps=Apps())")
+            if not any(spec.selector.audience == UI_EXTENSION for spec in specs):
+                raise DeclarationError(name, "a tool with a view declares the view's data",
+                                       f"add variant({UI_EXTENSION + '/structured'!r}, ViewSchema)")
+
+    def _with_view(self, name: str, meta: Mapping[str, Any] | None, view: View) -> dict[str, Any]:
+        """The tool's `_meta` with its `ui` link; the view's resource added to the Apps once."""
+        assert self._apps is not None
+        if meta and "ui" in meta:
+            raise DeclarationError(name, "a tool's view is given once", "both view= and meta['ui']: keep view=")
+        if view.uri not in self._views:
+            self._apps.add_html_resource(view.uri, view.html, name=view.name, title=view.title, description=view.description,
+                                         csp=view.csp, permissions=view.permissions)
+            self._views.add(view.uri)
+        ui: dict[str, Any] = {"resourceUri": view.uri}
+        if view.visibility is not None:
+            ui["visibility"] = list(view.visibility)
+        return {**(meta or {}), "ui": ui}
 
     def _runner(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         """What MCPServer calls, with its checked arguments and its Context: the tool, then the projection."""
@@ -161,7 +238,8 @@ class Variants(Extension):
             call = _CURRENT.get()
             if call is None or call.name != name:  # called in process (MCPServer.call_tool), not over the wire
                 call = _Call(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
-            outcome = await self._outcome(name, fn, is_async, kwargs)
+            call.ran = True
+            outcome = await self._outcome(name, fn, is_async, kwargs, legacy=name in self._legacy)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: MCPServer answers it
             call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
@@ -172,7 +250,7 @@ class Variants(Extension):
         return run
 
     @staticmethod
-    async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any]) -> Outcome:
+    async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any], legacy: bool) -> Outcome:
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
         except ToolError as exc:
@@ -180,10 +258,12 @@ class Variants(Extension):
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:
-            return Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, str(exc)))
+            text = f"Error executing tool {name}: {exc}" if legacy else str(exc)
+            return Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, text))
         except Exception:
             logger.exception("tool %s raised", name)
-            return Outcome(failure=internal_failure(name))
+            # A migrated tool's crash reads as MCPServer's did; neither says what the exception said.
+            return Outcome(failure=ToolError(ErrorKind.INTERNAL, f"Error executing tool {name}") if legacy else internal_failure(name))
         return Outcome(value=value)
 
     async def intercept_tool_call(self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any],
@@ -211,6 +291,10 @@ class Variants(Extension):
             _CURRENT.reset(token)
         if call.result is None:
             if not (isinstance(answered, CallToolResult) and answered.is_error):
+                if not call.ran and isinstance(answered, CallToolResult):
+                    raise MCPError(-32603, f"tool {params.name} is registered twice (another extension's decorator on a "
+                                           "Variants tool, e.g. @apps.tool): MCPServer ran the other one. Give a view with "
+                                           "variants.tool(..., view=View(...)) and Variants(apps=apps)")
                 return answered  # not a result of the tool's: MCPServer's own (input_required, ...)
             # MCPServer refused the arguments before the tool ran: its words, in the requested outputs.
             text = " ".join(getattr(block, "text", "") for block in answered.content) or "Invalid arguments"
@@ -222,6 +306,11 @@ class Variants(Extension):
         """The SDK's `ServerMiddleware` for what an extension cannot intercept: each tool's variants (or its legacy
         outputSchema) in tools/list, and 2026-12-01 among server/discover's versions."""
         self._listing_seen = True
+        if not BRIDGED.get() and bridge.needed() and not self._told_unbridged:
+            self._told_unbridged = True
+            logger.warning("this server runs outside mcp_variants.sdk's transports (MCPServer.run?): the installed SDK "
+                           "refuses 2026-12-01 clients with -32022 before any handler runs. Serve it with "
+                           "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it) to answer them.")
         result = await call_next(ctx)
         if not isinstance(result, dict):
             return result

@@ -1,0 +1,161 @@
+"""Long runs as tasks: a store of the tool calls that run in the background, for any server on the public API.
+
+One store per server. A task belongs to the client that started it (`owner`: its stdio connection, its HTTP
+session, or, for stateless requests, the server's one principal: docs/reference/tasks.md), outlives the request
+and the connection that started it, and is read back by its owner only: any other client is told there is no
+such task, exactly as for a task that expired or never was. Its result is the call's whole wire result, projected
+once when the run ends (at 2026-12-01 exactly the `requestedOutputs` of the call that created it); a run that
+raised is a failed task carrying the error. Cancelling cancels the run's asyncio task: a tool sees
+`CancelledError` where it awaits (the Jupyter run loop interrupts its kernel, which keeps its state).
+
+No SDK and no wire here: `_task_wire.py` says what each protocol revision calls these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from ..protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, ProtocolError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TTL_MS = 30 * 60 * 1000  # kept this long after its last change of status
+MAX_TTL_MS = 24 * 60 * 60 * 1000  # whatever a client asks for
+POLL_INTERVAL_MS = 500
+MAX_TASKS_PER_OWNER = 100
+
+
+class TaskStatus(StrEnum):
+    WORKING = "working"
+    INPUT_REQUIRED = "input_required"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def terminal(self) -> bool:
+        return self in (TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.CANCELLED)
+
+
+@dataclass
+class Task:
+    """One run: its status, and once it ended its result (completed) or its JSON-RPC error (failed)."""
+
+    task_id: str
+    owner: str
+    ttl_ms: int
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    status: TaskStatus = TaskStatus.WORKING
+    status_message: str | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    last_updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    _changed: float = field(default_factory=time.monotonic)
+    _runner: asyncio.Task[None] | None = None
+    _done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def settle(self, status: TaskStatus, *, result: dict[str, Any] | None = None, error: dict[str, Any] | None = None,
+               message: str | None = None) -> None:
+        if self.status.terminal:
+            return  # a cancelled task stays cancelled, whatever its run still returns
+        self.status, self.result, self.error, self.status_message = status, result, error, message
+        self.last_updated_at = datetime.now(UTC)
+        self._changed = time.monotonic()
+        self._done.set()
+
+    def expired(self, now: float) -> bool:
+        return self.status.terminal and now - self._changed > self.ttl_ms / 1000
+
+    async def wait(self) -> None:
+        """Until the run ended (tasks/result at 2025-11-25 blocks so)."""
+        await self._done.wait()
+
+
+class TaskStore:
+    """The server's tasks, by id, each readable by its owner only, dropped `ttl_ms` after it ended."""
+
+    def __init__(self, default_ttl_ms: int = DEFAULT_TTL_MS, poll_interval_ms: int = POLL_INTERVAL_MS,
+                 max_per_owner: int = MAX_TASKS_PER_OWNER) -> None:
+        self.default_ttl_ms = default_ttl_ms
+        self.poll_interval_ms = poll_interval_ms
+        self._max_per_owner = max_per_owner
+        self._tasks: dict[str, Task] = {}
+
+    def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
+        """A new working task running `run()` (the call's wire result) in the background; it exists before this
+        returns, so a tasks/get right after the answer finds it."""
+        self._purge()
+        mine = [t for t in self._tasks.values() if t.owner == owner]
+        if len(mine) >= self._max_per_owner:
+            ended = [t for t in mine if t.status.terminal]
+            if not ended:
+                raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
+            del self._tasks[min(ended, key=lambda t: t._changed).task_id]
+        ttl = min(ttl_ms if ttl_ms and ttl_ms > 0 else self.default_ttl_ms, MAX_TTL_MS)
+        task = Task(secrets.token_urlsafe(16), owner, ttl)  # unguessable as well as owned
+        self._tasks[task.task_id] = task
+        task._runner = asyncio.get_running_loop().create_task(self._run(task, run), name=f"task {task.task_id}")
+        return task
+
+    @staticmethod
+    async def _run(task: Task, run: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        try:
+            result = await run()
+        except asyncio.CancelledError:
+            task.settle(TaskStatus.CANCELLED, message="cancelled by the client")
+        except ProtocolError as exc:
+            task.settle(TaskStatus.FAILED, error={"code": exc.code, "message": exc.message, "data": exc.data},
+                        message=exc.message)
+        except Exception:
+            logger.exception("task %s raised", task.task_id)
+            task.settle(TaskStatus.FAILED, error={"code": INTERNAL_ERROR, "message": "The run failed inside the server"},
+                        message="failed inside the server")
+        else:
+            task.settle(TaskStatus.COMPLETED, result=result)
+
+    def get(self, owner: str, task_id: object) -> Task:
+        """The owner's task; -32602 for any id that names none of its live tasks (expired, another's, never was)."""
+        self._purge()
+        task = self._tasks.get(task_id) if isinstance(task_id, str) else None
+        if task is None or task.owner != owner:
+            raise ProtocolError(INVALID_PARAMS, f"No such task: {task_id}", {"taskId": task_id})
+        return task
+
+    def list(self, owner: str) -> list[Task]:
+        self._purge()
+        return sorted((t for t in self._tasks.values() if t.owner == owner), key=lambda t: t.created_at)
+
+    async def cancel(self, owner: str, task_id: object) -> Task:
+        """Cancel a working task and wait (briefly) for its run to unwind; a task that ended is left as it is."""
+        task = self.get(owner, task_id)
+        runner = task._runner
+        if not task.status.terminal and runner is not None:
+            task.settle(TaskStatus.CANCELLED, message="cancelled by the client")
+            runner.cancel()
+            await asyncio.wait({runner}, timeout=1.0)  # the tool's cleanup (a kernel interrupt) is quick
+        return task
+
+    async def aclose(self) -> None:
+        """At exit: cancel what still runs."""
+        runners = [t._runner for t in self._tasks.values() if t._runner is not None and not t._runner.done()]
+        for runner in runners:
+            runner.cancel()
+        if runners:
+            await asyncio.wait(runners, timeout=2.0)
+
+    def _purge(self) -> None:
+        now = time.monotonic()
+        for task_id in [t.task_id for t in self._tasks.values() if t.expired(now)]:
+            del self._tasks[task_id]
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
