@@ -1,22 +1,27 @@
 """A server on the public API (mcp_variants.sdk) with one tool for each thing the layer does; run by test_api.py.
 
 `python sample_server.py` serves stdio; `--http --port N` streamable HTTP; `--no-middleware` leaves
-Variants.middleware out (a misconfigured server)."""
+Variants.middleware out (a misconfigured server); `--sdk-run` serves it with the SDK's own `mcp.run()`;
+`--stacked` adds a tool with the SDK's `@apps.tool` stacked on `@variants.tool` (a misconfigured server)."""
 
 import sys
+from typing import Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.apps import Apps
+from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
+from mcp_types import TextContent
 from pydantic import BaseModel
 
-from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, cli, variant
+from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, View, cli, variant
 
 
 class Sum(BaseModel):
     total: int
 
 
-variants = Variants()
+apps = Apps()
+variants = Variants(apps=apps)
 STRICT = {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}, "additionalProperties": False}
 
 
@@ -54,7 +59,51 @@ def fails(how: str) -> Results:
     raise RuntimeError("a secret the client must not see")
 
 
-mcp = MCPServer("sample", extensions=[variants], middleware=[] if "--no-middleware" in sys.argv else [variants.middleware])
+@variants.tool("assistant/content", variant("programmatic/structured", Sum))
+def mismatched(how: str) -> Results:
+    """Returns a Results that does not match its declaration: a misspelt key, or one missing."""
+    if how == "misspelt":
+        return Results({"assistant/content": "text", "programatic/structured": {"total": 1}})  # type: ignore[dict-item]
+    return Results({"assistant/content": "text"})
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)
+
+
+@variants.tool("assistant/content")
+def contents(kind: str) -> Any:
+    """One content value of each kind the SDK's MCPServer turns into content."""
+    return {"image": Image(data=PNG, format="png"), "model": Sum(total=3), "dict": {"total": 3},
+            "block": TextContent(type="text", text="a block"), "list": ["one", Sum(total=2), {"type": "text", "text": "two"}],
+            "number": 42}[kind]
+
+
+BOARD = {"type": "object", "required": ["cells"], "properties": {"cells": {"type": "array", "items": {"type": "integer"}}}}
+
+
+@variants.tool("assistant/content", variant("io.modelcontextprotocol/ui/structured", BOARD),
+               view=View("ui://sample/board.html", "<!doctype html><html><body>board</body></html>", visibility=["model", "app"]))
+def board() -> Results:
+    """A tool with an MCP Apps view: its data is the ui variant."""
+    return Results({"assistant/content": "a board of 3 cells", "io.modelcontextprotocol/ui/structured": {"cells": [1, 2, 3]}})
+
+
+extensions: list[Any] = [apps, variants]
+if "--stacked" in sys.argv:  # another server: one Apps, and a Variants that was not told of it
+    other_apps, variants = Apps(), Variants()
+    other_apps.add_html_resource("ui://sample/stacked.html", "<!doctype html><html></html>")
+
+    @other_apps.tool(resource_uri="ui://sample/stacked.html")
+    @variants.tool("assistant/content")
+    def stacked() -> str:
+        """Registered twice: MCPServer runs the first registration, the Apps one."""
+        return "never read"
+
+    extensions = [other_apps, variants]
+mcp = MCPServer("sample", extensions=extensions, middleware=[] if "--no-middleware" in sys.argv else [variants.middleware])
 
 if __name__ == "__main__":
-    cli(mcp, [a for a in sys.argv[1:] if a != "--no-middleware"])
+    if "--sdk-run" in sys.argv:
+        mcp.run()
+    else:
+        cli(mcp, [a for a in sys.argv[1:] if a not in ("--no-middleware", "--stacked")])

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,3 +119,69 @@ def test_a_server_without_the_middleware_says_so_on_its_first_call() -> None:
     with StdioTarget([sys.executable, str(SERVER), "--no-middleware"], timeout=30) as broken:
         error = call(broken, "lazy", {"a": 1, "b": 2}).error
     assert error["code"] == -32603 and "middleware" in error["message"]
+
+
+@pytest.mark.parametrize("how", ["misspelt", "missing"])
+@pytest.mark.parametrize("requested", [None, ["programmatic/structured"]])
+def test_a_results_unlike_the_declaration_fails_whatever_was_requested(target: StdioTarget, how: str,
+                                                                       requested: list[str] | None) -> None:
+    result = call(target, "mismatched", {"how": how}, requested).result
+    assert result["isError"] is True
+    error = outputs_of(result)
+    text = json.dumps(error)
+    assert "tool mismatched returned Results with" in text and "assistant/content, programmatic/structured" in text, error
+    assert ("programatic/structured not declared" if how == "misspelt" else "no entry for programmatic/structured") in text
+
+
+@pytest.mark.parametrize(("kind", "blocks"), [
+    ("image", [{"type": "image", "data": base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(16)).decode(), "mimeType": "image/png"}]),
+    ("model", [{"type": "text", "text": '{\n  "total": 3\n}'}]),
+    ("dict", [{"type": "text", "text": '{\n  "total": 3\n}'}]),
+    ("block", [{"type": "text", "text": "a block"}]),
+    ("list", [{"type": "text", "text": "one"}, {"type": "text", "text": '{\n  "total": 2\n}'}, {"type": "text", "text": "two"}]),
+    ("number", [{"type": "text", "text": "42"}]),
+])
+def test_content_values_become_content_as_mcpserver_makes_them(target: StdioTarget, kind: str, blocks: list[dict[str, Any]]) -> None:
+    assert outputs(call(target, "contents", {"kind": kind})) == {"assistant/content": blocks}
+    assert call(target, "contents", {"kind": kind}, version="2025-11-25").result["content"] == blocks
+
+
+UI_CAPABILITIES = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}  # the extensions negotiated
+
+
+def test_a_view_is_linked_served_and_fed_its_own_variant(target: StdioTarget) -> None:
+    listed = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, UI_CAPABILITIES, "tools/list", {}).result["tools"]}
+    assert listed["board"]["_meta"]["ui"] == {"resourceUri": "ui://sample/board.html", "visibility": ["model", "app"]}
+    assert ("io.modelcontextprotocol/ui", "structured") in [(v["audience"], v["format"]) for v in listed["board"]["outputVariants"]]
+    page = target.exchange(OUTPUTS_VERSION, UI_CAPABILITIES, "resources/read", {"uri": "ui://sample/board.html"}).result
+    assert page["contents"][0]["mimeType"] == "text/html;profile=mcp-app" and "board" in page["contents"][0]["text"]
+    params = {"name": "board", "arguments": {}, "requestedOutputs": [{"audience": "assistant", "format": "content"},
+                                                                     {"audience": "io.modelcontextprotocol/ui", "format": "structured"}]}
+    result = target.exchange(OUTPUTS_VERSION, UI_CAPABILITIES, "tools/call", params).result
+    assert [o["audience"] for o in result["outputs"]] == ["assistant", "io.modelcontextprotocol/ui"]
+    assert result["outputs"][1]["structuredContent"] == {"cells": [1, 2, 3]}
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
+def test_an_apps_host_before_2026_12_01_gets_the_content_and_no_view_data(target: StdioTarget, version: str) -> None:
+    """What docs/guides/python-servers.md says a view receives on an older Apps host: the tool's legacy result, whose
+    structuredContent is assistant/structured's alone (the SEP never makes an extension's output the legacy one)."""
+    listed = {t["name"]: t for t in target.exchange(version, UI_CAPABILITIES, "tools/list", {}).result["tools"]}
+    assert listed["board"]["_meta"]["ui"]["resourceUri"] == "ui://sample/board.html" and "outputSchema" not in listed["board"]
+    result = target.exchange(version, UI_CAPABILITIES, "tools/call", {"name": "board", "arguments": {}}).result
+    assert result["content"] == [{"type": "text", "text": "a board of 3 cells"}] and "structuredContent" not in result
+
+
+def test_a_tool_registered_twice_says_so_on_its_first_call() -> None:
+    with StdioTarget([sys.executable, str(SERVER), "--stacked"], timeout=30) as stacked:
+        error = call(stacked, "stacked", {}).error
+    assert error["code"] == -32603 and "registered twice" in error["message"] and "view=View(" in error["message"]
+
+
+def test_the_sdks_own_run_logs_why_2026_12_01_is_refused() -> None:
+    with StdioTarget([sys.executable, str(SERVER), "--sdk-run"], timeout=30) as plain:
+        assert plain.exchange("2026-07-28", None, "tools/list", {}).result["tools"]
+        refused = call(plain, "lazy", {"a": 1, "b": 2}).error
+        logged = plain.process_for("2026-07-28").tail()
+    assert refused["code"] == -32022
+    assert "mcp_variants.sdk.cli(mcp)" in logged, logged

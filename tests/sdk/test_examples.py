@@ -24,10 +24,12 @@ from mcp_variants.processes import free_port
 pytestmark = pytest.mark.timeout(300)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-# Each example, with arguments its tool succeeds with and arguments it fails with (isError).
+# Each example, with the calls its tools succeed with and one that fails (isError).
 CALLS = {
-    "world_clock.py": ('world_clock={"zone": "Europe/Paris"}', 'world_clock={"zone": "Mars/Olympus"}'),
-    "migration/after.py": ('text_stats={"text": "two words"}', 'text_stats={"text": 5}'),
+    "world_clock.py": (['world_clock={"zone": "Europe/Paris"}'], 'world_clock={"zone": "Mars/Olympus"}'),
+    "migration/after.py": (['text_stats={"text": "two words"}'], 'text_stats={"text": 5}'),
+    "bookshelf.py": (['find_books={"text": "austen"}', "shelf_table={}", "shelf_view={}", "count_books={}", "shelf_stats={}"],
+                     'find_books={"text": " "}'),
 }
 
 
@@ -64,8 +66,8 @@ def run_suite(argv: list[str], transport: str, calls: list[str], scorecard: Path
 
 def example_calls(example: str) -> list[str]:
     """The calls with which `example` succeeds and fails (it has none of the suite's default tools)."""
-    ok, bad = CALLS[example]
-    return ["--no-default-calls", "--call", ok, "--error-call", bad]
+    calls, bad = CALLS[example]
+    return ["--no-default-calls", *(arg for ok in calls for arg in ("--call", ok)), "--error-call", bad]
 
 
 def check(example: str, transport: str, scorecard: Path) -> Checked:
@@ -92,6 +94,13 @@ def test_the_example_passes_the_suite_on_stdio(example: str, tmp_path_factory: p
     assert passed(checked(example, "stdio", tmp_path_factory))["ok"] is True
 
 
+def test_every_scenario_is_exercised_on_the_bookshelf(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The example of the guide has one tool of each kind: no scenario of the suite is left unexercised."""
+    for transport in ("stdio", "http"):
+        run = checked("bookshelf.py", transport, tmp_path_factory)
+        assert re.search(r"\d+ scenarios: \d+ pass, 0 fail, 0 skip", run.stdout), run.stdout[-2000:]
+
+
 @pytest.mark.parametrize("example", sorted(CALLS))
 def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     assert passed(checked(example, "http", tmp_path_factory))["ok"] is True
@@ -100,16 +109,19 @@ def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_
 STRUCTURED_SINCE = "2025-06-18"  # outputSchema and structuredContent came with this version
 
 
-def legacy_answers(script: Path, version: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """What a client of `version` reads of tools/list and of a call: the fields that version defines."""
-    with StdioTarget([sys.executable, str(script)], timeout=30) as target:
-        tools = target.exchange(version, None, "tools/list", {}).result["tools"]
-        result = target.exchange(version, None, "tools/call", {"name": "text_stats", "arguments": {"text": "a b\nc"}}).result
+def legacy_answers(script: Path, version: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What a client of `version` reads of tools/list and of a call that succeeds and one that fails: the fields
+    that version defines."""
     structured = version >= STRUCTURED_SINCE
     keep = ("name", "description", "inputSchema", "annotations", *(("outputSchema",) if structured else ()))
     read = ("content", *(("structuredContent",) if structured else ()))
-    answer = {k: result[k] for k in read if k in result} | {"isError": result.get("isError", False)}  # absent is false
-    return [{k: t[k] for k in keep if k in t} for t in tools], answer
+    answers = []
+    with StdioTarget([sys.executable, str(script)], timeout=30) as target:
+        tools = target.exchange(version, None, "tools/list", {}).result["tools"]
+        for arguments in ({"text": "a b\nc"}, {"text": 5}):
+            result = target.exchange(version, None, "tools/call", {"name": "text_stats", "arguments": arguments}).result
+            answers.append({k: result[k] for k in read if k in result} | {"isError": result.get("isError", False)})  # absent: false
+    return [{k: t[k] for k in keep if k in t} for t in tools], answers
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
@@ -120,7 +132,8 @@ def test_the_migrated_tool_answers_old_clients_as_before(version: str) -> None:
     after = legacy_answers(EXAMPLES / "migration" / "after.py", version)
     assert after == before
     if version >= STRUCTURED_SINCE:
-        assert before[1]["structuredContent"] == {"words": 3, "lines": 2, "characters": 5}
+        assert before[1][0]["structuredContent"] == {"words": 3, "lines": 2, "characters": 5}
+    assert before[1][1]["isError"] is True and before[1][1]["content"][0]["text"].startswith("Error executing tool text_stats: ")
 
 
 def test_the_migration_changes_at_most_15_lines_and_the_new_server_is_at_most_40() -> None:

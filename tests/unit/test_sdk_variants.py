@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp.client.client import Client
+from mcp.server.apps import Apps
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
     ElicitRequest,
@@ -20,7 +21,7 @@ from mcp_types import (
     SetLevelRequestParams,
 )
 
-from mcp_variants.sdk import Results, Variants, variant
+from mcp_variants.sdk import DeclarationError, Results, Variants, View, variant
 from mcp_variants.sdk.lowlevel import lowlevel_server
 
 STRICT = {
@@ -133,3 +134,43 @@ def test_lowlevel_server_takes_the_methods_mcpserver_does_not_serve() -> None:
 
     capabilities = anyio.run(main)
     assert levels == ["warning"] and capabilities.logging is not None
+
+
+def test_a_tool_declared_after_the_server_is_made_is_refused() -> None:
+    variants = Variants()
+    MCPServer("late", extensions=[variants], middleware=[variants.middleware])
+    with pytest.raises(DeclarationError, match="declared after the server was made"):
+        @variants.tool("assistant/content")
+        def late() -> str:
+            return "never listed"
+
+
+UI_DATA = variant("io.modelcontextprotocol/ui/structured", {"type": "object"})
+PAGE = View("ui://unit/page.html", "<!doctype html><html></html>")
+
+
+@pytest.mark.parametrize(("variants", "specs", "view", "says"), [
+    (Variants(), ["assistant/content", UI_DATA], None, r"Variants\(apps=Apps\(\)\) and variants.tool\(..., view=View"),
+    (Variants(), ["assistant/content"], PAGE, r"view= needs Variants\(apps=Apps\(\)\)"),
+    (Variants(apps=Apps()), ["assistant/content"], PAGE, "add variant"),
+])
+def test_a_view_or_ui_variant_the_server_cannot_serve_is_refused_when_declared(variants: Variants, specs: list[Any], view: View | None,
+                                                                              says: str) -> None:
+    with pytest.raises(DeclarationError, match=says):
+        @variants.tool(*specs, view=view)
+        def shown() -> str:
+            return "never served"
+
+
+def test_apps_tool_stacked_on_a_variants_tool_is_refused_when_the_server_is_made() -> None:
+    apps = Apps()
+    variants = Variants(apps=apps)
+    apps.add_html_resource("ui://unit/page.html", "<!doctype html><html></html>")
+
+    @apps.tool(resource_uri="ui://unit/page.html")
+    @variants.tool("assistant/content")
+    def twice() -> str:
+        return "registered twice"
+
+    with pytest.raises(DeclarationError, match=r"registered with @apps.tool too: give its view with variants.tool\(..., view=View"):
+        MCPServer("twice", extensions=[apps, variants], middleware=[variants.middleware])

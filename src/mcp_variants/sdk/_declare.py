@@ -92,7 +92,7 @@ class Results:
 
     __slots__ = ("_entries",)
 
-    def __init__(self, entries: Mapping[SelectorName, Any] | Mapping[Selector, Any]) -> None:
+    def __init__(self, entries: Mapping[SelectorName | Selector, Any]) -> None:
         self._entries: dict[Selector, Any] = {parse_selector(key): value for key, value in entries.items()}
 
     @property

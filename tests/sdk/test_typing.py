@@ -1,0 +1,48 @@
+"""A server author's type checker sees the server API's types (py.typed): `mypy --strict` passes a server written as
+the guide writes it, and catches a misspelt selector in `variant(...)` and in `Results({...})`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(300)
+
+SERVER = '''from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+from mcp_variants.sdk import Results, Variants, cli, variant
+
+
+class Sum(BaseModel):
+    total: int
+
+
+variants = Variants()
+
+
+@variants.tool("assistant/content", variant("{selector}", Sum))
+def add(a: int, b: int) -> Results:
+    return Results({{"assistant/content": f"{{a + b}}", "{selector}": Sum(total=a + b)}})
+
+
+mcp = MCPServer("calc", extensions=[variants], middleware=[variants.middleware])
+
+if __name__ == "__main__":
+    cli(mcp)
+'''
+
+
+def test_mypy_strict_passes_a_server_and_catches_a_misspelt_selector(tmp_path: Path) -> None:
+    (tmp_path / "good.py").write_text(SERVER.format(selector="programmatic/structured"))
+    (tmp_path / "bad.py").write_text(SERVER.format(selector="programatic/structured"))
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "good.py", "bad.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=280)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert not [e for e in errors if e.startswith("good.py")], done.stdout  # typed, and nothing to say of a good server
+    assert any(e.startswith("bad.py:14:") and "Literal['programatic/structured']" in e for e in errors), done.stdout  # variant(...)
+    assert any(e.startswith("bad.py:16:") and "[dict-item]" in e for e in errors), done.stdout  # Results({...})
+    assert len(errors) == 2, done.stdout
