@@ -1,7 +1,8 @@
-"""docs/python-api/index.md: the reference of the public server API, `mcp_variants.sdk`, from its own code.
+"""docs/python-api/index.md: the reference of the public server API, from its own code.
 
-Every name in `mcp_variants.sdk.__all__`, with its signature and docstring; for a class, its public methods
-and properties. Written from the code, never by hand, so the page cannot drift from what a user imports.
+Every name in the `__all__` of its three public modules (`mcp_variants.sdk`, `.lowlevel`, `.tasks`), with its
+signature and docstring; for a class, its public methods and properties; a name a later module re-exports is
+named, not repeated. Written from the code, never by hand, so the page cannot drift from what a user imports.
 """
 
 from __future__ import annotations
@@ -9,33 +10,51 @@ from __future__ import annotations
 import enum
 import inspect
 import re
+from types import ModuleType
 from typing import Any
 
 import mcp_variants.sdk as sdk
+import mcp_variants.sdk.lowlevel as lowlevel
+import mcp_variants.sdk.tasks as tasks
 
 PAGE = "python-api/index.md"
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # a default's repr names where it lives in memory: not the same twice
 INTRO = """# The Python server API: `mcp_variants.sdk`
 
 Generated from the code by `make docs-examples` (scripts/docsgen/render_python_api.py); the guide is
-[Add SEP-3279 to your Python server](../guides/python-servers.md). Everything below is importable from
-`mcp_variants.sdk`, in the `mcp-variants-sdk` distribution (no Jupyter).
+[Add SEP-3279 to your Python server](../guides/python-servers.md). Three public modules, in the
+`mcp-variants-sdk` distribution (no Jupyter): `mcp_variants.sdk` (what an `MCPServer` app is written
+with), `mcp_variants.sdk.lowlevel` (toolsets on the SDK's low-level `Server`) and `mcp_variants.sdk.tasks`
+(long calls as tasks). Every other module of the package is private.
 """
+MODULES: tuple[tuple[str, ModuleType], ...] = (("mcp_variants.sdk", sdk), ("mcp_variants.sdk.lowlevel", lowlevel),
+                                               ("mcp_variants.sdk.tasks", tasks))
 
 
 def render_python_api() -> dict[str, str]:
     parts = [INTRO]
-    for name in sorted(sdk.__all__, key=lambda n: (not inspect.isclass(getattr(sdk, n)), n.lower())):
-        parts.append(_entry(name, getattr(sdk, name)))
+    shown: dict[int, str] = {}  # each object once, under the first module that exports it
+    for module_name, module in MODULES:
+        again = sorted(n for n in module.__all__ if id(getattr(module, n)) in shown)
+        parts.append(f"## `{module_name}`\n\n{inspect.getdoc(module) or ''}\n")
+        if again:
+            parts.append("Also here: " + ", ".join(f"`{n}` (from `{shown[id(getattr(module, n))]}`)" for n in again) + ".\n")
+        for name in sorted(module.__all__, key=lambda n: (not inspect.isclass(getattr(module, n)), n.lower())):
+            obj = getattr(module, name)
+            if id(obj) not in shown:
+                shown[id(obj)] = module_name
+                parts.append(_entry(name, obj))
     return {PAGE: "\n".join(parts).rstrip() + "\n"}
 
 
 def _entry(name: str, obj: Any) -> str:
-    kind = "class" if inspect.isclass(obj) else "function"
-    lines = [f"## `{name}`", "", f"```python\n{_signature(name, obj, kind)}\n```", "", _doc(obj), ""]
+    kind = "class" if inspect.isclass(obj) else "alias" if not callable(obj) or not hasattr(obj, "__name__") else "function"
+    if kind == "alias":  # a type alias: SelectorName
+        return "\n".join([f"### `{name}`", "", f"```python\n{name} = {obj}\n```", "", _doc_of_alias(name), ""])
+    lines = [f"### `{name}`", "", f"```python\n{_signature(name, obj, kind)}\n```", "", _doc(obj), ""]
     if kind == "class":
         for member, value in _members(obj):
-            lines += [f"### `{name}.{member}`", "", f"```python\n{_signature(member, value, 'member')}\n```", "", _doc(value), ""]
+            lines += [f"#### `{name}.{member}`", "", f"```python\n{_signature(member, value, 'member')}\n```", "", _doc(value), ""]
     return "\n".join(lines)
 
 
@@ -61,6 +80,17 @@ def _signature(name: str, obj: Any, kind: str) -> str:
         signature = "(...)"
     prefix = "class " if kind == "class" else "async def " if inspect.iscoroutinefunction(target) else "def "
     return f"{prefix}{name}{signature}"
+
+
+def _doc_of_alias(name: str) -> str:
+    """A type alias has no docstring of its own: the string literal under its assignment in the source."""
+    for module in (sdk, lowlevel, tasks):
+        for defined_in in {getattr(module, n).__module__ for n in module.__all__ if hasattr(getattr(module, n), "__module__")}:
+            source = inspect.getsource(__import__(defined_in, fromlist=["_"]))
+            found = re.search(rf"^{name}\b[^\n]*=.*?\n\"\"\"(.*?)\"\"\"", source, re.S | re.M)
+            if found:
+                return inspect.cleandoc(found.group(1))
+    return "(no docstring)"
 
 
 def _is_enum(obj: Any) -> bool:

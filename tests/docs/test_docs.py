@@ -45,6 +45,19 @@ def test_every_example_fragment_is_shown() -> None:
     assert not unused, f"no page includes {unused}"
 
 
+# The guides show these examples whole, in the page itself (a page read as markdown, outside the site, shows its code).
+SHOWN_WHOLE = {
+    "docs/guides/python-servers.md": ["examples/bookshelf.py", "examples/migration/before.py", "examples/migration/after.py"],
+}
+
+
+@pytest.mark.parametrize("page", sorted(SHOWN_WHOLE))
+def test_the_guides_show_their_examples_as_the_files_are(page: str) -> None:
+    text = (REPO / page).read_text()
+    stale = [example for example in SHOWN_WHOLE[page] if f"```python\n{(REPO / example).read_text()}```" not in text]
+    assert not stale, f"{page} does not show {stale} as they are: paste each file whole into its ```python block"
+
+
 def test_generated_docs_match_the_live_server() -> None:
     run = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_docs.py"), "--check"], cwd=REPO, check=False,
                          capture_output=True, text=True, timeout=540)

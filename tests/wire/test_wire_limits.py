@@ -184,7 +184,7 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
         server.close()
 
 
-@pytest.mark.xfail(strict=True, reason="26 KB each (mcp 2.3.0; 41 KB before sdk/_routing.py): the SDK's server task per "
+@pytest.mark.xfail(strict=True, reason="37 KB each (mcp 2.3.0): the SDK's router task and server task per "
                    "session, its read loop parked on a memory stream, its Connection, and its last message (request, scope, "
                    "headers) kept by that loop (docs/sdk-change.md, section 9); at the cap the least recently used idle one "
                    "ends instead")
