@@ -10,8 +10,6 @@ STAMP  := $(VENV)/.installed
 # order, the most tests first, started the 3-test benchmark smoke run, then the longest file, last: 3 minutes of tail).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
-# The tests that judge speed as ratios, run after the others with the machine to themselves (make test).
-ALONE := tests/benchmarks/test_gross_regressions.py
 # A missing outside tool or browser fails its tests instead of skipping them (make test).
 REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required
 # The suite's processes write the bytecode of what they import, as Python does by default. Where
@@ -42,14 +40,8 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	-tests/apps/install-chromium.sh
 	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
 	-tests/jupyterhub/install.sh
-	@# The files in parallel, then the benchmark smoke run's two ratios alone (ALONE): the parallel files' JupyterLab,
-	@# Chromium and Hub load bent them past their limits (HTTP throughput read 0.21x the floor in CI, where a quiet run
-	@# reads 0.78x). The second run starts whatever the first gives; either failing fails the target.
-	$(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(PARALLEL) --ignore=$(ALONE); \
-	  files=$$?; \
-	  $(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(ALONE); \
-	  alone=$$?; \
-	  exit $$(( files != 0 ? files : alone ))
+	@# The files in parallel. No test judges speed: `make bench` measures it, judges it and records it.
+	$(BYTECODE) $(REQUIRED) $(BIN)/python -m pytest $(PARALLEL)
 
 test-fast: $(STAMP)  ## the core's unit and property tests, the import test and the public server API on the stdio wire: under a minute, no Node, no browser, no Jupyter server
 	@# These keep the CPUs busy: one worker per CPU.

@@ -1,15 +1,9 @@
-"""`python -m bench --smoke`: every part of the benchmarks with a few calls each, as CI runs it
-(tests/benchmarks/test_smoke.py; the two judged parts alone, after the other tests, in
-test_gross_regressions.py). Nothing is recorded. It exits 1 when a part raises or reports an
-error (a failed call, a server that did not exit cleanly, a Jupyter server left running), and on
-a gross regression, judged as a ratio to the baseline measured in the same run, never as a time:
-
-  round trip   server 2026-12-01 default / raw async, medians           fails over 1.6x
-  throughput   ours 2026-12-01 / the SDK's bare server, calls per s     fails under 0.6x
-
-The limits sit far from the budgets (1.3x, 0.8x; the full run judges those): a few calls on a busy
-machine read high, a regression that matters reads far higher. A ratio past its limit is measured
-once more, and only a second miss fails: load comes and goes, a regression stays.
+"""`python -m bench --smoke`: every part of the benchmarks with a few calls each, as `make test` runs it
+(tests/benchmarks/test_smoke.py). Nothing is recorded, and no speed is judged: a few calls on a machine busy with
+the rest of the suite say nothing of speed, which `make bench` measures, judges against its budgets and records.
+It exits 1 when a part raises or reports an error (a failed call, a server that did not exit cleanly, a Jupyter
+server left running), and prints the round trip's and HTTP throughput's ratios to the baselines measured in the
+same run.
 """
 
 from __future__ import annotations
@@ -36,23 +30,18 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Gate:
+class Figure:
+    """A ratio the smoke run prints, to the baseline measured in the same run: shown, never judged (speed is
+    `make bench`'s, judged against its budgets and recorded in bench/results)."""
+
     part: str
     what: str
     ratio: Callable[[Report], float]
-    limit: float
-    at_most: bool  # the ratio may not exceed the limit (else: may not fall under it)
-
-    def passes(self, ratio: float) -> bool:
-        return ratio <= self.limit if self.at_most else ratio >= self.limit
-
-    def describe(self, ratio: float) -> str:
-        return f"{self.what} {ratio:.2f}x (fails {'over' if self.at_most else 'under'} {self.limit:g}x)"
 
 
-GATES = (
-    Gate("roundtrip", "round trip: server / raw async", lambda r: float(r["primary"]["ratio"]), 1.6, at_most=True),
-    Gate("throughput", "HTTP throughput: ours / the SDK's bare server", lambda r: float(r["primary"]["ratio"]), 0.6, at_most=False),
+FIGURES = (
+    Figure("roundtrip", "round trip: server / raw async", lambda r: float(r["primary"]["ratio"])),
+    Figure("throughput", "HTTP throughput: ours / the SDK's bare server", lambda r: float(r["primary"]["ratio"])),
 )
 
 
@@ -79,23 +68,10 @@ def errors(report: Any, where: str = "") -> Iterator[str]:
 
 
 def judge(report: Report, parts: dict[str, Part], began: float) -> int:
-    """Print the smoke run's verdict (`began`: its perf_counter at the start); 1 on an error or a gross regression
-    (a gated part past its limit twice)."""
+    """Print the smoke run's verdict (`began`: its perf_counter at the start) and its figures; 1 on an error."""
     problems = list(errors({name: report[name] for name in parts}))
-    figures = []
-    for gate in GATES:
-        if gate.part not in parts or "skipped" in report[gate.part]:
-            continue
-        ratio = gate.ratio(report[gate.part])
-        if not gate.passes(ratio):
-            print(f"smoke: {gate.describe(ratio)}; measuring {gate.part} once more\n", flush=True)
-            again = parts[gate.part].measure()
-            print(parts[gate.part].format(again) + "\n", flush=True)
-            problems += errors({gate.part: again})
-            ratio = gate.ratio(again)
-            if not gate.passes(ratio):
-                problems.append(f"gross regression, twice: {gate.describe(ratio)}")
-        figures.append(gate.describe(ratio))
+    figures = [f"{figure.what} {figure.ratio(report[figure.part]):.2f}x" for figure in FIGURES
+               if figure.part in parts and "skipped" not in report[figure.part]]
     skipped = [f"{name} ({report[name]['skipped']})" for name in parts if "skipped" in report[name]]
     print(f"smoke run: {len(parts)} parts in {time.perf_counter() - began:.0f} s; " + "; ".join(figures)
           + (f"; skipped: {', '.join(skipped)}" if skipped else ""))

@@ -16,7 +16,6 @@ settings.load_profile("default")
 # The files that take longest, run first: with the files spread over workers (make test: xdist, --dist loadfile)
 # a long file started last is the run's tail. Measured with --durations (the setups included). make test passes
 # --no-loadscope-reorder: else xdist hands out the files with the most tests first, whatever this order says.
-# The smoke run's two judged ratios are not among them: make test measures those after the others, alone (ALONE).
 FIRST = ("tests/benchmarks/test_smoke.py", "tests/apps/test_jupyterlab_live.py", "tests/integration/test_live_notebooks.py",
          "tests/distributions/test_distributions.py", "tests/outside/test_official_conformance.py", "tests/sdk/test_patched_sdk.py",
          "tests/conformance/test_check_client.py", "tests/integration/test_notebook_resources.py")

@@ -1,9 +1,7 @@
 """The benchmarks still run: `python -m bench --smoke` (bench/smoke.py), every part with a few calls, fails on an
 error (a failed call, a server that did not exit cleanly, a Jupyter server left running). No time is asserted.
 
-The two parts whose ratios are judged, the round trip and HTTP throughput, are measured by
-test_gross_regressions.py, which `make test` runs after the other files, alone: a ratio measured beside the
-parallel files' JupyterLab, Chromium and Hubs is the load's (HTTP throughput read 0.21x there). Live notebooks
+Speed is not judged here (`make bench` does, and records it). Live notebooks
 and the scaling engines need what `make test` installs (Chromium, Node, the Hub's proxy, the engines'
 environments): without them those parts are skipped, or fail with MCP_VARIANTS_OUTSIDE=required.
 """
@@ -24,10 +22,10 @@ from .conftest import REPO, smoke_run
 
 @pytest.mark.timeout(1800)
 def test_every_benchmark_runs() -> None:
-    # The throughput options reach only the scale part's one-against-two-workers rounds here (the judged
-    # throughput is measured alone): one short round shows they run, at a third of the smoke default's CPU.
-    done = smoke_run("--skip-roundtrip", "--skip-throughput", "--throughput-rounds", "1", "--throughput-seconds", "0.5")
-    assert "[scale: " in done.stdout and "[core: " in done.stdout, "every other part ran"
+    # One short throughput round shows the HTTP parts run, at a third of the smoke default's CPU.
+    done = smoke_run("--throughput-rounds", "1", "--throughput-seconds", "0.5")
+    assert "[scale: " in done.stdout and "[core: " in done.stdout, "every part ran"
+    assert "round trip: server / raw async" in done.stdout and "HTTP throughput: ours / the SDK's bare server" in done.stdout
 
 
 def test_session_rounds_are_at_least_two() -> None:
@@ -43,26 +41,18 @@ def test_only_names_the_parts_it_runs() -> None:
     assert done.returncode == 2 and "--only: no part named nope; the parts: core, startup, roundtrip" in done.stderr
 
 
-def _parts(*roundtrip_ratios: float) -> tuple[dict[str, Any], dict[str, Part]]:
-    """A round trip measured at each ratio in turn (the first in the report), a throughput of 0.9x."""
-    ratios = iter(roundtrip_ratios)
-
-    def measure() -> dict[str, Any]:
-        return {"primary": {"ratio": next(ratios)}, "server_exit_codes": [0, 0]}
-
-    report = {"roundtrip": measure(), "throughput": {"primary": {"ratio": 0.9}, "contestants": [{"name": "ours", "errors": 0}]}}
-    parts = {"roundtrip": Part(measure, str), "throughput": Part(lambda: report["throughput"], str)}
+def _parts(roundtrip_ratio: float) -> tuple[dict[str, Any], dict[str, Part]]:
+    """A round trip measured at this ratio, a throughput of 0.9x."""
+    report = {"roundtrip": {"primary": {"ratio": roundtrip_ratio}, "server_exit_codes": [0, 0]},
+              "throughput": {"primary": {"ratio": 0.9}, "contestants": [{"name": "ours", "errors": 0}]}}
+    parts = {name: Part(lambda name=name: report[name], str) for name in report}
     return report, parts
 
 
-def test_a_ratio_past_its_limit_is_measured_again_and_fails_only_twice() -> None:
-    report, parts = _parts(2.0, 1.2)
-    assert judge(report, parts, time.perf_counter()) == 0  # the load went away
-    report, parts = _parts(2.0, 1.9)
-    assert judge(report, parts, time.perf_counter()) == 1
-    report, parts = _parts(1.5)
-    report["throughput"]["primary"]["ratio"] = 0.5
-    assert judge(report, parts, time.perf_counter()) == 1  # measured again: the same 0.5x
+def test_a_slow_ratio_is_shown_and_never_fails_the_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
+    report, parts = _parts(9.0)
+    assert judge(report, parts, time.perf_counter()) == 0
+    assert "round trip: server / raw async 9.00x" in capsys.readouterr().out
 
 
 def test_errors_are_found_wherever_a_part_reports_them() -> None:
