@@ -10,26 +10,32 @@ from mcp_variants.jupyter.hub import KeyedLocks
 def test_one_holder_per_key_and_nothing_kept_after() -> None:
     locks = KeyedLocks()
     events: list[str] = []
+    a_holds, a_may_go = anyio.Event(), anyio.Event()
 
-    async def edit(name: str, key: str, pause: float) -> None:
+    async def hold_until_told() -> None:
+        async with locks.hold("nb.ipynb"):
+            events.append("a in")
+            a_holds.set()
+            await a_may_go.wait()
+            events.append("a out")
+
+    async def edit(name: str, key: str) -> None:
         async with locks.hold(key):
             events.append(f"{name} in")
-            await anyio.sleep(pause)
-            events.append(f"{name} out")
 
     async def main() -> None:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(edit, "a", "nb.ipynb", 0.05)
-            await anyio.sleep(0.01)
-            tg.start_soon(edit, "b", "nb.ipynb", 0)
-            tg.start_soon(edit, "c", "other.ipynb", 0)
-            await anyio.sleep(0.02)
-            assert len(locks) == 1  # nb.ipynb: a holds it, b waits; other.ipynb came and went
+            tg.start_soon(hold_until_told)
+            await a_holds.wait()
+            tg.start_soon(edit, "b", "nb.ipynb")
+            await edit("c", "other.ipynb")  # another notebook: not held up by a
+            await anyio.wait_all_tasks_blocked()  # b is waiting on the lock a holds
+            assert "b in" not in events and len(locks) == 1  # nb.ipynb: a holds it, b waits; other.ipynb came and went
+            a_may_go.set()
         assert len(locks) == 0
 
     anyio.run(main)
-    assert events.index("b in") > events.index("a out")  # b waited for a on the same notebook
-    assert events.index("c in") < events.index("a out")  # another notebook did not
+    assert events == ["a in", "c in", "a out", "b in"]
 
 
 def test_a_failed_holder_releases_the_key() -> None:

@@ -1,4 +1,5 @@
-"""The 2026-12-01 bridge: the one place that works around the MCP SDK.
+"""The 2026-12-01 bridge: the workaround for the SDK's protocol versions (the others are one module each, each
+saying when to delete it: _sessions.py, _stdio.py's era loops, _serve.lowlevel_server).
 
 mcp 2.3.0 knows protocol versions up to 2026-07-28. It answers 2026-12-01 with
 -32022 before any handler runs, and it re-validates every result against the
@@ -18,7 +19,7 @@ passes `requestedOutputs` through typed params, and keeps `outputVariants` on
 Tool and `outputs` on CallToolResult (docs/sdk-change.md is that change, and
 tests/sdk/test_patched_sdk.py runs the conformance suite on an SDK patched so).
 Until then `needed()` says whether the installed SDK is one that needs it: the
-transports (_serve.py) bridge only then, and `requests.finish` tunnels only a
+transports (_serve.py) bridge only then, and `_requests.finish` tunnels only a
 result the SDK would sieve as another version's.
 
 The rewriting is pure (dicts in, dicts out); sdk/_stdio.py applies it to each message
