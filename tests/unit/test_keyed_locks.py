@@ -1,10 +1,10 @@
-"""The Hub's notebook locks: one writer per key at a time, and no lock left behind once unused."""
+"""Keyed locks (the notebook locks, the rooms being opened): one writer per key at a time, and no lock left behind once unused."""
 
 from __future__ import annotations
 
 import anyio
 
-from mcp_variants.jupyter.hub import KeyedLocks
+from mcp_variants.jupyter.keyed_locks import KeyedLocks
 
 
 def test_one_holder_per_key_and_nothing_kept_after() -> None:

@@ -8,19 +8,19 @@ notebook by accident. A stateless request has no client state: it names its note
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import anyio
 
 from ..protocol.errors import ErrorKind
+from .keyed_locks import KeyedLocks
 from .refusals import Recourse, RuntimeRefusal
 from .runtime import Backend
 
 if TYPE_CHECKING:
-    from .sandboxes import Sandbox
+    from .sandbox_server import Sandbox
 
 EMBEDDED = "embedded"
 
@@ -78,30 +78,6 @@ class ClientState:
             self._notebook = None
         for name in [n for n, named in self._notebook_names.items() if named == path]:
             del self._notebook_names[name]
-
-
-class KeyedLocks:
-    """One lock per key, held only while someone holds or waits for it: keys come and go."""
-
-    def __init__(self) -> None:
-        self._locks: dict[Hashable, tuple[anyio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: Hashable) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (anyio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
-
-    def __len__(self) -> int:
-        return len(self._locks)
 
 
 class Hub:

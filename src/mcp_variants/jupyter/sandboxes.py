@@ -18,10 +18,8 @@ import logging
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -31,12 +29,12 @@ from ..protocol.errors import ErrorKind, ToolError
 from .hub import Hub
 from .refusals import Recourse, RuntimeRefusal
 from .remote.server_client import JupyterServerClient
+from .sandbox_server import Sandbox
 from .server_backend import server_backend
 
 logger = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 60.0
-STOP_TIMEOUT_S = 10.0
 _ids = itertools.count(1)
 
 # The sandbox server's configuration, written into its folder.
@@ -68,58 +66,6 @@ def _exit_with_parent(parent=int(os.environ["MCP_VARIANTS_PARENT_PID"])):
 
 threading.Thread(target=_exit_with_parent, daemon=True).start()
 '''
-
-
-@dataclass
-class Sandbox:
-    id: str
-    server: JupyterServerProcess  # its folder holds everything of this sandbox; removed on terminate
-    started: str
-    terminated: bool = False
-
-    @property
-    def key(self) -> str:
-        return f"sandbox:{self.id}"
-
-    @property
-    def url(self) -> str:
-        return self.server.url
-
-    @property
-    def folder(self) -> Path:
-        return self.server.folder
-
-    @property
-    def root(self) -> Path:
-        """What its server serves, and its kernels' working folder."""
-        return self.server.root
-
-    @property
-    def lab_url(self) -> str | None:
-        """Where a person opens it in JupyterLab, live (None: no JupyterLab with collaboration there)."""
-        return f"{self.url}lab" if self.server.app == "jupyterlab" and self.server.collaborative else None
-
-    @property
-    def state(self) -> str:
-        if self.terminated:
-            return "terminated"
-        process = self.server.process
-        return "running" if process is not None and process.poll() is None else "exited"
-
-    def record(self) -> dict[str, Any]:
-        """What tools show: never the token."""
-        return {"id": self.id, "url": self.url, "root": str(self.root), "pid": self.server.pid,
-                "started": self.started, "state": self.state}
-
-    async def aclose(self) -> None:
-        """SIGTERM (the server shuts its kernels down), SIGKILL after a grace period, any kernel it
-        left behind by PID (processes.stop_process); then the folder."""
-        if self.terminated:
-            return
-        self.terminated = True
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(self.server.stop, STOP_TIMEOUT_S)
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:

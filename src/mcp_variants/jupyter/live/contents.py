@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
-from ..hub import KeyedLocks
+from ..keyed_locks import KeyedLocks
 from ..paths import clean_relative
 from ..refusals import no_notebook
 from ..runtime import ChangeListener, Contents, Origin, OutputsListener, Unwatch
