@@ -14,23 +14,37 @@ import signal
 from typing import Any
 
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Bool, Enum, Float, Int, Unicode, default
+from traitlets import Bool, Enum, Float, Int, TraitType, Unicode, default
 
 from .. import __version__, telemetry
-from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
+from ..images import ImageMode, ImagePolicy
 from ..jupyter.hub import Hub
 from ..jupyter.inprocess import SERVER, server_backend
-from ..sdk._bridge import DEFAULT_MAX_BODY_BYTES
 from ..sdk._http import HttpLimits, build_http_app
 from ..sdk._serve import bridging
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver
+from ..server.options import OPTIONS, Option
 from ..tools.shared.spec import Limits
 from .asgi import AsgiApp
 from .handler import MCPHandler
 
 APP_PATH = "/mcp"  # the route of the SDK's app; the server's URL for it is the `path` option under base_url
+
+
+def traitlet(option: Option) -> TraitType[Any, Any]:
+    """A `serve` option as a configurable traitlet of the extension: its default and its help (`--help-all`)."""
+    help_text = option.help[0].upper() + option.help[1:] + "."
+    if option.kind == "flag":
+        return Bool(bool(option.default), config=True, help=help_text)
+    if option.kind == "int":
+        return Int(option.default, config=True, help=help_text)
+    if option.kind == "float":
+        return Float(option.default, config=True, help=help_text)
+    if option.kind == "choice":
+        return Enum(option.choice_list(), option.default, config=True, help=help_text)
+    return Unicode(option.default or "", config=True, help=help_text)
 
 
 class MCPVariants(ExtensionApp):
@@ -39,20 +53,19 @@ class MCPVariants(ExtensionApp):
     version = __version__
     load_other_extensions = True
 
+    # Its own two; the others are `serve`'s options of the same name (server/options.py: default and help there).
     path = Unicode("mcp", config=True, help="Where the endpoint is, under the server's base_url (default: mcp, so /mcp).")
     kernel = Unicode("", config=True, help="The kernelspec execute_code's kernels start with (default: the server's default).")
-    timeout = Float(300.0, config=True, help="Default seconds before an execution is interrupted.")
-    output_cap = Int(20_000, config=True, help="Bytes of text per output for assistant and user variants.")
-    hard_cap = Int(4_000_000, config=True, help="Bytes of output a run keeps at most, programmatic included.")
-    images = Enum([m.value for m in ImageMode], ImageMode.INLINE.value, config=True,
-                  help="Images in content results: inline, or link (resource_link blocks).")
-    image_max_pixels = Int(DEFAULT_MAX_PIXELS, config=True, help="Inline images for the model are scaled to this many pixels; 0: never.")
-    max_message_bytes = Int(DEFAULT_MAX_BODY_BYTES, config=True, help="Largest request body taken; a larger one is refused (413).")
-    session_idle_timeout = Float(600.0, config=True, help="Seconds an MCP session may go without a request before it ends.")
-    max_sessions = Int(100, config=True, help="MCP sessions open at once; one more is refused (503) until one ends.")
-    audit_log = Unicode("", config=True, help="One JSON line per tool call appended to this file, or `logger:NAME` for that "
-                                              "Python logger; empty: no audit trail.")
-    audit_content = Bool(False, config=True, help="The audit lines also carry the arguments in full and the kernels' output text.")
+    timeout = traitlet(OPTIONS["timeout"])
+    output_cap = traitlet(OPTIONS["output_cap"])
+    hard_cap = traitlet(OPTIONS["hard_cap"])
+    images = traitlet(OPTIONS["images"])
+    image_max_pixels = traitlet(OPTIONS["image_max_pixels"])
+    max_message_bytes = traitlet(OPTIONS["max_message_bytes"])
+    session_idle_timeout = traitlet(OPTIONS["session_idle_timeout"])
+    max_sessions = traitlet(OPTIONS["max_sessions"])
+    audit_log = traitlet(OPTIONS["audit_log"])
+    audit_content = traitlet(OPTIONS["audit_content"])
 
     @default("kernel")
     def _default_kernel(self) -> str:

@@ -152,7 +152,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-DEFAULT_MAX_BODY_BYTES: Final[int] = 4 * 1024 * 1024  # the SDK's own default
+DEFAULT_MAX_MESSAGE_BYTES: Final[int] = 4 * 1024 * 1024  # a stdio line, an HTTP body: the SDK's own limit for a body
 _HEADER: Final[bytes] = b"mcp-protocol-version"
 _NEEDLES: Final[tuple[bytes, ...]] = (TUNNEL_KEY.encode(), str(UNSUPPORTED_PROTOCOL_VERSION).encode())
 _NULL_ID: Final[bytes] = b'"id":null'
@@ -171,7 +171,7 @@ class BridgeMiddleware:
     anonymous errors: no request or response is rewritten.
     """
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, *, rewrite: bool = True) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, *, rewrite: bool = True) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.rewrite = rewrite

@@ -14,7 +14,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from ._bridge import DEFAULT_MAX_BODY_BYTES, BridgeMiddleware
+from ._bridge import DEFAULT_MAX_MESSAGE_BYTES, BridgeMiddleware
 from ._events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
 from ._sessions import evict_idle_at_cap
 
@@ -66,7 +66,7 @@ class HttpLimits:
     """What one client may hold (docs/reference/security.md). The SDK's defaults (30 minutes, 10,000 sessions)
     let a client that never ends its sessions pin 1.6 GB; these fit one person's clients."""
 
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     session_idle_timeout: float = 600.0  # seconds without a request in flight or an open GET stream
     max_sessions: int = 100
     read_timeout: float = 10.0  # for a request's headers, and between pieces of its body

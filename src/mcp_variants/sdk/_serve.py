@@ -22,8 +22,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
 from . import _bridge
+from ._bridge import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import HttpLimits, build_http_app
-from ._stdio import DEFAULT_MAX_MESSAGE_BYTES, bridged_stdio
+from ._stdio import bridged_stdio
 
 DEFAULT_LIMITS = HttpLimits()
 

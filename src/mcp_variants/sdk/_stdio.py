@@ -59,14 +59,13 @@ from ..protocol.jsonrpc import (
     peek_id,
     refuse_batch,
 )
-from ._bridge import bridge_inbound, bridge_outbound
+from ._bridge import DEFAULT_MAX_MESSAGE_BYTES, bridge_inbound, bridge_outbound
 from ._lines import LineFramer, Oversized
 from ._stdio_era import ConnectionEra, Era
 from ._write_streams import DeliveringWriteStream
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the SDK's limit for an HTTP body, and ours for a stdio line
 READ_CHUNK = 256 * 1024
 EOF_GRACE_SECONDS = 30.0  # how long requests already received may still finish after stdin closes
 CLOSE_GRACE_SECONDS = 10.0  # how long answers still buffered may take to reach a client at the end

@@ -10,8 +10,6 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,62 +17,15 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from .. import __version__
-from ..catalog import compat_servers
-from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
+from ..images import ImageMode, ImagePolicy
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
+from .options import ENV_PREFIX, add_serve_arguments, bad_env
 
 if TYPE_CHECKING:  # the SDK is imported when serving starts, not for --help
     from mcp.server.lowlevel import Server
 
     from .app import ServerState
-
-ENV_PREFIX = "MCP_VARIANTS_"
-
-
-@dataclass(frozen=True)
-class BadEnv:
-    """An MCP_VARIANTS_* value that does not parse. Kept as the option's default and reported once parsing is done,
-    so that --help and --version still work, and a flag given in its place wins."""
-
-    variable: str
-    value: str
-    expected: str
-
-    def __str__(self) -> str:
-        return f"{self.variable}={self.value!r} is not {self.expected}"
-
-
-def _env(name: str, default: Any = None, convert: Callable[[str], Any] = str, expected: str = "") -> Any:
-    raw = os.environ.get(ENV_PREFIX + name)
-    if not raw:  # unset, or set to nothing
-        return default
-    try:
-        return convert(raw)
-    except ValueError:
-        return BadEnv(ENV_PREFIX + name, raw, expected)
-
-
-def _number(kind: type[int] | type[float]) -> dict[str, Any]:
-    return {"convert": kind, "expected": "a whole number" if kind is int else "a number"}
-
-
-def _one_of(choices: list[str]) -> dict[str, Any]:
-    def convert(value: str) -> str:
-        if value not in choices:
-            raise ValueError(value)
-        return value
-
-    return {"convert": convert, "expected": f"one of {', '.join(choices)}"}
-
-
-def _names(value: str) -> list[str]:
-    return [name.strip() for name in value.split(",") if name.strip()]
-
-
-def bad_env(args: argparse.Namespace) -> list[BadEnv]:
-    return [value for value in vars(args).values() if isinstance(value, BadEnv)]
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -86,81 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve MCP (stdio by default)",
                                 description="Serve MCP over stdio, or streamable HTTP with --http.")
-    serve.add_argument("--http", action="store_true", default=_env("HTTP", "") in ("1", "true", "yes"),
-                       help="serve streamable HTTP at /mcp instead of stdio [MCP_VARIANTS_HTTP=1]")
-    serve.add_argument("--host", default=_env("HOST", "127.0.0.1"),
-                       help="HTTP bind address; anything but loopback needs --token [MCP_VARIANTS_HOST, default 127.0.0.1]")
-    serve.add_argument("--port", type=int, default=_env("PORT", 8000, **_number(int)), help="HTTP port [MCP_VARIANTS_PORT, default 8000]")
-    serve.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="NAME",
-                       default=_env("ALLOWED_HOSTS", [], _names),
-                       help="HTTP: a Host header served besides loopback and --host, e.g. this machine's name or address as "
-                            "clients reach it (NAME or NAME:PORT); repeatable (DNS-rebinding protection refuses the "
-                            "others with 421) [MCP_VARIANTS_ALLOWED_HOSTS, comma-separated]")
-    serve.add_argument("--token", default=_env("TOKEN"),
-                       help="bearer token every HTTP request must carry [MCP_VARIANTS_TOKEN]")
-    serve.add_argument("--hub-api-url", default=os.environ.get("JUPYTERHUB_API_URL"),
-                       help="HTTP: every request carries a JupyterHub token of its caller's own, checked with this Hub "
-                            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token "
-                            "[JUPYTERHUB_API_URL]")
-    serve.add_argument("--hub-scope", default=_env("HUB_SCOPE"),
-                       help="with --hub-api-url, the scope a token must carry [MCP_VARIANTS_HUB_SCOPE, default "
-                            "access:services!service=NAME for JUPYTERHUB_SERVICE_NAME, or mcp-variants]")
-    serve.add_argument("--root", type=Path, default=Path(_env("ROOT", ".")),
-                       help="folder that notebooks and files live in; no path leaves it [MCP_VARIANTS_ROOT, default .]")
-    serve.add_argument("--timeout", type=float, default=_env("TIMEOUT", 300.0, **_number(float)),
-                       help="default seconds before an execution is interrupted [MCP_VARIANTS_TIMEOUT, default 300]")
-    serve.add_argument("--output-cap", type=int, default=_env("OUTPUT_CAP", 20000, **_number(int)),
-                       help="bytes of text per output for assistant and user variants [MCP_VARIANTS_OUTPUT_CAP, default 20000]")
-    serve.add_argument("--hard-cap", type=int, default=_env("HARD_CAP", 4000000, **_number(int)),
-                       help="bytes of output a run keeps at most, programmatic included [MCP_VARIANTS_HARD_CAP, default 4000000]")
-    serve.add_argument("--kernel", default=_env("KERNEL", "python3"),
-                       help="the kernelspec kernels start with, from `jupyter kernelspec list` (a notebook's metadata.kernelspec "
-                            "picks its own) [MCP_VARIANTS_KERNEL, default python3]")
-    image_modes = [m.value for m in ImageMode]
-    serve.add_argument("--images", choices=image_modes, default=_env("IMAGES", ImageMode.INLINE.value, **_one_of(image_modes)),
-                       help="images in content results: inline image blocks, or resource_link blocks to a resource "
-                            "resources/read returns [MCP_VARIANTS_IMAGES, default inline]")
-    serve.add_argument("--image-max-pixels", type=int, default=_env("IMAGE_MAX_PIXELS", DEFAULT_MAX_PIXELS, **_number(int)),
-                       help="inline images for the model are scaled down to this many pixels on their longer side; 0: never "
-                            f"[MCP_VARIANTS_IMAGE_MAX_PIXELS, default {DEFAULT_MAX_PIXELS}]")
-    serve.add_argument("--jupyter-url", default=os.environ.get("JUPYTER_URL"),
-                       help="run kernels and keep files on this Jupyter server instead of the embedded runtime [JUPYTER_URL]")
-    serve.add_argument("--jupyter-token", default=os.environ.get("JUPYTER_TOKEN"),
-                       help="the token of --jupyter-url; never logged or returned [JUPYTER_TOKEN]")
-    serve.add_argument("--gateway-url", default=os.environ.get("JUPYTER_GATEWAY_URL"),
-                       help="run kernels on this Jupyter Enterprise Gateway; notebooks and files stay under --root, or on "
-                            "--jupyter-url [JUPYTER_GATEWAY_URL]")
-    serve.add_argument("--gateway-token", default=os.environ.get("JUPYTER_GATEWAY_AUTH_TOKEN"),
-                       help="the token of --gateway-url (its EG_AUTH_TOKEN); never logged or returned [JUPYTER_GATEWAY_AUTH_TOKEN]")
-    serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
-                       help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
-                            "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
-    serve.add_argument("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024, **_number(int)),
-                       help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
-                            "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
-    serve.add_argument("--session-idle-timeout", type=float, default=_env("SESSION_IDLE_TIMEOUT", 600.0, **_number(float)),
-                       help="HTTP: seconds a session may go without a request in flight or an open stream before it ends "
-                            "[MCP_VARIANTS_SESSION_IDLE_TIMEOUT, default 600]")
-    serve.add_argument("--max-sessions", type=int, default=_env("MAX_SESSIONS", 100, **_number(int)),
-                       help="HTTP: sessions open at once; one more ends the least recently used idle one (503 only while "
-                            "every one is busy) [MCP_VARIANTS_MAX_SESSIONS, default 100]")
-    serve.add_argument("--read-timeout", type=float, default=_env("READ_TIMEOUT", 10.0, **_number(float)),
-                       help="HTTP: seconds for a request's headers, and between pieces of its body [MCP_VARIANTS_READ_TIMEOUT, default 10]")
-    serve.add_argument("--max-connections", type=int, default=_env("MAX_CONNECTIONS", 200, **_number(int)),
-                       help="HTTP: connections open at once; one more closes the one longest waiting for a request "
-                            "[MCP_VARIANTS_MAX_CONNECTIONS, default 200]")
-    serve.add_argument("--compat", choices=compat_servers(), default=_env("COMPAT", None, **_one_of(compat_servers())) or None,
-                       help="list that server's tool schemas (argument names, required, enums, defaults) in place of ours and "
-                            "take calls by them, for programs and prompts written against it [MCP_VARIANTS_COMPAT]")
-    serve.add_argument("--audit-log", default=_env("AUDIT_LOG"),
-                       help="one JSON line per tool call (when, who, which tool, a digest of the arguments, the outcome, the "
-                            "duration, the kernels) appended to this file, or `logger:NAME` for that Python logger "
-                            "[MCP_VARIANTS_AUDIT_LOG]")
-    serve.add_argument("--audit-content", action="store_true", default=_env("AUDIT_CONTENT", "") in ("1", "true", "yes"),
-                       help="the audit lines also carry the arguments in full (the code) and the text the kernels printed "
-                            "[MCP_VARIANTS_AUDIT_CONTENT=1]")
-    serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
-                       help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
+    add_serve_arguments(serve)
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
     demo.add_argument("--report", type=Path, default=Path("demo-report.html"), help="where to write the report [default demo-report.html]")
     check = commands.add_parser("check", help="run the SEP-3279 conformance suite against a server (stdio or HTTP)",
