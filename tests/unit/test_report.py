@@ -126,8 +126,8 @@ def test_the_session_tokens_show_as_a_table_and_a_chart_with_the_missing_facts_m
     assert "not measured yet" in context_figure(read_bench(tmp_path)) and "not measured yet" in context_figure(None)
     section = {"rows": 100, "tokenizer": {"package": "gpt-tokenizer", "version": "4.0.0", "encoding": "o200k_base"},
                "steps": [{"name": "s0", "what": "load", "facts": ["(100, 6)"]}, {"name": "s1", "what": "log", "facts": ["done"]}],
-               "contestants": [_session("ours 2026-12-01 default", [10, 20], [[], []]), _session("jmcp 2.2.4 content", [30, 90], [[], ["done"]]),
-                               {"name": "jmcp skipped", "skipped": "no network"}],
+               "contestants": [_session("ours 2026-12-01 default", [10, 20], [[], []]),
+                               _session("jmcp 2.2.4 content", [30, 90], [[], ["done"]]), {"name": "jmcp skipped", "skipped": "no network"}],
                "verdict": {"ratio": 0.25, "ours_tokens": 30, "theirs_tokens": 120, "steps_where_ours_reads_more": []}}
     (tmp_path / "context-latest.json").write_text(json.dumps({"recorded_at": "2026-12-04", "git": {"sha": "def"}, "context": section}))
     bench = read_bench(tmp_path)
