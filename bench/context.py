@@ -154,14 +154,15 @@ def anchor_env() -> Path:
 
 
 @contextmanager
-def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any]) -> Iterator[ClientSession]:
-    """A server for `replay`, serving a folder that holds the CSV, and an open client session to it."""
+def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any], theirs: dict[str, Any]) -> Iterator[ClientSession]:
+    """A server for `replay`, serving a folder that holds the CSV, and an open client session to it; the exit codes
+    go to `exits` (ours) and `theirs` (jupyter-mcp-server and its JupyterLab)."""
     with ExitStack() as stack:
         if replay.server == ANCHOR:
             env = anchor_env()
             lab = JupyterServerProcess(folder / "lab", app="jupyterlab", extensions=COLLABORATION_EXTENSIONS)
             lab.start(timeout=120)
-            stack.callback(lambda: exits.__setitem__(f"{ANCHOR} jupyterlab", lab.stop()))
+            stack.callback(lambda: theirs.__setitem__("jupyterlab", lab.stop()))
             root = lab.root
             command = [str(env / "bin" / ANCHOR), "start", "--transport", "stdio", "--jupyter-url", lab.url.rstrip("/"),
                        "--jupyter-token", lab.token]
@@ -175,17 +176,22 @@ def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any]) -
 
         def close() -> None:
             session.close()
-            exits[f"{replay.server} {replay.version}{' +programmatic' if replay.requested else ''}"] = connection.process.returncode
+            code = connection.process.returncode
+            if replay.server == ANCHOR:
+                theirs[ANCHOR] = code  # it does not exit at its stdin's end: SIGTERM (-15) after the grace
+            else:
+                exits[f"ours {replay.version}{' +programmatic' if replay.requested else ''}"] = code
 
         stack.callback(close)
         session.open()
         yield session
 
 
-def replay_session(replay: Replay, script: tuple[Step, ...], rows: int, exits: dict[str, Any]) -> list[list[dict[str, Any]]]:
+def replay_session(replay: Replay, script: tuple[Step, ...], rows: int, exits: dict[str, Any],
+                   theirs: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """Each step's calls: the checked result (or the client's error) and its time."""
     done: list[list[dict[str, Any]]] = []
-    with tempfile.TemporaryDirectory(prefix="mcpv-bench-context-") as tmp, session_on(replay, Path(tmp), rows, exits) as session:
+    with tempfile.TemporaryDirectory(prefix="mcpv-bench-context-") as tmp, session_on(replay, Path(tmp), rows, exits, theirs) as session:
         for step in script:
             calls: list[dict[str, Any]] = []
             for call in step.ours if replay.server == "ours" else step.theirs:
@@ -246,10 +252,11 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
         script = steps(csv)
         csv_bytes = csv.stat().st_size
     exits: dict[str, Any] = {}
+    theirs: dict[str, Any] = {}
     replays: dict[str, list[list[dict[str, Any]]] | str] = {}
     for key in dict.fromkeys(c.replay for c in chosen):
         try:
-            replays[key] = replay_session(REPLAYS[key], script, rows, exits)
+            replays[key] = replay_session(REPLAYS[key], script, rows, exits, theirs)
         except Exception as exc:  # noqa: BLE001 - a contestant that cannot run is recorded as skipped, the others still run
             replays[key] = f"{type(exc).__name__}: {str(exc)[:800]}"
     results, texts = [], []
@@ -278,7 +285,7 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
     return {"rows": rows, "csv_bytes": csv_bytes, "tokenizer": {"package": tokens.PACKAGE, "version": tokens.version(),
                                                               "encoding": tokens.ENCODING},
             "steps": [{"name": s.name, "what": s.what, "facts": list(s.facts)} for s in script],
-            "contestants": results, "verdict": verdict(results), "server_exit_codes": exits}
+            "contestants": results, "verdict": verdict(results), "server_exit_codes": exits, "their_exit_codes": theirs}
 
 
 def verdict(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -12,15 +12,17 @@ import hashlib
 import json
 import shutil
 import subprocess
+import sys
 
 from .record import REPO
+
+sys.path.insert(0, str(REPO / "tests"))  # the test harness: how it finds a Node
+from support.lab import find_node  # noqa: E402
 
 FOLDER = REPO / "bench" / "tokenizer"
 STAMP = FOLDER / "node_modules" / ".installed-from-lock"
 PACKAGE = "gpt-tokenizer"
 ENCODING = "o200k_base"
-# Node 22 of tests/outside (its install.sh) when it is there, else the machine's.
-OUTSIDE_NODE = REPO / "tests" / "outside" / "node_modules" / ".bin" / "node"
 
 
 class TokenizerUnavailable(RuntimeError):
@@ -28,9 +30,9 @@ class TokenizerUnavailable(RuntimeError):
 
 
 def node() -> str:
-    found = str(OUTSIDE_NODE) if OUTSIDE_NODE.exists() else shutil.which("node")
+    found = find_node(18)
     if found is None:
-        raise TokenizerUnavailable("no `node` on PATH (Node >= 18 counts the tokens: bench/tokenizer)")
+        raise TokenizerUnavailable("no Node >= 18 on PATH or in tests/outside (it counts the tokens: bench/tokenizer)")
     return found
 
 
