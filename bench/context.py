@@ -11,7 +11,7 @@ context. Contestants (one replay may be read two ways):
                                  assistant/content (the program's share is recorded, not counted)
   ours 2025-11-25 content        the legacy `content`
   ours 2025-11-25 +structured    the same results read by a host that also puts `structuredContent` in context
-  jmcp 2.2.4 content             jupyter-mcp-server 2.2.4 at 2025-11-25 (its own venv, bench/.envs/anchor, made
+  jmcp 2.2.4 content             jupyter-mcp-server 2.2.4 at 2025-11-25 (its own venv, build/bench-envs/anchor, made
                                  with uv; on a JupyterLab with real-time collaboration from the server's
                                  environment, so its kernel runs the same pandas), the same steps in its tools
   jmcp 2.2.4 +structured         the same results, `structuredContent` in context too
@@ -53,7 +53,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the test harness's environments: uv, 
 from support.envs import ANCHOR_REQUIREMENTS, uv_venv  # noqa: E402
 
 ROWS = 10_000
-ENVS = REPO / "bench" / ".envs"
+ENVS = REPO / "build" / "bench-envs"  # git-ignored, and outside bench/, whose modules the import checks walk
 ANCHOR = "jupyter-mcp-server"
 ANCHOR_VERSION = ANCHOR_REQUIREMENTS[0].split("==")[1]
 OURS_DEFAULT = "ours 2026-12-01 default"
@@ -141,7 +141,7 @@ def missing(facts: tuple[str, ...], seen: Seen) -> list[str]:
 
 
 def anchor_env() -> Path:
-    """bench/.envs/anchor: jupyter-mcp-server 2.2.4 in a venv of its own (uv), made once per requirement."""
+    """build/bench-envs/anchor: jupyter-mcp-server 2.2.4 in a venv of its own (uv), made once per requirement."""
     folder = ENVS / "anchor"
     stamp = folder / ".installed"
     want = compact({"python": sys.version.split()[0], "requirements": list(ANCHOR_REQUIREMENTS)})
