@@ -75,6 +75,7 @@ class Contestant:
     replay: str
     structured_too: bool  # the host also puts structuredContent in the model's context (legacy results)
     about: str
+    column: str  # its header in the printed table
 
 
 REPLAYS = {
@@ -84,14 +85,15 @@ REPLAYS = {
     "anchor": Replay(ANCHOR, "2025-11-25"),
 }
 CONTESTANTS = (
-    Contestant(OURS_DEFAULT, "ours-2026", False, "2026-12-01, no requestedOutputs: assistant/content"),
+    Contestant(OURS_DEFAULT, "ours-2026", False, "2026-12-01, no requestedOutputs: assistant/content", "ours default"),
     Contestant("ours 2026-12-01 +programmatic", "ours-2026-both", False,
-               "2026-12-01, assistant/content + programmatic/structured requested; the model reads assistant/content"),
-    Contestant("ours 2025-11-25 content", "ours-2025", False, "2025-11-25, the legacy content"),
-    Contestant("ours 2025-11-25 +structured", "ours-2025", True, "2025-11-25, content and structuredContent in context"),
-    Contestant(THEIRS, "anchor", False, f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content"),
+               "2026-12-01, assistant/content + programmatic/structured requested; the model reads assistant/content", "ours +program"),
+    Contestant("ours 2025-11-25 content", "ours-2025", False, "2025-11-25, the legacy content", "ours 2025"),
+    Contestant("ours 2025-11-25 +structured", "ours-2025", True, "2025-11-25, content and structuredContent in context",
+               "ours 2025 +sC"),
+    Contestant(THEIRS, "anchor", False, f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content", "jmcp"),
     Contestant(f"jmcp {ANCHOR_VERSION} +structured", "anchor", True,
-               f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content and structuredContent in context"),
+               f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content and structuredContent in context", "jmcp +sC"),
 )
 
 
@@ -262,7 +264,7 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
     results, texts = [], []
     for contestant in chosen:
         calls = replays[contestant.replay]
-        entry: dict[str, Any] = {"name": contestant.name, "about": contestant.about}
+        entry: dict[str, Any] = {"name": contestant.name, "about": contestant.about, "column": contestant.column}
         if isinstance(calls, str):
             entry["skipped"] = calls
         else:
@@ -310,7 +312,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [f"What reaches the model over one session ({report['rows']:,}-row CSV, {report['csv_bytes']:,} B): "
              f"{tokenizer['package']} {tokenizer['version']} {tokenizer['encoding']} tokens per step (x: a fact missing)"]
     width = 15
-    lines.append(f"  {'step':<10}" + "".join(f"{c['name'][-width:]:>{width + 1}}" for c in ran))
+    lines.append(f"  {'step':<10}" + "".join(f"{c.get('column', c['name'])[:width]:>{width + 1}}" for c in ran))
     for i, step in enumerate(report["steps"]):
         cells = [f"{c['steps'][i]['tokens']:,}{' x' if c['steps'][i]['missing_facts'] else '  '}" for c in ran]
         lines.append(f"  {step['name']:<10}" + "".join(f"{cell:>{width + 1}}" for cell in cells))
