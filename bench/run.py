@@ -12,7 +12,8 @@ read_notebook and insert_cell at 100 to 20,000 cells (bench.notebook_size); live
 notebooks, an agent's edit to a JupyterLab page and each notebook tool against the REST path (bench.live);
 HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
 abandoned HTTP session costs (bench.sessions); execute_code through an Enterprise Gateway and a
-JupyterHub against their raw clients, and one worker against two (bench.scale).
+JupyterHub against their raw clients, and one worker against two (bench.scale); what reaches the model over a
+realistic session, in tokens, against jupyter-mcp-server 2.2.4, each step's facts checked (bench.context).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran. The one
@@ -34,7 +35,22 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "bench"
 
-from bench import core, extension, listing, live, notebook_size, roundtrip, runtimes, scale, sessions, sizes, smoke, startup, throughput
+from bench import (
+    context,
+    core,
+    extension,
+    listing,
+    live,
+    notebook_size,
+    roundtrip,
+    runtimes,
+    scale,
+    sessions,
+    sizes,
+    smoke,
+    startup,
+    throughput,
+)
 from bench.record import REPO, git, machine, short_sha, write
 from bench.smoke import Part
 
@@ -58,6 +74,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "sessions": Part(lambda: sessions.run(args.sessions, args.session_rounds), sessions.format_report),
         "scale": Part(lambda: scale.run(calls=args.runtime_calls, warmup=args.warmup, seconds=args.throughput_seconds,
                                         rounds=args.throughput_rounds, wait_quiet=quiet), scale.format_report),
+        "context": Part(lambda: context.run(args.context_rows, context.names(args.context_contestants)), context.format_report),
     }
 
 
@@ -94,6 +111,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-sessions", action="store_true", help="skip what an abandoned HTTP session costs")
     parser.add_argument("--skip-scale", action="store_true",
                         help="skip the Enterprise Gateway and JupyterHub round trips and the one-against-two-workers throughput")
+    parser.add_argument("--context-rows", type=int, default=context.ROWS, help=f"rows of the session's CSV (default {context.ROWS})")
+    parser.add_argument("--context-contestants", default="", metavar="NAME,NAME",
+                        help="the session's contestants (default: all; python -m bench.context --help names them)")
+    parser.add_argument("--skip-context", action="store_true", help="skip what reaches the model over a session, in tokens")
     parser.add_argument("--sessions", type=int, default=300, help="abandoned HTTP sessions per round (default 300)")
     parser.add_argument("--session-rounds", type=sessions.rounds, default=4, help="rounds of abandoned sessions (default 4)")
     parser.add_argument("--only", metavar="NAME,NAME", default="",

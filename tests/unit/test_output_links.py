@@ -83,14 +83,15 @@ def test_a_cut_text_names_the_resources_of_the_outputs_it_cut():
     outputs = [stream("short\n"), {"output_type": "execute_result", "data": {"text/plain": "x" * 100}, "metadata": {}}]
     uris = ["u://0", "u://1"]
     (block,) = output_blocks(outputs, 50, for_model=True, uris=uris)
-    assert block["text"].endswith("more bytes cut; read u://1 for the whole output]") and "u://0" not in block["text"]
+    assert "more bytes cut; read u://1 for the whole output]\n" in block["text"] and "u://0" not in block["text"]
+    assert block["text"].endswith("x" * 24 + "\n"), "the end of the output is kept"
     (person,) = output_blocks(outputs, 50, for_model=False, uris=uris)
-    assert person["text"].endswith("; the whole output: u://1]")
+    assert "; the whole output: u://1]\n" in person["text"]
     (unnamed,) = output_blocks(outputs, 50, for_model=True)
-    assert unnamed["text"].endswith("request programmatic/structured for the full output]")
+    assert "request programmatic/structured for the full output]\n" in unnamed["text"]
     many = output_blocks([stream("y" * 60)] + [{"output_type": "error", "ename": "E", "evalue": str(i), "traceback": []}
                                                for i in range(5)], 50, for_model=True, uris=[f"u://{i}" for i in range(6)])
-    assert many[0]["text"].endswith("read u://0, u://1, u://2 (and 3 more) for the whole outputs]")
+    assert "read u://0, u://1, u://2 (and 3 more) for the whole outputs]\n" in many[0]["text"]
     structured = outputs_structured("code.execute", outputs, 50, uris=uris)
     assert structured["truncated"] is True and structured["fullOutputs"] == [{"item": 1, "uri": "u://1", "bytes": 100}]
     assert "fullOutputs" not in outputs_structured("code.execute", outputs, 500, uris=uris)

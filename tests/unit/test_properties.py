@@ -7,6 +7,7 @@ the pure-Python jsonschema Draft202012Validator (the server uses jsonschema-rs).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -20,7 +21,7 @@ from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, Selector
 from mcp_variants.protocol.versions import Era
 from mcp_variants.tools.shared.executions import ExecutionView, execution_outcome
-from mcp_variants.tools.shared.text import cap_each
+from mcp_variants.tools.shared.text import cap_each, cap_text
 
 from .support import (
     DECLARATIONS,
@@ -233,3 +234,17 @@ def test_texts_sharing_a_budget_keep_what_fits_and_cut_the_rest_whole_to_the_cap
         assert text.startswith(k) and c.cut == (k != text)
         if len(text.encode()) <= limit // len(texts):
             assert not c.cut
+
+
+@given(st.text(alphabet=st.sampled_from("ab\n\u00e9"), max_size=400), st.integers(2, 300))
+def test_a_cut_output_keeps_its_start_and_its_end_and_counts_what_it_cut(text, limit):
+    """tools/shared/text.cap_text(tail=True) (a run's output for the model): whole when it fits; else at most half the
+    budget from each end around a marker that counts exactly the bytes between them."""
+    capped = cap_text(text, limit, hint="h", tail=True)
+    if len(text.encode()) <= limit:
+        assert capped == (text, False)
+        return
+    head, marker, end = re.fullmatch(r"(.*?)\n(\[\.\.\. \d+ more bytes cut; h\])\n(.*)", capped.text, re.S).groups()
+    kept = len(text.encode()) - int(marker.split()[1]) - len(end.encode())  # the head's bytes, its last newline included
+    assert capped.cut and text.encode()[:kept] in (head.encode(), head.encode() + b"\n") and text.endswith(end)
+    assert kept <= limit // 2 and len(end.encode()) <= limit // 2

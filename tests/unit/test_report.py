@@ -9,6 +9,7 @@ from pathlib import Path
 
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED
 from mcp_variants.report.charts import Bar, Segment, bar_chart
+from mcp_variants.report.context import context_figure
 from mcp_variants.report.figures import live_figure
 from mcp_variants.report.numbers import execution_bytes, json_bytes, read_bench
 from mcp_variants.report.record import SINKS, Execution, Step, route
@@ -112,3 +113,25 @@ def test_bench_results_are_read_and_live_edits_say_when_they_are_missing(tmp_pat
     (tmp_path / "live-latest.json").write_text(json.dumps({"join": {"room_ms": {"median": 130.0}}}))
     bench = read_bench(tmp_path)
     assert bench is not None and [(t.name, t.median_ms) for t in bench.live] == [("join: room", 130.0)]
+
+
+def _session(name: str, tokens: list[int], missing: list[list[str]]) -> dict:
+    steps = [{"step": f"s{i}", "tokens": t, "bytes": 4 * t, "images": 0, "image_bytes": 0, "missing_facts": m}
+             for i, (t, m) in enumerate(zip(tokens, missing, strict=True))]
+    return {"name": name, "steps": steps, "totals": {"tokens": sum(tokens), "bytes": 4 * sum(tokens), "images": 0, "image_bytes": 0}}
+
+
+def test_the_session_tokens_show_as_a_table_and_a_chart_with_the_missing_facts_marked(tmp_path: Path) -> None:
+    _latest(tmp_path)
+    assert "not measured yet" in context_figure(read_bench(tmp_path)) and "not measured yet" in context_figure(None)
+    section = {"rows": 100, "tokenizer": {"package": "gpt-tokenizer", "version": "4.0.0", "encoding": "o200k_base"},
+               "steps": [{"name": "s0", "what": "load", "facts": ["(100, 6)"]}, {"name": "s1", "what": "log", "facts": ["done"]}],
+               "contestants": [_session("ours 2026-12-01 default", [10, 20], [[], []]),
+                               _session("jmcp 2.2.4 content", [30, 90], [[], ["done"]]), {"name": "jmcp skipped", "skipped": "no network"}],
+               "verdict": {"ratio": 0.25, "ours_tokens": 30, "theirs_tokens": 120, "steps_where_ours_reads_more": []}}
+    (tmp_path / "context-latest.json").write_text(json.dumps({"recorded_at": "2026-12-04", "git": {"sha": "def"}, "context": section}))
+    bench = read_bench(tmp_path)
+    assert bench is not None and bench.context_source is not None and "commit def" in bench.context_source
+    html = context_figure(bench)
+    assert "×0.25" in html and "<td class=num>120</td>" in html and html.count("class=bad") == 1 and "missing: done" in html
+    assert html.count("<rect") == 4 and "jmcp skipped" not in html, "one bar per contestant that ran, a segment per step"

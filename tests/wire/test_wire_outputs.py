@@ -41,13 +41,16 @@ def cut_uri(text: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_200_kb_print_is_read_whole_after_a_capped_answer(connect: Any, variant_schemas: Any, transport: str) -> None:
-    """The assistant's text stops at --output-cap (20,000 bytes) and names the run's output; resources/read returns
-    all 200,001 bytes of it. At 2026-12-01, assistant/structured carries the URI in fullOutputs."""
+    """The assistant's text keeps the output's start and end within --output-cap (20,000 bytes) and names the run's
+    output between them; resources/read returns all 200,001 bytes of it. At 2026-12-01, assistant/structured carries the
+    URI in fullOutputs."""
     client = connect(transport, HANDSHAKE)
     text = text_of(client.call("execute_code", {"code": BIG}, timeout=120).result["content"])
     assert len(text.encode()) < 21_000
     more, uri = cut_uri(text)
-    assert RUN_URI.fullmatch(uri) and more == len(WHOLE) - text.index("\n[...")
+    marker = CUT.search(text)[0]  # type: ignore[index]
+    assert RUN_URI.fullmatch(uri) and more == len(WHOLE) - (len(text) - len(marker) - 2), "the bytes around '\\n<marker>\\n' kept"
+    assert text.endswith("x\n") and text.startswith("x"), "the start and the end of the output"
     (content,) = client.request("resources/read", {"uri": uri}).result["contents"]
     assert content == {"uri": uri, "mimeType": "text/plain", "text": WHOLE}
 

@@ -20,6 +20,7 @@ from .record import SINKS, Execution
 
 LATEST = "latest.json"
 LIVE_FILE = "live-latest.json"  # a live-edit benchmark recorded on its own, like overhead-latest.json
+CONTEXT_FILE = "context-latest.json"  # `python -m bench.context --record`: the session's tokens, recorded on its own
 
 
 def json_bytes(value: Any) -> int:
@@ -80,6 +81,8 @@ class Bench:
     pairs: list[Mapping[str, Any]] = field(default_factory=list)  # runtimes.pairs: server vs the raw client, per runtime
     live: list[Timing] = field(default_factory=list)  # live-edit latency
     live_source: str | None = None
+    context: Mapping[str, Any] | None = None  # bench.context: tokens per step, per contestant
+    context_source: str | None = None
 
 
 def results_dir(start: Path | None = None) -> Path | None:
@@ -111,7 +114,27 @@ def read_bench(folder: Path | None) -> Bench | None:
     live_file = folder / LIVE_FILE
     if not bench.live and live_file.is_file():
         bench.live, bench.live_source = list(timings(json.loads(live_file.read_text()))), f"bench/results/{LIVE_FILE}"
+    bench.context, bench.context_source = _context(folder, latest)
     return bench
+
+
+def _context(folder: Path, latest: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, str | None]:
+    """The newer of bench.context's two records: a section of latest.json (`make bench`) or context-latest.json."""
+    found = []
+    if isinstance(latest.get("context"), dict) and "contestants" in latest["context"]:
+        found.append((str(latest.get("recorded_at", "")), latest["context"], f"bench/results/{LATEST}, commit "
+                      f"{(latest.get('git') or {}).get('sha', '?')}, recorded {latest.get('recorded_at', '?')}"))
+    alone = folder / CONTEXT_FILE
+    if alone.is_file():
+        record = json.loads(alone.read_text())
+        if isinstance(record.get("context"), dict):
+            found.append((str(record.get("recorded_at", "")), record["context"],
+                          f"bench/results/{CONTEXT_FILE}, commit {(record.get('git') or {}).get('sha', '?')}, "
+                          f"recorded {record.get('recorded_at', '?')}"))
+    if not found:
+        return None, None
+    _, section, source = max(found, key=lambda item: item[0])
+    return section, source
 
 
 def timings(section: Mapping[str, Any], prefix: str = "", depth: int = 0) -> Iterator[Timing]:

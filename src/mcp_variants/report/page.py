@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .assets import HOST_ID, LOADER, embedded, host_script
+from .context import context_figure
 from .figures import bytes_figure, live_figure, roundtrip_figure
 from .numbers import Bench, execution_bytes
 from .record import DemoRun, Step
@@ -48,6 +49,8 @@ def render(run: DemoRun, bench: Bench | None, coverage: dict[str, int]) -> str:
         roundtrip_figure(bench),
         "<h3>Live edits</h3>",
         live_figure(bench),
+        "<h3>What the model reads over a session</h3>",
+        context_figure(bench),
         f"<h2 id=scenarios>The SEP's scenarios: {sum(s.passed for s in run.steps)}/{len(run.steps)} pass</h2>",
         _contents(run.steps),
         scenarios,

@@ -83,6 +83,9 @@ svg .label{fill:#374151}svg .value{fill:#111827;font-weight:600}svg .marker{stro
 .s-model{fill:var(--model)}.s-user{fill:var(--user)}.s-program{fill:var(--program)}.s-view{fill:var(--view)}
 .s-legacy{fill:var(--legacy)}.s-legacy2{fill:var(--legacy2)}.s-mirror{fill:var(--mirror)}.s-raw{fill:var(--raw)}
 .s-server{fill:var(--server)}
+svg .alt{opacity:.6}
+table.context td.num{text-align:right;font-variant-numeric:tabular-nums}table.context tr.total{font-weight:600}
+table.context .bad{color:var(--bad);font-weight:700}
 .caption{color:var(--muted);font-size:12.5px;max-width:70em}
 .headline{font-size:14px}
 .missing{background:#fff;border:1px dashed #9aa3af;border-radius:8px;padding:10px 12px;color:var(--muted)}

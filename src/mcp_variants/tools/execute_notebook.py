@@ -97,7 +97,8 @@ def _text(cell: CellRun) -> str:
 
 
 def _lines(run: NotebookRun, *, first: str) -> str:
-    texts = cap_each([_text(c) for c in run.ran], max(run.text_limit - len(first.encode()) - 200 * len(run.cells), 1000), hint=OUTPUT_HINT)
+    texts = cap_each([_text(c) for c in run.ran], max(run.text_limit - len(first.encode()) - 200 * len(run.cells), 1000), hint=OUTPUT_HINT,
+                     tail=True)
     lines = [first]
     for cell, text in zip(run.ran, texts, strict=True):
         lines.append(_label(cell) + (":\n" + text.text if text.text else ": no output"))

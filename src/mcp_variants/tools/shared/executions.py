@@ -86,7 +86,7 @@ def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: 
                 if end > text_limit and uri is not None:
                     cut.append(uri)
             hint = whole_output_hint(cut, for_model=for_model)
-            blocks.append({"type": "text", "text": cap_text("".join(text for text, _ in texts), text_limit, hint=hint).text})
+            blocks.append({"type": "text", "text": cap_text("".join(text for text, _ in texts), text_limit, hint=hint, tail=True).text})
             texts.clear()
 
     for index, output in enumerate(outputs):
@@ -137,7 +137,7 @@ def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: Imag
         text = _output_texts(output)
         if text is not None:
             uri = uris[index] if index < len(uris) else None
-            capped = cap_text(text, text_limit, hint=whole_output_hint([uri] if uri else [], for_model=True))
+            capped = cap_text(text, text_limit, hint=whole_output_hint([uri] if uri else [], for_model=True), tail=True)
             if capped.cut and uri is not None:
                 whole.append({"item": len(items), "uri": uri, "bytes": len(text.encode())})
             items.append(capped.text)

@@ -10,13 +10,22 @@ class Capped(NamedTuple):
     cut: bool  # the text was longer than the limit: `text` ends with the marker
 
 
-def cap_text(text: str, limit: int, *, hint: str) -> Capped:
-    """At most `limit` bytes of `text`, with a marker saying what was cut and how to get it."""
+def cap_text(text: str, limit: int, *, hint: str, tail: bool = False) -> Capped:
+    """At most `limit` bytes of `text`, with a marker saying what was cut and how to get it. `tail`: keep the end
+    too, half the budget on each side of the marker, each cut at a line's end where there is one: the end of a
+    run's output is where its result, its last log line and its error are."""
     data = text.encode()
     if len(data) <= limit:
         return Capped(text, False)
-    kept = data[:limit].decode(errors="ignore")
-    return Capped(f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]", True)
+    if not tail:
+        kept = data[:limit].decode(errors="ignore")
+        return Capped(f"{kept}\n[... {len(data) - len(kept.encode())} more bytes cut; {hint}]", True)
+    head, end = data[:limit // 2], data[len(data) - limit // 2:]
+    head = head[:head.rfind(b"\n") + 1] or head
+    end = end[end.find(b"\n") + 1:] or end
+    first, last = head.decode(errors="ignore"), end.decode(errors="ignore")
+    cut = len(data) - len(first.encode()) - len(last.encode())
+    return Capped(f"{first.removesuffix(chr(10))}\n[... {cut} more bytes cut; {hint}]\n{last}", True)
 
 
 def plural(count: int, word: str) -> str:
@@ -24,7 +33,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def cap_each(texts: list[str], limit: int, *, hint: str) -> list[Capped]:
+def cap_each(texts: list[str], limit: int, *, hint: str, tail: bool = False) -> list[Capped]:
     """`texts` capped to share one budget of `limit` bytes: a text within its fair share is kept whole
     and leaves what it did not use to the longer ones, so one long text cannot crowd out the short."""
     sizes = [len(text.encode()) for text in texts]
@@ -33,4 +42,4 @@ def cap_each(texts: list[str], limit: int, *, hint: str) -> list[Capped]:
     for i in sorted(range(len(texts)), key=sizes.__getitem__):
         caps[i] = min(sizes[i], budget // left)
         budget, left = budget - caps[i], left - 1
-    return [cap_text(text, cap, hint=hint) for text, cap in zip(texts, caps, strict=True)]
+    return [cap_text(text, cap, hint=hint, tail=tail) for text, cap in zip(texts, caps, strict=True)]
