@@ -166,6 +166,28 @@ def test_error_handling() -> str:
     raise ToolError(ErrorKind.TOOL_ERROR, "This tool intentionally returns an error for testing")
 
 
+# ---- tools: SEP-3279's own fixtures (conformance-ts/: the SEP's scenarios in the suite's API) -----------
+
+TOTAL = {"type": "object", "required": ["total"], "properties": {"total": {"type": "integer"}}}
+ROWS = {"type": "array", "items": {"type": "object", "required": ["name", "value"],
+                                   "properties": {"name": {"type": "string"}, "value": {"type": "integer"}}}}
+
+
+@variants.tool("assistant/content", variant("assistant/structured", TOTAL), "user/content", variant("user/structured", ROWS),
+               variant("programmatic/structured", ROWS), annotations=READ_ONLY)
+def test_variants_all() -> Results:
+    """Every core variant, each in its own shape: two rows and their total"""
+    rows = [{"name": "a", "value": 1}, {"name": "b", "value": 2}]
+    return Results({"assistant/content": "Two rows, a = 1 and b = 2; their total is 3.", "assistant/structured": {"total": 3},
+                    "user/content": "a: 1, b: 2", "user/structured": rows, "programmatic/structured": rows})
+
+
+@variants.tool("assistant/content", variant("programmatic/structured", TOTAL))
+def test_variants_error() -> Results:
+    """Always fails as a tool error (isError: true), answering each requested variant"""
+    raise ToolError(ErrorKind.TOOL_ERROR, "test_variants_error fails, as it always does")
+
+
 # ---- tools: notifications during a call --------------------------------------------------------
 
 
