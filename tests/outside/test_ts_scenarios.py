@@ -31,7 +31,7 @@ from mcp_variants.conformance.runner import RunConfig, run
 from mcp_variants.conformance.wire import HttpTarget
 from support.servers import HttpServer
 
-from .support import EVERYTHING, EXAMPLES, HERE, NODE_MODULES, node_env, unavailable
+from .support import HERE, NODE_MODULES, node_env, unavailable
 
 TS = HERE.parents[1] / "conformance-ts"
 TSX = TS / "node_modules" / "tsx" / "dist" / "cli.mjs"
