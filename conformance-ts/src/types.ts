@@ -2,6 +2,7 @@
 // scenarios import, with the same shapes, so that they type-check and run here. The runner's
 // own file; a pull request drops in src/scenarios/** and src/seps/sep-3279.yaml, not this.
 import type { RunContext } from './connection';
+import type { ScenarioContext } from './mock-server';
 
 export type CheckStatus =
   | 'SUCCESS'
@@ -37,4 +38,19 @@ export interface ClientScenario {
   description: string;
   source: ScenarioSource;
   run(ctx: RunContext): Promise<ConformanceCheck[]>;
+}
+
+export interface ScenarioUrls {
+  serverUrl: string;
+  context?: Record<string, unknown>;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  source: ScenarioSource;
+  allowClientError?: boolean;
+  start(ctx: ScenarioContext): Promise<ScenarioUrls>;
+  stop(): Promise<void>;
+  getChecks(): ConformanceCheck[];
 }

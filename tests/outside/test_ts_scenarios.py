@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,7 +26,9 @@ from typing import Any
 
 import pytest
 from conformance import test_broken as python_broken
+from conformance import test_check_client as python_broken_clients
 
+from mcp_variants.conformance import client_check
 from mcp_variants.conformance.binding import CallConfig
 from mcp_variants.conformance.results import scenario_checks
 from mcp_variants.conformance.runner import RunConfig, run
@@ -41,11 +45,12 @@ ERROR_FIXTURE = "test_variants_error"
 Verdicts = dict[tuple[str, str], str]  # (case id, check id) -> pass / fail / skip
 
 
-def run_ts(node_bin: Path, url: str) -> dict[str, list[dict[str, Any]]]:
+def run_ts(node_bin: Path, *args: str) -> dict[str, list[dict[str, Any]]]:
+    """conformance-ts/runner/run.ts ARGS (`server --url URL` or `client --command CMD`): {scenario: checks}."""
     if not TSX.exists():
         unavailable(f"{TSX.relative_to(HERE.parents[1])} is not installed (conformance-ts/install.sh)")
-    done = subprocess.run([str(node_bin), str(TSX), "runner/run.ts", "--url", url], cwd=TS, check=False,
-                          capture_output=True, text=True, timeout=300, env=node_env())
+    done = subprocess.run([str(node_bin), str(TSX), "runner/run.ts", *args], cwd=TS, check=False,
+                          capture_output=True, text=True, timeout=600, env=node_env())
     assert done.returncode in (0, 1), f"runner exited {done.returncode}: {done.stderr[-3000:]}"
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -82,6 +87,11 @@ def python_verdicts(url: str) -> Verdicts:
         card = run(target, config=RunConfig(kinds=frozenset({"server"}), calls=fixture_calls(url)))
     finally:
         target.close()
+    return card_verdicts(card)
+
+
+def card_verdicts(card: dict[str, Any]) -> Verdicts:
+    """A Python scorecard's (scenario, check id) verdicts, as its checks.json says them (results.py)."""
     out: Verdicts = {}
     for result in card["scenarios"]:
         for check in scenario_checks(result, "-"):
@@ -93,8 +103,10 @@ def python_verdicts(url: str) -> Verdicts:
 
 def compare(node_bin: Path, url: str) -> Verdicts:
     """Both suites on `url`; asserts they agree on every (case, check id) and returns the verdicts."""
-    ts = ts_verdicts(run_ts(node_bin, url))
-    py = python_verdicts(url)
+    return agree(ts_verdicts(run_ts(node_bin, "server", "--url", url)), python_verdicts(url))
+
+
+def agree(ts: Verdicts, py: Verdicts) -> Verdicts:
     assert ts.keys() == py.keys(), f"only TypeScript: {sorted(ts.keys() - py.keys())}; only Python: {sorted(py.keys() - ts.keys())}"
     differ = {key: {"ts": ts[key], "python": py[key]} for key in ts if ts[key] != py[key]}
     assert not differ, f"the two suites disagree: {differ}"
@@ -179,10 +191,42 @@ def test_the_broken_variants_together_fail_every_must_check_id(broken_verdicts: 
     assert emitted - failed == set(), f"check ids no broken variant fails: {sorted(emitted - failed)}"
 
 
+# ---- client scenarios: the reference client and the broken clients ---------------------------------
+
+
+def compare_client(node_bin: Path, command: list[str]) -> Verdicts:
+    """The TypeScript client scenarios and `mcp-variants check-client` on one client command; they must agree."""
+    ts = ts_verdicts(run_ts(node_bin, "client", "--command", shlex.join(command)))
+    return agree(ts, card_verdicts(client_check.run(command)))
+
+
+def test_the_reference_client_passes_every_client_scenario_and_both_suites_agree(node_bin: Path) -> None:
+    verdicts = compare_client(node_bin, client_check.REFERENCE_COMMAND)
+    assert set(verdicts.values()) == {"pass"}, {k: v for k, v in verdicts.items() if v != "pass"}
+    assert len({case for case, _ in verdicts}) == 13
+
+
+@pytest.fixture(scope="module")
+def broken_client_verdicts(node_bin: Path) -> dict[str, Verdicts]:
+    folder = python_broken_clients.BROKEN_CLIENTS
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(compare_client, node_bin, [sys.executable, str(folder / f"{name}.py")])
+                   for name in python_broken_clients.EXPECTED}
+        return {name: future.result() for name, future in futures.items()}
+
+
+@pytest.mark.parametrize("client", sorted(python_broken_clients.EXPECTED))
+def test_each_broken_client_fails_exactly_its_check(broken_client_verdicts: dict[str, Verdicts], client: str) -> None:
+    check_id, scenarios = python_broken_clients.EXPECTED[client]
+    failed = {key for key, v in broken_client_verdicts[client].items() if v == "fail"}
+    assert failed == {(scenario, check_id) for scenario in scenarios}
+
+
 def test_ts_folder_is_self_contained() -> None:
     """What a pull request drops in imports only the suite's own modules (types, connection, untestable), its own
     folder, and ajv, which the suite already depends on."""
     allowed = {"../../../types", "../../../connection", "../../untestable", "ajv/dist/2020.js"}
-    for path in (TS / "src" / "scenarios" / "server" / "sep-3279").glob("*.ts"):
+    allowed |= {"../../../mock-server", "node:fs", "node:os", "node:path", "node:http", "node:crypto", "node:net"}
+    for path in (TS / "src" / "scenarios").glob("*/sep-3279/*.ts"):
         sources = set(re.findall(r"^import[^;]*? from '([^']+)';", path.read_text(), flags=re.M | re.S))
         assert all(s.startswith("./") or s in allowed for s in sources), f"{path.name}: {sorted(sources)}"
