@@ -196,8 +196,10 @@ def test_the_broken_variants_together_fail_every_must_check_id(broken_verdicts: 
 
 def compare_client(node_bin: Path, command: list[str]) -> Verdicts:
     """The TypeScript client scenarios and `mcp-variants check-client` on one client command; they must agree."""
-    ts = ts_verdicts(run_ts(node_bin, "client", "--command", shlex.join(command)))
-    return agree(ts, card_verdicts(client_check.run(command)))
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each suite waits on its client processes: run both at once
+        ts = pool.submit(run_ts, node_bin, "client", "--command", shlex.join(command))
+        py = pool.submit(client_check.run, command)
+        return agree(ts_verdicts(ts.result()), card_verdicts(py.result()))
 
 
 def test_the_reference_client_passes_every_client_scenario_and_both_suites_agree(node_bin: Path) -> None:
