@@ -5,7 +5,9 @@ prompts (test_simple_prompt, ...) and resources (test://static-text, ...). This 
 the suite scores each scenario against this stack (the SDK's MCPServer, mcp_variants.sdk's projection and its
 2026-12-01 bridge) instead of excusing it. The tasks extension's fixtures (SEP-2663: greet, slow_compute,
 failing_job, protocol_error_job) run through `Tasks`, the server API's task machinery; those that ask for input
-mid-task (confirm_delete, multi_input, test_tool_with_task) are not here.
+mid-task (confirm_delete, multi_input, test_tool_with_task) are not here. SEP-3279's own fixtures,
+test_variants_all (every core variant) and test_variants_error (a tool error), serve the SEP's scenarios in the
+suite's API (conformance-ts/).
 
 - Every tool is a `Variants` tool: `assistant/content` is what the suite reads (and what any client before
   2026-12-01 gets as `content`); where a tool has data worth a program's while, a `programmatic/structured`
