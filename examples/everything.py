@@ -5,7 +5,9 @@ prompts (test_simple_prompt, ...) and resources (test://static-text, ...). This 
 the suite scores each scenario against this stack (the SDK's MCPServer, mcp_variants.sdk's projection and its
 2026-12-01 bridge) instead of excusing it. The tasks extension's fixtures (SEP-2663: greet, slow_compute,
 failing_job, protocol_error_job) run through `Tasks`, the server API's task machinery; those that ask for input
-mid-task (confirm_delete, multi_input, test_tool_with_task) are not here.
+mid-task (confirm_delete, multi_input, test_tool_with_task) are not here. SEP-3279's own fixtures,
+test_variants_all (every core variant) and test_variants_error (a tool error), serve the SEP's scenarios in the
+suite's API (conformance-ts/).
 
 - Every tool is a `Variants` tool: `assistant/content` is what the suite reads (and what any client before
   2026-12-01 gets as `content`); where a tool has data worth a program's while, a `programmatic/structured`
@@ -166,6 +168,28 @@ def test_multiple_content_types() -> Results:
 def test_error_handling() -> str:
     """Tests error response handling"""
     raise ToolError(ErrorKind.TOOL_ERROR, "This tool intentionally returns an error for testing")
+
+
+# ---- tools: SEP-3279's own fixtures (conformance-ts/: the SEP's scenarios in the suite's API) -----------
+
+TOTAL = {"type": "object", "required": ["total"], "properties": {"total": {"type": "integer"}}}
+ROWS = {"type": "array", "items": {"type": "object", "required": ["name", "value"],
+                                   "properties": {"name": {"type": "string"}, "value": {"type": "integer"}}}}
+
+
+@variants.tool("assistant/content", variant("assistant/structured", TOTAL), "user/content", variant("user/structured", ROWS),
+               variant("programmatic/structured", ROWS), annotations=READ_ONLY)
+def test_variants_all() -> Results:
+    """Every core variant, each in its own shape: two rows and their total"""
+    rows = [{"name": "a", "value": 1}, {"name": "b", "value": 2}]
+    return Results({"assistant/content": "Two rows, a = 1 and b = 2; their total is 3.", "assistant/structured": {"total": 3},
+                    "user/content": "a: 1, b: 2", "user/structured": rows, "programmatic/structured": rows})
+
+
+@variants.tool("assistant/content", variant("programmatic/structured", TOTAL))
+def test_variants_error() -> Results:
+    """Always fails as a tool error (isError: true), answering each requested variant"""
+    raise ToolError(ErrorKind.TOOL_ERROR, "test_variants_error fails, as it always does")
 
 
 # ---- tools: notifications during a call --------------------------------------------------------

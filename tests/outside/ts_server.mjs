@@ -4,7 +4,7 @@
 //   node ts_server.mjs --port 3000          # streamable HTTP at http://127.0.0.1:3000/mcp
 //   FAULT=mirror node ts_server.mjs ...     # one planted fault: an unrequested text mirror at 2026-12-01
 //
-// Three tools declare outputVariants. The SDK serves the handshake versions (2024-11-05 ...
+// Three tools declare outputVariants, and two fixtures reuse them with fixed arguments. The SDK serves the handshake versions (2024-11-05 ...
 // 2025-11-25) with the legacy projection: content from assistant/content, structuredContent and
 // outputSchema from assistant/structured. SDK 1.32.2 does not know 2026-12-01, so a request whose
 // `_meta` envelope says 2026-12-01 is answered by hand (handle2026 below): server/discover,
@@ -81,6 +81,14 @@ const TOOLS = {
     },
   },
 };
+
+// Fixtures of the SEP-3279 scenarios in the official suite's API (conformance-ts/): named as its
+// everything-server names its own, callable with `{}`. One fails (division by zero) for the error case.
+const fixture = (tool, args, description) => ({
+  ...tool, description, inputSchema: obj({}, []), run: () => tool.run(args),
+});
+TOOLS.test_variants_customers = fixture(TOOLS.search_customers, { query: 'globex' }, 'search_customers for "globex": every core variant and the ui one.');
+TOOLS.test_variants_error = fixture(TOOLS.divide, { a: 1, b: 0 }, 'divide 1 by 0: fails as a tool error (isError: true).');
 
 const validators = new AjvJsonSchemaValidator();
 const key = (s) => `${s.audience}/${s.format}`;

@@ -40,8 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m mcp_variants.conformance.reference_client URL (scenario in MCP_CONFORMANCE_* variables)", file=sys.stderr)
         return 2
     context = json.loads(os.environ["MCP_CONFORMANCE_CONTEXT"])
-    version = os.environ["MCP_CONFORMANCE_PROTOCOL_VERSION"]
-    with open(os.environ["MCP_CONFORMANCE_DELIVERIES"], "a") as sink:
+    # The official suite's client runner sets the version variable from its own --spec-version and knows no
+    # deliveries file: the SEP-3279 scenarios in its API (conformance-ts/) put both in the context.
+    version = context.get("protocolVersion") or os.environ["MCP_CONFORMANCE_PROTOCOL_VERSION"]
+    with open(context.get("deliveries") or os.environ["MCP_CONFORMANCE_DELIVERIES"], "a") as sink:
         router = HostRouter(**{name: consumer(name, sink) for name in context.get("consumers", ["model", "user", "program", "view"])})
         session = ClientSession(HttpTransport(argv[-1]), version, extensions=context.get("extensions") or None)
         try:

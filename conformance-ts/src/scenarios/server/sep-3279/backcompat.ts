@@ -1,0 +1,238 @@
+/**
+ * SEP-3279 — backward compatibility: what a server that serves 2026-12-01 answers a client of
+ * 2026-07-28 or earlier (the legacy Tool and result shapes, and never `outputs`).
+ *
+ * 2026-07-28 is sent stateless; 2025-11-25 ... 2024-11-05 through an initialize handshake. A
+ * version the server does not serve (initialize answers another, or -32022) skips its case.
+ */
+
+import type {
+  ClientScenario,
+  ConformanceCheck,
+  ScenarioSource
+} from '../../../types';
+import { DRAFT_PROTOCOL_VERSION } from '../../../types';
+import type { RunContext } from '../../../connection';
+import {
+  ASSISTANT_CONTENT,
+  ASSISTANT_STRUCTURED,
+  deepEqual,
+  hasOutputsArray,
+  isResult,
+  outputsOf,
+  runCases,
+  schemaErrors,
+  toolNamed,
+  variantSchema,
+  type Case,
+  type CaseSpec
+} from './cases';
+
+const LEGACY_CHECKS = [
+  'sep-3279-server-legacy-tool-shape',
+  'sep-3279-server-legacy-result-shape',
+  'sep-3279-server-legacy-structuredcontent-conforms',
+  'sep-3279-server-no-outputs-for-old-clients',
+  'sep-3279-version-determines-shapes'
+];
+
+function legacyShapes(version: string, id: string, title: string): CaseSpec {
+  return {
+    id,
+    title,
+    level: 'MUST',
+    checks: LEGACY_CHECKS,
+    body: async (c) => {
+      const bound = c.bind({});
+      const listing = await c.list(version);
+      const tools = listing?.result?.tools;
+      c.expect(
+        Array.isArray(tools) && tools.length > 0,
+        'tools/list answers with a non-empty `tools` array',
+        listing
+      );
+      for (const tool of Array.isArray(tools) ? tools : []) {
+        c.expect(
+          !('outputVariants' in (tool ?? {})),
+          `${tool?.name}: no \`outputVariants\` at ${version}`
+        );
+        c.expect(typeof tool?.name === 'string', 'a string `name`', tool?.name);
+        c.expect(
+          typeof tool?.inputSchema === 'object' &&
+            tool?.inputSchema !== null &&
+            !Array.isArray(tool.inputSchema),
+          `${tool?.name}: an \`inputSchema\` object`
+        );
+      }
+      const response = await c.call(bound, undefined, { version });
+      isResult(c, response);
+      const result = response?.result ?? {};
+      c.expect(
+        Array.isArray(result.content),
+        'the result has the legacy `content` array',
+        result
+      );
+      c.expect(
+        !('outputs' in result),
+        'no `outputs`: an old client does not understand them'
+      );
+      const schema = toolNamed(listing, bound.tool)?.outputSchema;
+      if (schema !== undefined && 'structuredContent' in result) {
+        const errors = schemaErrors(schema, result.structuredContent);
+        c.expect(
+          errors.length === 0,
+          "structuredContent is valid against the tool's legacy outputSchema",
+          errors
+        );
+      }
+    }
+  };
+}
+
+/** For each tool with a legacy outputSchema (2026-07-28), `judge(outputSchema, modern tool)`. */
+async function eachLegacySchema(
+  c: Case,
+  judge: (name: string, schema: unknown, modern: any) => void
+): Promise<void> {
+  const modern = await c.list(undefined, true);
+  const legacy = await c.list('2026-07-28');
+  const tools = legacy?.result?.tools;
+  c.expect(
+    Array.isArray(tools),
+    'tools/list at 2026-07-28 answers with a `tools` array',
+    legacy
+  );
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    if (tool?.outputSchema === undefined) continue;
+    judge(tool.name, tool.outputSchema, toolNamed(modern, tool.name));
+  }
+}
+
+export const BACKCOMPAT_CASES: CaseSpec[] = [
+  legacyShapes(
+    '2026-07-28',
+    'plan-13-legacy-projection-2026-07-28',
+    'Versioned projection to the 2026-07-28 legacy shapes'
+  ),
+  {
+    id: 'must-requestedoutputs-at-2026-07-28-never-yields-outputs',
+    title:
+      'requestedOutputs sent at 2026-07-28 never turns the result into `outputs`',
+    level: 'MUST',
+    checks: [
+      'sep-3279-server-no-outputs-for-old-clients',
+      'sep-3279-server-legacy-result-shape',
+      'sep-3279-legacy-outputvariants-not-a-signal'
+    ],
+    body: async (c) => {
+      const response = await c.call(c.bind({}), [ASSISTANT_CONTENT], {
+        version: '2026-07-28',
+        mustSucceed: false
+      });
+      c.expect(
+        !('outputs' in (response?.result ?? {})),
+        'no `outputs` in a 2026-07-28 result'
+      );
+      c.expect(
+        response?.error !== undefined ||
+          Array.isArray(response?.result?.content),
+        'the server refuses the field (any JSON-RPC error) or answers the legacy `content`',
+        response
+      );
+    }
+  },
+  ...['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].map((v) =>
+    legacyShapes(v, `must-legacy-shapes-${v}`, `Legacy shapes at ${v}`)
+  ),
+  {
+    id: 'must-legacy-outputschema-not-from-other-audiences',
+    title:
+      'The legacy outputSchema is never a user, programmatic or extension schema',
+    level: 'MUST',
+    checks: ['sep-3279-server-legacy-outputschema-not-from-other-audiences'],
+    body: async (c) => {
+      await eachLegacySchema(c, (name, schema, modern) => {
+        const variants: any[] = Array.isArray(modern?.outputVariants)
+          ? modern.outputVariants
+          : [];
+        const own = variantSchema(modern, ASSISTANT_STRUCTURED);
+        const others = variants
+          .filter((v) => v?.audience !== 'assistant' && v?.schema !== undefined)
+          .map((v) => v.schema);
+        c.expect(
+          (own !== undefined && deepEqual(schema, own)) ||
+            !others.some((o) => deepEqual(o, schema)),
+          `${name}: outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema`,
+          schema
+        );
+      });
+    }
+  },
+  {
+    id: 'should-legacy-outputschema-from-assistant-structured',
+    title:
+      'A tool with assistant/structured exposes that schema as its legacy outputSchema',
+    level: 'SHOULD',
+    checks: ['sep-3279-server-legacy-outputschema-from-assistant-structured'],
+    body: async (c) => {
+      await eachLegacySchema(c, (name, schema, modern) => {
+        const declared = (
+          Array.isArray(modern?.outputVariants) ? modern.outputVariants : []
+        ).some(
+          (v: any) => v?.audience === 'assistant' && v?.format === 'structured'
+        );
+        const own = variantSchema(modern, ASSISTANT_STRUCTURED);
+        c.expect(
+          !declared || (own !== undefined && deepEqual(schema, own)),
+          `${name}: outputSchema is assistant/structured's schema`,
+          schema
+        );
+      });
+    }
+  },
+  {
+    id: 'should-legacy-content-from-assistant-content',
+    title: 'The legacy content at 2026-07-28 is the assistant/content output',
+    level: 'SHOULD',
+    checks: ['sep-3279-server-legacy-content-from-assistant-content'],
+    body: async (c) => {
+      const bound = c.bind({});
+      const modern = await c.call(bound, [ASSISTANT_CONTENT]);
+      isResult(c, modern);
+      hasOutputsArray(c, modern);
+      const legacy = await c.call(bound, undefined, { version: '2026-07-28' });
+      isResult(c, legacy);
+      const ac = outputsOf(modern).filter(
+        (o) => o?.audience === 'assistant' && o?.format === 'content'
+      );
+      c.expect(
+        ac.length === 1 &&
+          legacy?.result?.content !== undefined &&
+          deepEqual(legacy.result.content, ac[0].content),
+        'the legacy `content` equals the assistant/content output of the same call at 2026-12-01',
+        legacy?.result?.content
+      );
+    }
+  }
+];
+
+export class Sep3279BackwardCompatibilityScenario implements ClientScenario {
+  name = 'sep-3279-backward-compatibility';
+  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
+  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  description = `Test SEP-3279 backward compatibility: a 2026-12-01 server talking to older clients.
+
+**Server Implementation Requirements (SEP-3279, Backward compatibility):**
+- tools/list at 2026-07-28 or earlier MUST return the legacy Tool shape without \`outputVariants\`;
+  tools/call MUST return the legacy \`content\` (and optional \`structuredContent\`, valid against
+  the legacy \`outputSchema\`), never \`outputs\`, even when the request carries \`requestedOutputs\`.
+- The legacy \`outputSchema\` MUST NOT be a user, programmatic or extension schema; it SHOULD be
+  assistant/structured's. The legacy \`content\` SHOULD be the assistant/content output.
+
+Versions 2024-11-05 ... 2025-11-25 use an initialize handshake; a version the server does not
+serve is SKIPPED. Fixtures as in sep-3279-output-selection (any tool callable with \`{}\`).`;
+
+  async run(ctx: RunContext): Promise<ConformanceCheck[]> {
+    return runCases(ctx.serverUrl, BACKCOMPAT_CASES);
+  }
+}

@@ -1,0 +1,234 @@
+"""The SEP-3279 scenarios in the official suite's API (conformance-ts/), run by our small runner, and our
+Python suite, side by side on the same servers: they must agree verdict by verdict.
+
+Targets: `mcp-variants serve --http`, the examples on mcp_variants.sdk (everything.py, world_clock.py,
+migration/after.py), the TypeScript SDK server (ts_server.mjs) and every deliberately broken variant of our
+server (tests/conformance/broken/), each of which the TypeScript scenarios must fail in exactly the cases
+the Python suite fails it in (tests/conformance/test_broken.py's EXPECTED).
+
+A TypeScript case emits each check id it cites with the case's verdict, as the Python scenario of the same
+id does in its checks.json (results.py); a check the server cannot be exercised on is, in the official
+suite's terms, untestable (a failure naming the missing fixture) or SKIPPED (a protocol version it does not
+serve): both read as the Python suite's skip.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conformance import test_broken as python_broken
+from conformance import test_check_client as python_broken_clients
+
+from mcp_variants.conformance import client_check
+from mcp_variants.conformance.binding import CallConfig
+from mcp_variants.conformance.results import scenario_checks
+from mcp_variants.conformance.runner import RunConfig, run
+from mcp_variants.conformance.wire import HttpTarget
+from support.servers import HttpServer
+
+from .support import HERE, NODE_MODULES, node_env, unavailable
+
+TS = HERE.parents[1] / "conformance-ts"
+TSX = TS / "node_modules" / "tsx" / "dist" / "cli.mjs"
+FIXTURE_PREFIX = "test_variants_"
+ERROR_FIXTURE = "test_variants_error"
+
+Verdicts = dict[tuple[str, str], str]  # (case id, check id) -> pass / fail / skip
+
+
+def run_ts(node_bin: Path, *args: str) -> dict[str, list[dict[str, Any]]]:
+    """conformance-ts/runner/run.ts ARGS (`server --url URL` or `client --command CMD`): {scenario: checks}."""
+    if not TSX.exists():
+        unavailable(f"{TSX.relative_to(HERE.parents[1])} is not installed (conformance-ts/install.sh)")
+    done = subprocess.run([str(node_bin), str(TSX), "runner/run.ts", *args], cwd=TS, check=False,
+                          capture_output=True, text=True, timeout=600, env=node_env())
+    assert done.returncode in (0, 1), f"runner exited {done.returncode}: {done.stderr[-3000:]}"
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def ts_verdicts(results: dict[str, list[dict[str, Any]]]) -> Verdicts:
+    out: Verdicts = {}
+    for checks in results.values():
+        for check in checks:
+            details = check.get("details") or {}
+            status = check["status"]
+            verdict = ("skip" if details.get("untestable") or status == "SKIPPED"
+                       else "pass" if status == "SUCCESS" else "fail")
+            out[(details["case"], check["id"])] = verdict
+    return out
+
+
+def fixture_calls(url: str) -> CallConfig:
+    """The fixtures the TypeScript cases call first (test_variants_* with `{}`), given to the Python suite as
+    --call / --error-call in listing order, so that both choose the same tool for each case."""
+    target = HttpTarget(url)
+    try:
+        trip = target.exchange("2026-12-01", None, "tools/list", {})
+    finally:
+        target.close()
+    names = [t.get("name") for t in ((trip.response or {}).get("result") or {}).get("tools", [])]
+    fixtures = [n for n in names if isinstance(n, str) and n.startswith(FIXTURE_PREFIX)]
+    return CallConfig(calls={n: {} for n in fixtures if n != ERROR_FIXTURE},
+                      error_calls={n: {} for n in fixtures if n == ERROR_FIXTURE})
+
+
+def python_verdicts(url: str) -> Verdicts:
+    target = HttpTarget(url)
+    try:
+        card = run(target, config=RunConfig(kinds=frozenset({"server"}), calls=fixture_calls(url)))
+    finally:
+        target.close()
+    return card_verdicts(card)
+
+
+def card_verdicts(card: dict[str, Any]) -> Verdicts:
+    """A Python scorecard's (scenario, check id) verdicts, as its checks.json says them (results.py)."""
+    out: Verdicts = {}
+    for result in card["scenarios"]:
+        for check in scenario_checks(result, "-"):
+            if check["id"] == "wire-schema-valid":
+                continue
+            out[(result["id"], check["id"])] = {"SUCCESS": "pass", "SKIPPED": "skip"}.get(check["status"], "fail")
+    return out
+
+
+def compare(node_bin: Path, url: str) -> Verdicts:
+    """Both suites on `url`; asserts they agree on every (case, check id) and returns the verdicts."""
+    return agree(ts_verdicts(run_ts(node_bin, "server", "--url", url)), python_verdicts(url))
+
+
+def agree(ts: Verdicts, py: Verdicts) -> Verdicts:
+    assert ts.keys() == py.keys(), f"only TypeScript: {sorted(ts.keys() - py.keys())}; only Python: {sorted(py.keys() - ts.keys())}"
+    differ = {key: {"ts": ts[key], "python": py[key]} for key in ts if ts[key] != py[key]}
+    assert not differ, f"the two suites disagree: {differ}"
+    return ts
+
+
+def cases(verdicts: Verdicts, verdict: str) -> set[str]:
+    return {case for (case, _), v in verdicts.items() if v == verdict}
+
+
+# ---- well-behaved servers --------------------------------------------------------------------------
+
+
+def test_this_server_passes_every_case_and_both_suites_agree(node_bin: Path, server: HttpServer) -> None:
+    verdicts = compare(node_bin, server.url)
+    assert set(verdicts.values()) == {"pass"}, {k: v for k, v in verdicts.items() if v != "pass"}
+
+
+def test_the_everything_example_passes_what_it_can_and_both_suites_agree(node_bin: Path, everything_server: HttpServer) -> None:
+    verdicts = compare(node_bin, everything_server.url)
+    assert not cases(verdicts, "fail")
+    # everything.py serves no ui variant: only the cases that need one are not exercised.
+    assert cases(verdicts, "skip") == {"plan-06-apps-call", "plan-08-app-only-explicit-ui", "plan-09-app-only-fallback",
+                                       "plan-10b-unnegotiated-extension", "plan-11-independent-schemas"}
+
+
+@pytest.mark.parametrize("example", ["world_clock_server", "migrated_server"])
+def test_the_other_examples_fail_nothing_and_both_suites_agree(node_bin: Path, example: str, request: pytest.FixtureRequest) -> None:
+    verdicts = compare(node_bin, request.getfixturevalue(example).url)
+    assert not cases(verdicts, "fail")
+    assert cases(verdicts, "pass") >= {"plan-07-every-tool-declares-assistant-content", "must-no-duplicate-variant-pairs"}
+
+
+@pytest.fixture(scope="module")
+def ts_server(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """tests/outside/ts_server.mjs (@modelcontextprotocol/sdk) on a free port."""
+    if not (NODE_MODULES / "@modelcontextprotocol" / "sdk").exists():
+        unavailable("@modelcontextprotocol/sdk is not installed")
+    folder = tmp_path_factory.mktemp("ts-server")
+    server = HttpServer(folder, log=folder / "ts_server.log", command=[str(node_bin), str(HERE / "ts_server.mjs")])
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def test_the_typescript_sdk_server_passes_every_case_and_both_suites_agree(node_bin: Path, ts_server: HttpServer) -> None:
+    verdicts = compare(node_bin, ts_server.url)
+    assert set(verdicts.values()) == {"pass"}, {k: v for k, v in verdicts.items() if v != "pass"}
+
+
+# ---- broken variants: each fails exactly its cases, in both suites ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def broken_verdicts(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Verdicts]:
+    root = tmp_path_factory.mktemp("broken-ts-root")
+
+    def one(name: str) -> Verdicts:
+        server = HttpServer(root, log=root.parent / f"broken-ts-{name}.log", script=python_broken.BROKEN / f"{name}.py")
+        try:
+            return compare(node_bin, server.url)
+        finally:
+            server.close()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(one, name) for name in python_broken.EXPECTED}
+        return {name: future.result() for name, future in futures.items()}
+
+
+@pytest.mark.parametrize("variant", sorted(python_broken.EXPECTED))
+def test_each_broken_variant_fails_exactly_its_cases(broken_verdicts: dict[str, Verdicts], variant: str) -> None:
+    verdicts = broken_verdicts[variant]
+    assert not cases(verdicts, "skip"), f"{variant}: cases not exercised: {sorted(cases(verdicts, 'skip'))}"
+    assert cases(verdicts, "fail") == python_broken.EXPECTED[variant]
+
+
+def test_the_broken_variants_together_fail_every_must_check_id(broken_verdicts: dict[str, Verdicts]) -> None:
+    """The suite's rule for a new scenario: every MUST check a deliberately broken server fails."""
+    failed = {check for verdicts in broken_verdicts.values() for (_, check), v in verdicts.items() if v == "fail"}
+    emitted = {check for verdicts in broken_verdicts.values() for (_, check) in verdicts}
+    assert emitted - failed == set(), f"check ids no broken variant fails: {sorted(emitted - failed)}"
+
+
+# ---- client scenarios: the reference client and the broken clients ---------------------------------
+
+
+def compare_client(node_bin: Path, command: list[str]) -> Verdicts:
+    """The TypeScript client scenarios and `mcp-variants check-client` on one client command; they must agree."""
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each suite waits on its client processes: run both at once
+        ts = pool.submit(run_ts, node_bin, "client", "--command", shlex.join(command))
+        py = pool.submit(client_check.run, command)
+        return agree(ts_verdicts(ts.result()), card_verdicts(py.result()))
+
+
+def test_the_reference_client_passes_every_client_scenario_and_both_suites_agree(node_bin: Path) -> None:
+    verdicts = compare_client(node_bin, client_check.REFERENCE_COMMAND)
+    assert set(verdicts.values()) == {"pass"}, {k: v for k, v in verdicts.items() if v != "pass"}
+    assert len({case for case, _ in verdicts}) == 13
+
+
+@pytest.fixture(scope="module")
+def broken_client_verdicts(node_bin: Path) -> dict[str, Verdicts]:
+    folder = python_broken_clients.BROKEN_CLIENTS
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(compare_client, node_bin, [sys.executable, str(folder / f"{name}.py")])
+                   for name in python_broken_clients.EXPECTED}
+        return {name: future.result() for name, future in futures.items()}
+
+
+@pytest.mark.parametrize("client", sorted(python_broken_clients.EXPECTED))
+def test_each_broken_client_fails_exactly_its_check(broken_client_verdicts: dict[str, Verdicts], client: str) -> None:
+    check_id, scenarios = python_broken_clients.EXPECTED[client]
+    failed = {key for key, v in broken_client_verdicts[client].items() if v == "fail"}
+    assert failed == {(scenario, check_id) for scenario in scenarios}
+
+
+def test_ts_folder_is_self_contained() -> None:
+    """What a pull request drops in imports only the suite's own modules (types, connection, untestable), its own
+    folder, and ajv, which the suite already depends on."""
+    allowed = {"../../../types", "../../../connection", "../../untestable", "ajv/dist/2020.js"}
+    allowed |= {"../../../mock-server", "node:fs", "node:os", "node:path", "node:http", "node:crypto", "node:net"}
+    for path in (TS / "src" / "scenarios").glob("*/sep-3279/*.ts"):
+        sources = set(re.findall(r"^import[^;]*? from '([^']+)';", path.read_text(), flags=re.M | re.S))
+        assert all(s.startswith("./") or s in allowed for s in sources), f"{path.name}: {sorted(sources)}"
