@@ -9,12 +9,12 @@ for `serve --compat <server>`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .protocol.declarations import parse_declaration, standing_in
-from .protocol.errors import DeclarationError
+from .protocol.declarations import parse_declaration
 from .protocol.types import ToolDeclaration
 
 SHAPES_PREFIX = "shapes/"
@@ -38,12 +38,18 @@ def load_shape(directory: Path, name: str) -> dict[str, Any]:
 
 def load_declarations(directory: Path | None = None) -> dict[str, ToolDeclaration]:
     """Every tool declaration, checked; DeclarationError names the first broken rule."""
-    directory = directory or variants_dir()
     declarations: dict[str, ToolDeclaration] = {}
-    for path in sorted(directory.glob("*.json")):
-        declaration = parse_declaration(_inline(json.loads(path.read_text()), directory))
+    for raw in tool_files(directory):
+        declaration = parse_declaration(raw)
         declarations[declaration.name] = declaration
     return declarations
+
+
+def tool_files(directory: Path | None = None) -> Iterator[dict[str, Any]]:
+    """Each variants/<tool>.json, its shared shapes inlined, in name order."""
+    directory = directory or variants_dir()
+    for path in sorted(directory.glob("*.json")):
+        yield _inline(json.loads(path.read_text()), directory)
 
 
 def compat_servers(directory: Path | None = None) -> list[str]:
@@ -55,15 +61,6 @@ def compat_record(server: str, directory: Path | None = None) -> dict[str, Any]:
     """variants/compat/<server>.json: `server`, `version`, and `tools` (each tool's inputSchema by name)."""
     record: dict[str, Any] = json.loads(((directory or variants_dir()) / COMPAT / f"{server}.json").read_text())
     return record
-
-
-def with_compat(declarations: dict[str, ToolDeclaration], server: str, directory: Path | None = None) -> dict[str, ToolDeclaration]:
-    """The declarations with `server`'s inputSchema listed for every tool it has (the others as they are);
-    DeclarationError when one of them names an argument we would not take."""
-    schemas = compat_record(server, directory)["tools"]
-    for name in schemas.keys() - declarations.keys():
-        raise DeclarationError(name, f"every tool of {server} is served", "no tool of that name")
-    return {name: standing_in(d, schemas[name]) if name in schemas else d for name, d in declarations.items()}
 
 
 def _inline(node: Any, directory: Path) -> Any:

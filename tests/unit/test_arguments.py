@@ -1,4 +1,4 @@
-"""Argument aliases and nulls (protocol/arguments.py): another server's names, turned into ours before
+"""Argument aliases and nulls (dropin.py, the Jupyter server's drop-in layer): another server's names, turned into ours before
 input validation where the listed inputSchema names them (`serve --compat`), refused where it does not; an
 alias and its canonical name that disagree are refused."""
 
@@ -8,25 +8,26 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.catalog import compat_record, compat_servers, load_declarations, with_compat
-from mcp_variants.protocol.arguments import canonical_arguments
-from mcp_variants.protocol.declarations import parse_declaration, standing_in
+from mcp_variants.catalog import compat_record, compat_servers
+from mcp_variants.dropin import DropIn, canonical_arguments, load_dropins, parse_aliases, standing_in, with_compat
+from mcp_variants.protocol.declarations import parse_declaration
 from mcp_variants.protocol.errors import DeclarationError, ErrorKind, ToolError
 from mcp_variants.protocol.tools_list import tool_entry
 from mcp_variants.protocol.versions import Era
 
 ANCHOR = "jupyter-mcp-server"
-OURS = load_declarations()
+OURS = load_dropins()
 DECLARATIONS = with_compat(OURS, ANCHOR)  # serve --compat jupyter-mcp-server: its names listed, and taken
 
 
-def declared(aliases: dict, properties: dict | None = None):
-    return parse_declaration({
+def declared(aliases: dict, properties: dict | None = None) -> DropIn:
+    declaration = parse_declaration({
         "name": "t", "inputSchema": {"type": "object", "properties": properties or {"depth": {"type": "integer"},
                                                                                    "create": {"type": "boolean"},
                                                                                    "source": {"type": "string"}}},
-        "argumentAliases": aliases, "outputVariants": [{"audience": "assistant", "format": "content"}],
+        "outputVariants": [{"audience": "assistant", "format": "content"}],
     })
+    return DropIn(declaration, parse_aliases("t", aliases, declaration.input_schema))
 
 
 def test_a_renamed_argument_takes_the_canonical_name():
@@ -85,7 +86,7 @@ def test_a_broken_alias_stops_the_server(aliases, rule):
 
 def test_every_declared_alias_names_a_listed_argument_and_is_not_listed():
     for name, declaration in DECLARATIONS.items():
-        properties = declaration.input_schema.get("properties", {})
+        properties = declaration.declaration.input_schema.get("properties", {})
         for alias in declaration.aliases:
             assert alias.canonical in properties and alias.name not in properties, (name, alias)
 
@@ -123,10 +124,9 @@ def test_tools_list_shows_the_schema_calls_are_taken_by():
     record = compat_record(ANCHOR)
     assert compat_servers() == [ANCHOR]
     for name, declaration in DECLARATIONS.items():
-        listed = tool_entry(declaration, Era.LEGACY_OBJECT, frozenset())["inputSchema"]
-        assert listed == record["tools"].get(name, OURS[name].input_schema), name
-        assert tool_entry(OURS[name], Era.OUTPUTS, frozenset())["inputSchema"] == OURS[name].input_schema
-        assert declaration.input_schema == OURS[name].input_schema, "calls are still checked against ours"
+        assert declaration.listed_input_schema == record["tools"].get(name, OURS[name].declaration.input_schema), name
+        assert tool_entry(OURS[name].declaration, Era.OUTPUTS, frozenset())["inputSchema"] == OURS[name].declaration.input_schema
+        assert declaration.declaration == OURS[name].declaration, "calls are still checked against ours"
 
 
 def test_with_compat_a_listed_default_that_differs_from_ours_is_applied():
@@ -146,3 +146,15 @@ def test_a_listed_schema_naming_an_argument_we_do_not_take_stops_the_server():
         standing_in(tool, {"type": "object", "properties": {"cell_source": {"type": "string"}, "colour": {"type": "string"}}})
     with pytest.raises(DeclarationError, match="a listed default means a value of ours"):
         standing_in(OURS["use_notebook"], {"type": "object", "properties": {"mode": {"default": "open"}}})
+
+
+def test_the_servers_tools_list_shows_the_schema_calls_are_taken_by():
+    from mcp_variants.server.app import load_tools
+    from mcp_variants.server.observe import CallObserver
+
+    record = compat_record(ANCHOR)
+    for compat in (None, ANCHOR):
+        entries = {e["name"]: e for e in load_tools(CallObserver(), compat).entries(Era.LEGACY_OBJECT, frozenset())}
+        for name, dropin in OURS.items():
+            expected = record["tools"].get(name, dropin.declaration.input_schema) if compat else dropin.declaration.input_schema
+            assert entries[name]["inputSchema"] == expected, (compat, name)

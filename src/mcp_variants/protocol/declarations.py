@@ -7,17 +7,13 @@ rule; the server refuses to start rather than serve a tool a client cannot trust
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import jsonschema_rs
 
-from .arguments import translated
-from .errors import DeclarationError, ToolError
+from .errors import DeclarationError
 from .types import (
     ASSISTANT_CONTENT,
-    ArgumentAlias,
-    ForeignSchema,
     Selector,
     ToolDeclaration,
     UnknownCombination,
@@ -36,7 +32,7 @@ def parse_declaration(raw: Mapping[str, Any]) -> ToolDeclaration:
     input_schema = raw.get("inputSchema")
     if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
         raise DeclarationError(name, "inputSchema is an object schema", "inputSchema must have type 'object'")
-    _check_schema(name, "inputSchema", input_schema)
+    check_schema(name, "inputSchema", input_schema)
     raw_variants = raw.get("outputVariants")
     if not isinstance(raw_variants, list):
         raise DeclarationError(name, "a tool declares outputVariants", "outputVariants must be a list")
@@ -50,65 +46,7 @@ def parse_declaration(raw: Mapping[str, Any]) -> ToolDeclaration:
         variants=variants,
         annotations=raw.get("annotations"),
         meta=raw.get("_meta"),
-        aliases=_parse_aliases(name, raw.get("argumentAliases", {}), input_schema),
     )
-
-
-def _parse_aliases(tool: str, raw: Any, input_schema: dict[str, Any]) -> tuple[ArgumentAlias, ...]:
-    """`argumentAliases`: {alias: {"canonical": name, "values"?: {word: value}, "add"?: int}}.
-
-    An alias names an argument inputSchema lists, is not itself listed, and translates its value
-    at most one way."""
-    if not isinstance(raw, dict):
-        raise DeclarationError(tool, "argumentAliases is an object", repr(raw))
-    properties = input_schema.get("properties", {})
-    aliases = []
-    for alias, spec in raw.items():
-        if not isinstance(spec, dict) or set(spec) - {"canonical", "values", "add"} or spec.get("canonical") not in properties:
-            raise DeclarationError(tool, "an argument alias names an argument of inputSchema", f"{alias}: {spec!r}")
-        if alias in properties:
-            raise DeclarationError(tool, "an argument alias is not itself an argument of inputSchema", alias)
-        values, add = spec.get("values"), spec.get("add")
-        bad_values = values is not None and not isinstance(values, dict)
-        bad_add = add is not None and (isinstance(add, bool) or not isinstance(add, int))
-        if bad_values or bad_add or (values is not None and add is not None):
-            raise DeclarationError(tool, "an argument alias translates its value at most one way (values or add)", alias)
-        aliases.append(ArgumentAlias(alias, spec["canonical"], values, add))
-    return tuple(aliases)
-
-
-def standing_in(declaration: ToolDeclaration, input_schema: dict[str, Any]) -> ToolDeclaration:
-    """The tool listing another server's `input_schema` in place of its own (`ForeignSchema`). Every argument that
-    schema names must be one of ours or a declared alias, so that what is listed is taken; its defaults that mean
-    another value than ours are kept, to be applied."""
-    tool = declaration.name
-    if input_schema.get("type") != "object":
-        raise DeclarationError(tool, "a listed inputSchema is an object schema", "it must have type 'object'")
-    _check_schema(tool, "the listed inputSchema", input_schema)
-    ours = declaration.input_schema.get("properties", {})
-    aliases = {alias.name: alias for alias in declaration.aliases}
-    defaults: dict[str, Any] = {}
-    for name, spec in input_schema.get("properties", {}).items():
-        alias = aliases.get(name)
-        if alias is None and name not in ours:
-            raise DeclarationError(tool, "every argument a listed inputSchema names is taken",
-                                   f"{name} is neither an argument nor an alias")
-        canonical = alias.canonical if alias else name
-        default = _listed_default(tool, alias, spec)
-        if default is not None and default != ours[canonical].get("default"):
-            defaults[canonical] = default
-    return replace(declaration, foreign=ForeignSchema(input_schema, defaults))
-
-
-def _listed_default(tool: str, alias: ArgumentAlias | None, spec: Any) -> Any:
-    """A listed argument's default as a value of ours (an alias's translated); None for none, or null."""
-    default = spec.get("default") if isinstance(spec, dict) else None
-    if default is None or alias is None:
-        return default
-    try:
-        return translated(tool, alias, default)
-    except ToolError as exc:
-        raise DeclarationError(tool, "a listed default means a value of ours", exc.message) from None
 
 
 def _parse_variant(tool: str, item: Any) -> Variant:
@@ -125,7 +63,7 @@ def _parse_variant(tool: str, item: Any) -> Variant:
     if selector.format == "structured":
         if not isinstance(schema, dict):
             raise DeclarationError(tool, "every structured variant declares a schema", str(selector))
-        _check_schema(tool, str(selector), schema)
+        check_schema(tool, str(selector), schema)
     return Variant(selector, schema)
 
 
@@ -145,7 +83,8 @@ def _check_variants(tool: str, variants: tuple[Variant, ...]) -> None:
         raise DeclarationError(tool, "every tool declares assistant/content", "assistant/content is missing")
 
 
-def _check_schema(tool: str, where: str, schema: dict[str, Any]) -> None:
+def check_schema(tool: str, where: str, schema: dict[str, Any]) -> None:
+    """DeclarationError unless `schema` is valid JSON Schema 2020-12 (`where` says which schema of `tool`)."""
     declared = schema.get("$schema")
     if declared is not None and declared != DRAFT_2020_12:
         raise DeclarationError(tool, "schemas are JSON Schema 2020-12", f"{where} declares $schema {declared!r}")

@@ -11,12 +11,11 @@ from .versions import Era
 
 def tool_entry(declaration: ToolDeclaration, era: Era, negotiated_extensions: frozenset[str]) -> dict[str, Any]:
     """`outputVariants` at 2026-12-01 (extension variants only when negotiated);
-    the legacy `outputSchema` before it, and never both. The inputSchema is the one calls are taken by:
-    ours, or the other server's the tool stands in for (`ForeignSchema`)."""
+    the legacy `outputSchema` before it, and never both."""
     entry: dict[str, Any] = {"name": declaration.name, "description": declaration.description}
     if declaration.title:
         entry["title"] = declaration.title
-    entry["inputSchema"] = declaration.listed_input_schema
+    entry["inputSchema"] = declaration.input_schema
     if era is Era.OUTPUTS:
         entry["outputVariants"] = [v.to_wire() for v in declaration.offered(negotiated_extensions)]
     else:

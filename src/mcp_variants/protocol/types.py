@@ -100,33 +100,6 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
-class ArgumentAlias:
-    """Another server's name for one of a tool's arguments (variants/<tool>.json `argumentAliases`;
-    docs/choices.md, "Argument aliases"): taken where the listed inputSchema admits it (`ForeignSchema`),
-    refused, naming the canonical argument, where it does not.
-
-    The alias's value becomes the canonical argument's: as it is, looked up in `values`
-    (an enum of other words), or plus `add` (a count that starts elsewhere).
-    """
-
-    name: str
-    canonical: str
-    values: dict[str, Any] | None = None
-    add: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ForeignSchema:
-    """Another server's inputSchema for a tool, listed in place of the tool's own so that calls written against
-    that server pass a client's validation (`serve --compat`). What it lists is taken: its argument names (the
-    tool's aliases), and its defaults, applied where they differ from ours. Calls are still checked against the
-    tool's own inputSchema, after the aliases are turned into its names."""
-
-    input_schema: dict[str, Any]
-    defaults: dict[str, Any]  # canonical argument → the value a call that leaves it out gets
-
-
-@dataclass(frozen=True, slots=True)
 class ToolDeclaration:
     """One tool as declared in variants/<tool>.json."""
 
@@ -137,13 +110,6 @@ class ToolDeclaration:
     title: str | None = None
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = field(default=None)
-    aliases: tuple[ArgumentAlias, ...] = ()
-    foreign: ForeignSchema | None = None  # another server's inputSchema, listed in place of ours (`serve --compat`)
-
-    @property
-    def listed_input_schema(self) -> dict[str, Any]:
-        """The inputSchema tools/list shows: ours, or the other server's the tool stands in for."""
-        return self.input_schema if self.foreign is None else self.foreign.input_schema
 
     def variant(self, selector: Selector) -> Variant | None:
         for variant in self.variants:

@@ -17,7 +17,6 @@ from typing import Any, Literal
 import jsonschema_rs
 
 from ..catalog import load_shape, variants_dir
-from ..protocol.arguments import canonical_arguments
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome, ToolProjectors, build_result
 from ..protocol.selection import select
@@ -30,18 +29,24 @@ logger = logging.getLogger(__name__)
 
 # How a tool runs: given whatever context its adapter makes for the request, and canonical, validated arguments.
 Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
+# How a tool reads a call's arguments before they are checked against its inputSchema (ToolError to refuse them).
+ArgumentReader = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class VariantTool:
     """One tool: its declaration (name, inputSchema, outputVariants), one projector per declared selector,
     and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (_extension.py). `task_support`:
-    whether a call may run as a task (_task_wire.py), "optional" or "required"; None (the default) never."""
+    whether a call may run as a task (_task_wire.py), "optional" or "required"; None (the default) never.
+    `read_arguments`: how it reads a call's arguments before they are checked (None: as given); `listed_input_schema`:
+    the inputSchema tools/list shows, when it is not the declaration's own (the Jupyter server's drop-in: dropin.py)."""
 
     declaration: ToolDeclaration
     projectors: ToolProjectors
     run: Runner | None = None
     task_support: Literal["optional", "required"] | None = None
+    read_arguments: ArgumentReader | None = None
+    listed_input_schema: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         missing = [str(v.selector) for v in self.declaration.variants if v.selector not in self.projectors.success]
@@ -99,7 +104,14 @@ class ToolSet:
 
     def entries(self, era: Era, negotiated_extensions: frozenset[str]) -> list[dict[str, Any]]:
         """tools/list's `tools` for this era: `outputVariants` at 2026-12-01, the legacy `outputSchema` before."""
-        return [tool_entry(tool.declaration, era, negotiated_extensions) for tool in self._tools.values()]
+        return [self._entry(tool, era, negotiated_extensions) for tool in self._tools.values()]
+
+    @staticmethod
+    def _entry(tool: VariantTool, era: Era, negotiated_extensions: frozenset[str]) -> dict[str, Any]:
+        entry = tool_entry(tool.declaration, era, negotiated_extensions)
+        if tool.listed_input_schema is not None:
+            entry["inputSchema"] = tool.listed_input_schema
+        return entry
 
     def select(self, name: str, params: Mapping[str, Any], era: Era, negotiated_extensions: frozenset[str]) -> tuple[Selector, ...]:
         """The selectors a tools/call asks for (raw params: `requestedOutputs` as sent), or ProtocolError -32602,
@@ -127,10 +139,10 @@ class ToolSet:
         return result
 
     def arguments(self, name: str, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The canonical arguments of a call (aliases resolved, nulls dropped), checked against inputSchema;
+        """The arguments of a call as the tool reads them (`read_arguments`), checked against its inputSchema;
         ToolError(INVALID_ARGUMENTS) names at most five problems."""
-        declaration = self.tool(name).declaration
-        arguments = canonical_arguments(declaration, dict(given))
+        tool = self.tool(name)
+        arguments = tool.read_arguments(given) if tool.read_arguments is not None else dict(given)
         problems = [e.message for e in self._inputs[name].iter_errors(arguments)]
         if problems:
             raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"Invalid arguments for {name}: {'; '.join(problems[:5])}")

@@ -24,7 +24,8 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
-from ..catalog import load_declarations, variants_dir, with_compat
+from ..catalog import variants_dir
+from ..dropin import load_dropins, with_compat
 from ..images import ImagePolicy
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
@@ -80,18 +81,20 @@ class ServerState:
 
 
 def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
-    """The declarations (with `compat`'s schemas: catalog.with_compat), checked (DeclarationError stops the server
+    """The declarations (with `compat`'s schemas: dropin.with_compat), checked (DeclarationError stops the server
     from starting), with their tools, each run observed (spans, the audit trail): served through the public server
     API (mcp_variants.sdk), as any other server's are."""
     directory = variants_dir()
-    declarations = load_declarations(directory)
+    dropins = load_dropins(directory)
     if compat is not None:
-        declarations = with_compat(declarations, compat, directory)
-    check_view_links(declarations)
-    for name in declarations.keys() - TOOLS.keys():
+        dropins = with_compat(dropins, compat, directory)
+    check_view_links({name: dropin.declaration for name, dropin in dropins.items()})
+    for name in dropins.keys() - TOOLS.keys():
         raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-    return ToolSet(VariantTool(declaration, TOOLS[name].projectors, observer.wrap(name, TOOLS[name].run), TOOLS[name].task_support)
-                   for name, declaration in declarations.items())
+    return ToolSet(VariantTool(dropin.declaration, TOOLS[name].projectors, observer.wrap(name, TOOLS[name].run), TOOLS[name].task_support,
+                               read_arguments=dropin.arguments,
+                               listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
+                   for name, dropin in dropins.items())
 
 
 def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver) -> ServerState:
