@@ -40,6 +40,8 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# If either fails, the tests still run and the Apps tests fail with the reason (MCP_VARIANTS_APPS=required).
 	-apps/install.sh
 	-tests/apps/install-chromium.sh
+	@# Debian's redis-server for the shared-state tests (apt-get, as root, once); they are skipped without it.
+	-tests/integration/install-redis.sh
 	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
 	-tests/jupyterhub/install.sh
 	@# The files in parallel, then the benchmark smoke run's two ratios alone (ALONE): the parallel files' JupyterLab,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.caching import CacheHint
@@ -48,6 +48,9 @@ from .observe import CallObserver
 from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
+
+if TYPE_CHECKING:
+    from ..state.redis_client import StateStore
 
 logger = logging.getLogger(__name__)
 
@@ -94,20 +97,29 @@ def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
                    for name, declaration in declarations.items())
 
 
-def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver) -> ServerState:
-    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions."""
+def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
+                   shared: StateStore | None = None) -> ServerState:
+    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
+    tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
     images = images or ImagePolicy()
-    outputs = OutputStore()
+    tasks, outputs = shared_stores(shared) if shared is not None else (TaskStore(), OutputStore())
     resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store), RunOutputResources(outputs),
                            CellOutputResources(hub)])
     return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
-                       subscriptions=Subscriptions(resources.owner), observer=observer, outputs=outputs)
+                       subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
+
+
+def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore]:
+    """The stores on Redis, imported only when asked for (the `redis` extra)."""
+    from ..state.redis_tasks import RedisTaskStore
+
+    return RedisTaskStore(shared), OutputStore()
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
                gateway_url: str | None = None, gateway_token: str | None = None,
                kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
-               observer: CallObserver | None = None) -> ServerState:
+               observer: CallObserver | None = None, shared: StateStore | None = None) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
@@ -135,7 +147,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
                                        kernel_name=kernel_name), default=True)
     else:
         runtime.check_kernel_name()
-    return assemble_state(tools, hub, limits, images, observer)
+    return assemble_state(tools, hub, limits, images, observer, shared)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:

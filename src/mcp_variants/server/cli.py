@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--audit-content", action="store_true", default=_env("AUDIT_CONTENT", "") in ("1", "true", "yes"),
                        help="the audit lines also carry the arguments in full (the code) and the text the kernels printed "
                             "[MCP_VARIANTS_AUDIT_CONTENT=1]")
+    serve.add_argument("--state-url", default=_env("STATE_URL"),
+                       help="keep tasks and run outputs on this Redis (redis:// or rediss://, a password as redis://:PASSWORD@HOST), "
+                            "shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra "
+                            "[MCP_VARIANTS_STATE_URL]")
+    serve.add_argument("--state-namespace", default=_env("STATE_NAMESPACE", "mcp-variants"),
+                       help="the prefix of this deployment's keys on --state-url [MCP_VARIANTS_STATE_NAMESPACE, default mcp-variants]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
                        help="log level, to stderr [MCP_VARIANTS_LOG_LEVEL, default WARNING]")
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
@@ -229,7 +235,8 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         sys.exit(f"mcp-variants: --root {root} is not a folder")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN"):
+    shared = _state_store(args.state_url, args.state_namespace) if args.state_url else None
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN", ENV_PREFIX + "STATE_URL"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if jupyter_url:
@@ -245,10 +252,22 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
-                           observer=CallObserver(audit, content=args.audit_content))
+                           observer=CallObserver(audit, content=args.audit_content), shared=shared)
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     return build_server(state), state, listening
+
+
+def _state_store(url: str, namespace: str) -> Any:
+    """The shared state store, reached and checked before anything starts; one line and exit when it cannot be used."""
+    try:
+        from ..state.redis_client import StateStore
+    except ImportError:
+        sys.exit("mcp-variants: --state-url needs the redis package: pip install 'mcp-variants[redis]'")
+    store = StateStore(url, namespace)
+    if problem := store.check():
+        sys.exit(f"mcp-variants: cannot start: {problem}")
+    return store
 
 
 def _listen(args: argparse.Namespace) -> socket.socket:
