@@ -2,6 +2,7 @@
 `redis-server` (with a password), stateless 2026-12-01 requests sent to either as a balancer without affinity would.
 
 - a task created through one worker is read and cancelled through the other; the run stops within a second;
+- a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else;
 - a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound;
 - Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
 - a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong password, allkeys eviction);
@@ -26,9 +27,11 @@ from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import free_port
 from mcp_variants.protocol.errors import ProtocolError
 from mcp_variants.state.redis_client import StateStore
+from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
 from support.redis_server import RedisServer, redis_missing
 from support.servers import HttpServer, serve_command
+from unit.test_output_links import lru_within_budget, owned_and_forgotten
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))]
 
@@ -70,11 +73,11 @@ def workers(store: RedisServer, namespace: str, tmp_path_factory: pytest.TempPat
             server.close()
 
 
-def rpc(server: HttpServer, method: str, params: dict[str, Any], name: str | None = None) -> dict[str, Any]:
-    """A stateless request that negotiated the tasks extension; the JSON-RPC response."""
+def rpc(server: HttpServer, method: str, params: dict[str, Any], name: str | None = None, *, tasks: bool = True) -> dict[str, Any]:
+    """A stateless request (that negotiated the tasks extension unless not `tasks`); the JSON-RPC response."""
     headers = {"MCP-Protocol-Version": VERSION, "Mcp-Method": method, **({"Mcp-Name": name} if name else {})}
     exchange = server.post({"jsonrpc": "2.0", "id": server.next_id(), "method": method,
-                            "params": {**params, "_meta": envelope(VERSION, {TASKS: {}})}}, headers)
+                            "params": {**params, "_meta": envelope(VERSION, {TASKS: {}} if tasks else None)}}, headers)
     assert exchange.response is not None, exchange.problem
     return exchange.response
 
@@ -167,6 +170,25 @@ def test_redis_restarted_mid_run_fails_calls_in_between_at_once_and_keeps_the_ru
     assert found["status"] == "completed" and "outlived" in text(found), found
 
 
+WHOLE = "x" * 200_000 + "\n"
+
+
+def test_a_capped_output_made_through_one_worker_is_read_whole_through_the_other(workers: list[HttpServer]) -> None:
+    a, b = workers
+    call = {"name": "execute_code", "arguments": {"code": f"print('x' * {len(WHOLE) - 1})"},
+            "requestedOutputs": [{"audience": "assistant", "format": "structured"}]}
+    structured = rpc(a, "tools/call", call, "execute_code", tasks=False)["result"]["outputs"][0]["structuredContent"]
+    (full,) = structured["fullOutputs"]
+    assert structured["truncated"] is True and full["bytes"] == len(WHOLE), structured
+    read = rpc(b, "resources/read", {"uri": full["uri"]}, full["uri"])
+    assert read["result"]["contents"][0]["text"] == WHOLE
+    # A session of its own (another owner) through either worker: not kept for it, as for a URI that never was.
+    session = b.target.open_session("2025-11-25", None)[0]
+    refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": full["uri"]}},
+                     {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
+    assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
+
+
 def serve_fails(*args: str, root: Path) -> str:
     """`serve --http` with `args`: it must exit at start; what it said."""
     command = serve_command(root, "--http", "--port", str(free_port()), "--embedded", *args, fresh=True)
@@ -211,5 +233,20 @@ def test_the_store_on_redis_keeps_owners_apart_and_bounds_each(store: RedisServe
         finally:
             await first.aclose()
             await second.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_output_store_on_redis_keeps_its_budget_and_owners(store: RedisServer) -> None:
+    """The in-memory store's own tests (unit/test_output_links.py), on Redis: eviction is ours, by the same rules."""
+
+    async def scenario() -> None:
+        shared = StateStore(store.url, f"unit-{secrets.token_hex(4)}")
+        for check, budget in ((lru_within_budget, 250), (owned_and_forgotten, 64 * 1024 * 1024)):
+            outputs = RedisOutputStore(shared, max_bytes=budget)
+            try:
+                await check(outputs)
+            finally:
+                await outputs.aclose()
 
     asyncio.run(scenario())

@@ -78,6 +78,7 @@ class ServerState:
         written out."""
         await self.subscriptions.aclose()
         await self.tasks.aclose()
+        await self.outputs.aclose()
         await self.hub.aclose()
         await anyio.to_thread.run_sync(self.observer.close)
 
@@ -111,9 +112,10 @@ def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy
 
 def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore]:
     """The stores on Redis, imported only when asked for (the `redis` extra)."""
+    from ..state.redis_outputs import RedisOutputStore
     from ..state.redis_tasks import RedisTaskStore
 
-    return RedisTaskStore(shared), OutputStore()
+    return RedisTaskStore(shared), RedisOutputStore(shared)
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
@@ -161,7 +163,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
             connection.exit_stack.callback(hub.forget, key)
-            connection.exit_stack.callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
+            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)

@@ -291,9 +291,8 @@ class RedisTaskStore(TaskStore):
         kind, _, task_id = message.partition(" ")
         if kind == "cancel" and (runner := self._runners.get(task_id)) is not None:
             runner.cancel()
-        elif kind == "settled" and (event := self._waiting.get(task_id)) is not None:
-            event.set()
-        elif kind == "stopped" and (event := self._stopping.get(task_id)) is not None:
+        waiting = {"settled": self._waiting, "stopped": self._stopping}.get(kind, {})
+        if (event := waiting.get(task_id)) is not None:
             event.set()
 
     @contextlib.asynccontextmanager
