@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -187,6 +188,19 @@ def test_a_capped_output_made_through_one_worker_is_read_whole_through_the_other
     refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": full["uri"]}},
                      {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
     assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
+
+
+def test_a_sessions_stream_is_not_resumed_through_another_worker_it_is_refused(workers: list[HttpServer]) -> None:
+    """A 2025-11-25 session, and its streams' events, live in the worker that made it: another worker refuses a
+    reconnect with `Last-Event-ID` as a session it does not know (404), and the client initializes again there."""
+    a, b = workers
+    session = a.target.open_session("2025-11-25", None)[0]
+    assert session
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": "1",
+               "Accept": "text/event-stream"}
+    refused = httpx.get(b.url, headers=headers, timeout=10)
+    assert refused.status_code == 404, (refused.status_code, refused.text)
+    assert "Session not found" in refused.text, refused.text
 
 
 def serve_fails(*args: str, root: Path) -> str:

@@ -53,6 +53,20 @@ return 1
 """
 
 
+# Create a task unless its owner holds max_per_owner ids (then 0: _make_room drops what it can, and it is tried once more);
+# the lease is renewed with it (KEYS: task, owner's ids, running, lease; ARGV: max, id, now, owner TTL, lease ms, worker,
+# field, value...).
+_CREATE = """
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[5])
+for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[2])
+return 1
+"""
+
+
 class RedisTaskStore(TaskStore):
     """TaskStore's interface, its records on Redis (`state`); runs of this worker's requests run here."""
 
@@ -66,23 +80,21 @@ class RedisTaskStore(TaskStore):
         self._stopping: dict[str, asyncio.Event] = {}  # tasks/cancel here, until `stopped <id>`
         self._background: list[asyncio.Task[None]] = []
         self._settle = self._redis.register_script(_SETTLE)
+        self._create = self._redis.register_script(_CREATE)
         self._channel = state.key("tasks")
 
     async def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
         self._begin()
         task = Task(new_task_id(), owner, self.ttl(ttl_ms))
+        now = _ms(task.created_at)
+        keys = [self._key(task.task_id), self._owner_key(owner), self.state.key("running"), self.state.key("worker", self.worker)]
+        args: list[str | int] = [self._max_per_owner, task.task_id, now, MAX_TTL_MS * 2, LEASE_MS, self.worker,
+                "owner", owner, "ttl", task.ttl_ms, "created", now, "updated", now, "status", task.status.value, "worker", self.worker]
         async with self._store():
-            await self._make_room(owner)
-            await self._beat()  # the lease exists before the first task that names it
-            now = _ms(task.created_at)
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hset(self._key(task.task_id), mapping={
-                    "owner": owner, "ttl": task.ttl_ms, "created": now, "updated": now, "status": task.status.value,
-                    "worker": self.worker})
-                pipe.zadd(self._owner_key(owner), {task.task_id: now})
-                pipe.pexpire(self._owner_key(owner), MAX_TTL_MS * 2)
-                pipe.sadd(self.state.key("running"), task.task_id)
-                await pipe.execute()
+            if not await self._create(keys=keys, args=args):
+                await self._make_room(owner)
+                if not await self._create(keys=keys, args=args):
+                    raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
         self._runners[task.task_id] = asyncio.get_running_loop().create_task(self._run_here(task, run), name=f"task {task.task_id}")
         return task
 
@@ -195,11 +207,9 @@ class RedisTaskStore(TaskStore):
         await self._set(task_id, TaskStatus.FAILED, error={"code": INTERNAL_ERROR, "message": message, "data": {}}, message=message)
 
     async def _make_room(self, owner: str) -> None:
-        """At most max_per_owner live tasks: ids of expired tasks are dropped, then the oldest ended task if need be."""
+        """The owner's ids of expired tasks dropped, then, if it still holds max_per_owner, its oldest ended task."""
         key = self._owner_key(owner)
         ids = await self._redis.zrange(key, 0, -1)
-        if not ids:
-            return
         async with self._redis.pipeline(transaction=False) as pipe:
             for task_id in ids:
                 pipe.hmget(self._key(task_id), "status", "updated")
@@ -207,15 +217,12 @@ class RedisTaskStore(TaskStore):
         gone = [task_id for task_id, (status, _) in zip(ids, found, strict=True) if status is None]
         if gone:
             await self._redis.zrem(key, *gone)
-        live = [(task_id, status, int(updated)) for task_id, (status, updated) in zip(ids, found, strict=True) if status is not None]
-        if len(live) < self._max_per_owner:
-            return
-        ended = [(updated, task_id) for task_id, status, updated in live if TaskStatus(status).terminal]
-        if not ended:
-            raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
-        oldest = min(ended)[1]
-        await self._redis.delete(self._key(oldest))
-        await self._redis.zrem(key, oldest)
+        ended = [(int(updated), task_id) for task_id, (status, updated) in zip(ids, found, strict=True)
+                 if status is not None and TaskStatus(status).terminal]
+        if len(ids) - len(gone) >= self._max_per_owner and ended:
+            oldest = min(ended)[1]
+            await self._redis.delete(self._key(oldest))
+            await self._redis.zrem(key, oldest)
 
     # -- this worker's runs
 
