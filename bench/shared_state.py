@@ -101,6 +101,7 @@ def drive(urls: list[str], seconds: float) -> dict[str, Any]:
     """CLIENTS threads: create through urls[i % n], poll through urls[(i + 1) % n] until completed; tasks per second."""
     done = [0] * CLIENTS
     errors = [0] * CLIENTS
+    said: list[str] = []  # the first errors, as answered
     deadline = time.perf_counter() + seconds
     call = {"name": "execute_code", "arguments": {"code": "1+1"}}
 
@@ -108,12 +109,15 @@ def drive(urls: list[str], seconds: float) -> dict[str, Any]:
         create, poll = urls[index % len(urls)], urls[(index + 1) % len(urls)]
         with httpx.Client(timeout=60) as http:
             while time.perf_counter() < deadline:
-                created = _rpc(http, create, "tools/call", call, "execute_code").get("result", {})
+                answer = _rpc(http, create, "tools/call", call, "execute_code")
+                created = answer.get("result", {})
                 if created.get("resultType") != "task":
                     errors[index] += 1
+                    said.append(json.dumps(answer)[:300])
                     continue
                 while True:
-                    task = _rpc(http, poll, "tasks/get", {"taskId": created["taskId"]}).get("result", {})
+                    answer = _rpc(http, poll, "tasks/get", {"taskId": created["taskId"]})
+                    task = answer.get("result", {})
                     if task.get("status") in ("completed", "failed", "cancelled", None):
                         break
                     time.sleep(0.01)
@@ -121,6 +125,7 @@ def drive(urls: list[str], seconds: float) -> dict[str, Any]:
                     done[index] += 1
                 else:
                     errors[index] += 1
+                    said.append(json.dumps(answer)[:300])
 
     began = time.perf_counter()
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
@@ -129,7 +134,7 @@ def drive(urls: list[str], seconds: float) -> dict[str, Any]:
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - began
-    return {"tasks_per_s": round(sum(done) / wall, 2), "completed": sum(done), "errors": sum(errors)}
+    return {"tasks_per_s": round(sum(done) / wall, 2), "completed": sum(done), "errors": sum(errors), "first_errors": said[:3]}
 
 
 def throughput(redis: RedisServer, folder: Path, seconds: float, rounds: int) -> dict[str, Any]:

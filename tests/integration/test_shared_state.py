@@ -5,7 +5,9 @@
 - a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else;
 - a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound;
 - Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
+- Redis full: the write is refused and the call says so; nothing kept is dropped by Redis;
 - a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong password, allkeys eviction);
+- a jupyter-server with the extension (`MCPVariants.state_url`) shares its tasks with the workers;
 - the store's own rules on Redis: owner only, the per-owner bound, namespaces apart.
 """
 
@@ -30,9 +32,10 @@ from mcp_variants.protocol.errors import ProtocolError
 from mcp_variants.state.redis_client import StateStore
 from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
+from support.extension import ENDPOINT, EndpointConnection, extension_server
+from support.output_stores import lru_within_budget, owned_and_forgotten
 from support.redis_server import RedisServer, redis_missing
 from support.servers import HttpServer, serve_command
-from unit.test_output_links import lru_within_budget, owned_and_forgotten
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))]
 
@@ -201,6 +204,37 @@ def test_a_sessions_stream_is_not_resumed_through_another_worker_it_is_refused(w
     refused = httpx.get(b.url, headers=headers, timeout=10)
     assert refused.status_code == 404, (refused.status_code, refused.text)
     assert "Session not found" in refused.text, refused.text
+
+
+def test_a_full_store_refuses_the_write_and_says_so(store: RedisServer, workers: list[HttpServer]) -> None:
+    with redis.Redis.from_url(store.url) as admin:
+        admin.config_set("maxmemory", "1")  # below what it holds: every write is refused (noeviction)
+        try:
+            refused = rpc(workers[0], "tools/call", {"name": "execute_code", "arguments": {"code": "1"}}, "execute_code")
+        finally:
+            admin.config_set("maxmemory", "0")
+    assert refused["error"]["code"] == -32603 and "is full and refused the write" in refused["error"]["message"], refused
+    assert settle(workers[1], started(workers[0], "print('room again')"))["status"] == "completed"
+
+
+def test_a_jupyter_server_with_the_extension_shares_its_tasks_with_the_workers(store: RedisServer, namespace: str,
+                                                                               workers: list[HttpServer], tmp_path: Path) -> None:
+    """The extension's `MCPVariants.state_url`: a task made in a jupyter-server is read and cancelled through a worker."""
+    with extension_server(tmp_path, f"--MCPVariants.state_url={store.url}", f"--MCPVariants.state_namespace={namespace}").start(90) as lab:
+        endpoint = EndpointConnection(lab.url + ENDPOINT, lab.auth_headers)
+        try:
+            call = {"name": "execute_code", "arguments": {"code": "import time; time.sleep(60)"}, "requestedOutputs": SELECT,
+                    "_meta": envelope(VERSION, {TASKS: {}})}
+            created = endpoint.request("tools/call", call)["result"]
+            assert created["resultType"] == "task", created
+            time.sleep(0.5)
+            assert task(workers[0], created["taskId"])["status"] == "working"
+            assert "result" in rpc(workers[0], "tasks/cancel", {"taskId": created["taskId"]})
+            ran = endpoint.request("tools/call", {**call, "arguments": {"code": "print('after')"}})["result"]
+            assert settle(workers[1], ran["taskId"], timeout=5.0)["status"] == "completed"
+            assert task(workers[1], created["taskId"])["status"] == "cancelled"
+        finally:
+            endpoint.close()
 
 
 def serve_fails(*args: str, root: Path) -> str:

@@ -51,7 +51,7 @@ class StateStore:
                                             retry_on_error=[redis.exceptions.ConnectionError])
 
     def unavailable(self, exc: Exception) -> StateUnavailable:
-        if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("OOM"):
+        if isinstance(exc, redis.exceptions.OutOfMemoryError) or "maxmemory" in str(exc):  # a script's OOM is a plain ResponseError
             return StateUnavailable(INTERNAL_ERROR, f"The shared state store ({self.where()}) is full and refused the write: "
                                                     "free memory there, or raise its maxmemory", {})
         return StateUnavailable(INTERNAL_ERROR, f"The shared state store ({self.where()}) is unreachable: {str(exc).rstrip('.')}. "

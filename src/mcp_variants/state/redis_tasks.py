@@ -5,7 +5,7 @@ the store's. Keys, under the deployment's namespace:
 
 - `task:<id>`: a hash (owner, status, TTL, times, the result or error as JSON, the worker running it). No expiry
   while it runs; `ttl_ms` after it ended, as in memory.
-- `owner:<owner>`: the owner's task ids by creation time (listing, the per-owner bound).
+- `owner:<owner>`: the owner's task ids by creation time (listing, the per-owner bound, kept in the creating script).
 - `running`: the ids of running tasks; `worker:<id>`: a worker's lease, renewed every second.
 - channel `tasks`: `cancel <id>` (the worker running it cancels the run at once), `stopped <id>` (its run ended:
   tasks/cancel answers) and `settled <id>` (tasks/result waiting anywhere wakes).
@@ -53,13 +53,29 @@ return 1
 """
 
 
-# Create a task unless its owner holds max_per_owner ids (then 0: _make_room drops what it can, and it is tried once more);
-# the lease is renewed with it (KEYS: task, owner's ids, running, lease; ARGV: max, id, now, owner TTL, lease ms, worker,
-# field, value...).
+# Create a task, within its owner's bound: when the owner holds max_per_owner ids, ids of expired tasks are dropped, then
+# the oldest ended task; 0 when all still run. The lease is renewed with it. (KEYS: task, owner's ids, running, lease;
+# ARGV: max, id, now, owner TTL, lease ms, worker, the task key's prefix, field, value...)
 _CREATE = """
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then return 0 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then
+  local ended = {}
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+    local status = redis.call('HGET', ARGV[7] .. id, 'status')
+    if not status then
+      redis.call('ZREM', KEYS[2], id)
+    elseif status == 'completed' or status == 'failed' or status == 'cancelled' then
+      table.insert(ended, {tonumber(redis.call('HGET', ARGV[7] .. id, 'updated')), id})
+    end
+  end
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then
+    if #ended == 0 then return 0 end
+    table.sort(ended, function(x, y) return x[1] < y[1] end)
+    redis.call('DEL', ARGV[7] .. ended[1][2])
+    redis.call('ZREM', KEYS[2], ended[1][2])
+  end
+end
 redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[5])
-for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -88,13 +104,11 @@ class RedisTaskStore(TaskStore):
         task = Task(new_task_id(), owner, self.ttl(ttl_ms))
         now = _ms(task.created_at)
         keys = [self._key(task.task_id), self._owner_key(owner), self.state.key("running"), self.state.key("worker", self.worker)]
-        args: list[str | int] = [self._max_per_owner, task.task_id, now, MAX_TTL_MS * 2, LEASE_MS, self.worker,
+        args: list[str | int] = [self._max_per_owner, task.task_id, now, MAX_TTL_MS * 2, LEASE_MS, self.worker, self._key(""),
                 "owner", owner, "ttl", task.ttl_ms, "created", now, "updated", now, "status", task.status.value, "worker", self.worker]
         async with self._store():
             if not await self._create(keys=keys, args=args):
-                await self._make_room(owner)
-                if not await self._create(keys=keys, args=args):
-                    raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
+                raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
         self._runners[task.task_id] = asyncio.get_running_loop().create_task(self._run_here(task, run), name=f"task {task.task_id}")
         return task
 
@@ -205,24 +219,6 @@ class RedisTaskStore(TaskStore):
 
     async def _lost(self, task_id: str, message: str = LOST.format(seconds=LEASE_MS // 1000)) -> None:
         await self._set(task_id, TaskStatus.FAILED, error={"code": INTERNAL_ERROR, "message": message, "data": {}}, message=message)
-
-    async def _make_room(self, owner: str) -> None:
-        """The owner's ids of expired tasks dropped, then, if it still holds max_per_owner, its oldest ended task."""
-        key = self._owner_key(owner)
-        ids = await self._redis.zrange(key, 0, -1)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for task_id in ids:
-                pipe.hmget(self._key(task_id), "status", "updated")
-            found = await pipe.execute()
-        gone = [task_id for task_id, (status, _) in zip(ids, found, strict=True) if status is None]
-        if gone:
-            await self._redis.zrem(key, *gone)
-        ended = [(int(updated), task_id) for task_id, (status, updated) in zip(ids, found, strict=True)
-                 if status is not None and TaskStatus(status).terminal]
-        if len(ids) - len(gone) >= self._max_per_owner and ended:
-            oldest = min(ended)[1]
-            await self._redis.delete(self._key(oldest))
-            await self._redis.zrem(key, oldest)
 
     # -- this worker's runs
 
