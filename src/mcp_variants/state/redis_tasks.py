@@ -41,12 +41,13 @@ SHUT_DOWN = "The worker running this task shut down: its run was stopped. Start 
 SETTLE_FOR_S = 30.0  # a run's end is retried this long while the store is unreachable
 LOST = "The worker running this task stopped (no heartbeat for {seconds} s): its run is lost. Start it again"
 
-# Settle a task once: only a working task changes (KEYS: task, running; ARGV: id, channel, ttl ms, field, value...).
+# Settle a task once: only a working task changes, and is then kept its TTL (KEYS: task, running; ARGV: id, channel,
+# field, value...).
 _SETTLE = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'working' and status ~= 'input_required' then return 0 end
-for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], redis.call('HGET', KEYS[1], 'ttl'))
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('PUBLISH', ARGV[2], 'settled ' .. ARGV[1])
 return 1
@@ -201,8 +202,6 @@ class RedisTaskStore(TaskStore):
     async def _set(self, task_id: str, status: TaskStatus, *, result: dict[str, Any] | None = None,
                    error: dict[str, Any] | None = None, message: str | None = None) -> bool:
         """Settle the task once (a terminal status stays); whether this call did."""
-        task = await self._redis.hget(self._key(task_id), "ttl")
-        ttl = int(task) if task is not None else self.default_ttl_ms
         fields: list[str] = ["status", status.value, "updated", str(_ms(datetime.now(UTC)))]
         if message is not None:
             fields += ["message", message]
@@ -210,7 +209,7 @@ class RedisTaskStore(TaskStore):
             fields += ["result", json.dumps(result, ensure_ascii=False)]
         if error is not None:
             fields += ["error", json.dumps(error, ensure_ascii=False)]
-        done = await self._settle(keys=[self._key(task_id), self.state.key("running")], args=[task_id, self._channel, ttl, *fields])
+        done = await self._settle(keys=[self._key(task_id), self.state.key("running")], args=[task_id, self._channel, *fields])
         return bool(done)
 
     async def _gone(self, worker: str) -> bool:
@@ -223,12 +222,13 @@ class RedisTaskStore(TaskStore):
     # -- this worker's runs
 
     async def _run_here(self, task: Task, run: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        settled = False
         try:
             status, ended = await outcome(task.task_id, run)
             deadline = time.monotonic() + SETTLE_FOR_S
             while True:
                 try:
-                    await self._set(task.task_id, status, **ended)
+                    settled = await self._set(task.task_id, status, **ended)
                     return
                 except REDIS_ERRORS as exc:
                     if time.monotonic() > deadline:
@@ -237,8 +237,9 @@ class RedisTaskStore(TaskStore):
                     await asyncio.sleep(RETRY_S)
         finally:
             self._runners.pop(task.task_id, None)
-            with contextlib.suppress(*REDIS_ERRORS):
-                await self._redis.publish(self._channel, f"stopped {task.task_id}")
+            if not settled:  # it had ended already (a cancel, which waits for this), or the store was lost
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self._redis.publish(self._channel, f"stopped {task.task_id}")
 
     def _begin(self) -> None:
         """The lease, the reaper and the cancel listener, from the first use on (they need the running loop)."""
