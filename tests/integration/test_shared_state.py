@@ -3,7 +3,8 @@
 
 - a task created through one worker is read and cancelled through the other; the run stops within a second;
 - a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else;
-- a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound;
+- a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound; one that
+  shuts down (SIGTERM) fails its running tasks at once;
 - Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
 - Redis full: the write is refused and the call says so; nothing kept is dropped by Redis;
 - a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong password, allkeys eviction);
@@ -155,6 +156,18 @@ def test_a_killed_workers_task_fails_within_the_bound(store: RedisServer, namesp
     assert found["status"] == "failed" and "stopped" in found["statusMessage"], found
     assert found["error"]["message"].startswith("The worker running this task stopped"), found
     assert took < LOST_BOUND_S, took
+
+
+def test_a_worker_that_shuts_down_fails_its_running_tasks_at_once(store: RedisServer, namespace: str,
+                                                                   workers: list[HttpServer], tmp_path: Path) -> None:
+    leaving = worker(store, namespace, tmp_path, "leaving")
+    try:
+        running = started(leaving, "import time; time.sleep(120)")
+        time.sleep(0.5)
+    finally:
+        leaving.close()  # SIGTERM: a graceful stop
+    found = task(workers[0], running)
+    assert found["status"] == "failed" and found["error"]["message"].startswith("The worker running this task shut down"), found
 
 
 def test_redis_restarted_mid_run_fails_calls_in_between_at_once_and_keeps_the_run(store: RedisServer,
