@@ -11,9 +11,10 @@ the store's. Keys, under the deployment's namespace:
   tasks/cancel answers) and `settled <id>` (tasks/result waiting anywhere wakes).
 
 A worker that dies stops renewing its lease; its running tasks are failed, with the reason, by the next worker that
-reads them or reaps (every second): within `LEASE_MS` + a second. A status only ever changes from working, in one
-script, so a run that ends after it was cancelled (or failed as lost) leaves the task as it was, and a result is
-recorded once.
+reads them or reaps (every second): within `LEASE_MS` + a second. (A worker judges others' leases only after its own
+heartbeats have reached the store for a lease: a freshly started worker, or one the store was lost to, waits that long.)
+A status only ever changes from working, in one script, so a run that ends after it was cancelled (or failed as lost)
+leaves the task as it was, and a result is recorded once.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ class RedisTaskStore(TaskStore):
         self._waiting: dict[str, asyncio.Event] = {}  # tasks/result here, until `settled <id>`
         self._stopping: dict[str, asyncio.Event] = {}  # tasks/cancel here, until `stopped <id>`
         self._background: list[asyncio.Task[None]] = []
+        self._beating_since: float | None = None  # since when this worker's heartbeats reach the store, unbroken
         self._settle = self._redis.register_script(_SETTLE)
         self._create = self._redis.register_script(_CREATE)
         self._channel = state.key("tasks")
@@ -213,8 +215,12 @@ class RedisTaskStore(TaskStore):
         return bool(done)
 
     async def _gone(self, worker: str) -> bool:
-        """Whether `worker`'s lease lapsed (this worker is never gone to itself: its lease is renewed, not lost)."""
-        return worker != self.worker and not await self._redis.exists(self.state.key("worker", worker))
+        """Whether `worker`'s lease lapsed (this worker is never gone to itself: its lease is renewed, not lost). Judged
+        only once this worker's own heartbeats have reached the store for a lease: after the store was lost, every
+        worker's lease may have lapsed, and the others renew theirs within a beat of its return."""
+        if worker == self.worker or self._beating_since is None or time.monotonic() - self._beating_since < LEASE_MS / 1000:
+            return False
+        return not await self._redis.exists(self.state.key("worker", worker))
 
     async def _lost(self, task_id: str, message: str = LOST.format(seconds=LEASE_MS // 1000)) -> None:
         await self._set(task_id, TaskStatus.FAILED, error={"code": INTERNAL_ERROR, "message": message, "data": {}}, message=message)
@@ -255,9 +261,11 @@ class RedisTaskStore(TaskStore):
         while True:
             try:
                 await self._beat()
+                self._beating_since = self._beating_since or time.monotonic()
                 await self._reap()
                 await self._check_runs()
             except REDIS_ERRORS as exc:
+                self._beating_since = None
                 logger.warning("tasks: the shared state store is unreachable (%s); retrying", exc)
             await asyncio.sleep(BEAT_S)
 
