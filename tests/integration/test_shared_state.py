@@ -35,10 +35,10 @@ from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
 from support.extension import ENDPOINT, EndpointConnection, extension_server
 from support.output_stores import lru_within_budget, owned_and_forgotten
-from support.redis_server import RedisServer, redis_missing
+from support.redis_server import RedisServer, require_redis
 from support.servers import HttpServer, serve_command
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(redis_missing() is not None, reason=str(redis_missing()))]
+pytestmark = pytest.mark.timeout(300)
 
 VERSION = "2026-12-01"
 TASKS = "io.modelcontextprotocol/tasks"
@@ -49,6 +49,7 @@ LOST_BOUND_S = LEASE_MS / 1000 + 3  # the lease, a heartbeat, a reap
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    require_redis()
     with RedisServer(tmp_path_factory.mktemp("redis")).start() as started:
         yield started
 
