@@ -2,7 +2,8 @@
 `redis-server` (with a password), stateless 2026-12-01 requests sent to either as a balancer without affinity would.
 
 - a task created through one worker is read and cancelled through the other; the run stops within a second;
-- a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else;
+- a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else; so is an
+  image link (`--images link`);
 - a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound; one that
   shuts down (SIGTERM) fails its running tasks at once;
 - Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
@@ -15,6 +16,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import secrets
 import signal
 import subprocess
@@ -26,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from PIL import Image
 
 from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import free_port
@@ -62,8 +66,8 @@ def namespace() -> str:
 def worker(store: RedisServer, namespace: str, folder: Path, name: str) -> HttpServer:
     root = folder / name
     root.mkdir()
-    return HttpServer(root, "--embedded", "--state-url", store.url, "--state-namespace", namespace, log=folder / f"{name}.log",
-                      fresh=True)
+    return HttpServer(root, "--embedded", "--images", "link", "--state-url", store.url, "--state-namespace", namespace,
+                      log=folder / f"{name}.log", fresh=True)
 
 
 @pytest.fixture(scope="module")
@@ -203,6 +207,23 @@ def test_a_capped_output_made_through_one_worker_is_read_whole_through_the_other
     # A session of its own (another owner) through either worker: not kept for it, as for a URI that never was.
     session = b.target.open_session("2025-11-25", None)[0]
     refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": full["uri"]}},
+                     {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
+    assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
+
+
+def test_an_image_link_made_through_one_worker_is_read_through_the_other(workers: list[HttpServer]) -> None:
+    a, b = workers
+    picture = io.BytesIO()
+    Image.new("RGB", (7, 5), (secrets.randbelow(256), 90, 160)).save(picture, "PNG")
+    png = base64.b64encode(picture.getvalue()).decode()
+    code = f"from IPython.display import display; display({{'image/png': '{png}'}}, raw=True)"
+    result = rpc(a, "tools/call", {"name": "execute_code", "arguments": {"code": code}, "requestedOutputs": SELECT}, "execute_code",
+                 tasks=False)["result"]
+    (link,) = [block for block in result["outputs"][0]["content"] if block["type"] == "resource_link"]
+    read = rpc(b, "resources/read", {"uri": link["uri"]}, link["uri"])
+    assert read["result"]["contents"][0]["blob"] == png, read
+    session = b.target.open_session("2025-11-25", None)[0]
+    refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": link["uri"]}},
                      {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
     assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
 

@@ -52,8 +52,9 @@ class MCPVariants(ExtensionApp):
     max_sessions = Int(100, config=True, help="MCP sessions open at once; one more is refused (503) until one ends.")
     audit_log = Unicode("", config=True, help="One JSON line per tool call appended to this file, or `logger:NAME` for that "
                                               "Python logger; empty: no audit trail.")
-    state_url = Unicode("", config=True, help="Keep tasks and run outputs on this Redis (redis:// or rediss://), shared by every "
-                                              "server pointed at it; empty: in this server's memory. Needs the `redis` extra.")
+    state_url = Unicode("", config=True, help="Keep tasks, run outputs and image links on this Redis (redis:// or rediss://), "
+                                              "shared by every server pointed at it; empty: in this server's memory. Needs the "
+                                              "`redis` extra.")
     state_namespace = Unicode("mcp-variants", config=True, help="The prefix of this deployment's keys on state_url.")
     audit_content = Bool(False, config=True, help="The audit lines also carry the arguments in full and the kernels' output text.")
 

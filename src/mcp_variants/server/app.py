@@ -7,7 +7,7 @@ delegated to the sans-I/O core in mcp_variants.protocol.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
 from ..catalog import load_declarations, variants_dir, with_compat
-from ..images import ImagePolicy
+from ..images import ImagePolicy, ImageStore
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
@@ -79,6 +79,7 @@ class ServerState:
         await self.subscriptions.aclose()
         await self.tasks.aclose()
         await self.outputs.aclose()
+        await self.images.store.aclose()
         await self.hub.aclose()
         await anyio.to_thread.run_sync(self.observer.close)
 
@@ -103,19 +104,23 @@ def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy
     """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
     tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
     images = images or ImagePolicy()
-    tasks, outputs = shared_stores(shared) if shared is not None else (TaskStore(), OutputStore())
+    tasks, outputs = TaskStore(), OutputStore()
+    if shared is not None:
+        tasks, outputs, image_store = shared_stores(shared)
+        images = replace(images, store=image_store)
     resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store), RunOutputResources(outputs),
                            CellOutputResources(hub)])
     return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
                        subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
 
 
-def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore]:
+def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStore]:
     """The stores on Redis, imported only when asked for (the `redis` extra)."""
+    from ..state.redis_images import RedisImageStore
     from ..state.redis_outputs import RedisOutputStore
     from ..state.redis_tasks import RedisTaskStore
 
-    return RedisTaskStore(shared), RedisOutputStore(shared)
+    return RedisTaskStore(shared), RedisOutputStore(shared), RedisImageStore(shared)
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,

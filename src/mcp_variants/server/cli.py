@@ -160,9 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the audit lines also carry the arguments in full (the code) and the text the kernels printed "
                             "[MCP_VARIANTS_AUDIT_CONTENT=1]")
     serve.add_argument("--state-url", default=_env("STATE_URL"),
-                       help="keep tasks and run outputs on this Redis (redis:// or rediss://, a password as redis://:PASSWORD@HOST), "
-                            "shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra "
-                            "[MCP_VARIANTS_STATE_URL]")
+                       help="keep tasks, run outputs and image links on this Redis (redis:// or rediss://, a password as "
+                            "redis://:PASSWORD@HOST), shared by every worker pointed at it: docs/guides/scale-out.md; needs the "
+                            "`redis` extra [MCP_VARIANTS_STATE_URL]")
     serve.add_argument("--state-namespace", default=_env("STATE_NAMESPACE", "mcp-variants"),
                        help="the prefix of this deployment's keys on --state-url [MCP_VARIANTS_STATE_NAMESPACE, default mcp-variants]")
     serve.add_argument("--log-level", default=_env("LOG_LEVEL", "WARNING"),
