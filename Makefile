@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # A missing outside tool or browser fails its tests instead of skipping them (make test).
-REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required
+REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required MCP_VARIANTS_REDIS=required
 # The suite's processes write the bytecode of what they import, as Python does by default. Where
 # PYTHONDONTWRITEBYTECODE is set (this machine sets it) none did, and each of the suite's ~1,000 processes compiled
 # again what it imports: the package (a server's start 0.55 -> 0.49 s of CPU), and the venvs the tests make with uv,
@@ -40,6 +40,8 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	@# If either fails, the tests still run and the Apps tests fail with the reason (MCP_VARIANTS_APPS=required).
 	-apps/install.sh
 	-tests/apps/install-chromium.sh
+	@# Debian's redis-server for the shared-state tests (apt-get, as root, once). If this fails, they fail with the reason.
+	-tests/integration/install-redis.sh
 	@# JupyterHub's proxy (configurable-http-proxy, npm ci) for the JupyterHub tests; the gateway and Hub environments are made by the tests (pip).
 	-tests/jupyterhub/install.sh
 	@# The files in parallel. No test judges speed: `make bench` measures it, judges it and records it.

@@ -46,7 +46,10 @@ class _Kept:
 
 
 class ImageStore:
-    """The images links point at: an LRU of at most `max_bytes` of image bytes, keyed by content (sha256)."""
+    """The images links point at: an LRU of at most `max_bytes` of image bytes, keyed by content (sha256).
+
+    `put` is synchronous (the projections that make links are); `get` is a coroutine, so that a store shared by many
+    workers (mcp_variants.state.redis_images) reads what another worker kept."""
 
     def __init__(self, max_bytes: int = STORE_BYTES) -> None:
         self.max_bytes = max_bytes
@@ -68,7 +71,7 @@ class ImageStore:
             self.size -= len(dropped.data)
         return uri
 
-    def get(self, uri: str, owner: str = "") -> tuple[str, bytes]:
+    async def get(self, uri: str, owner: str = "") -> tuple[str, bytes]:
         """The mime type and bytes of a link; ImageNotKept when they are gone, never were, or are not `owner`'s
         (the same answer: a link found elsewhere tells nothing of another client's outputs)."""
         image = self._images.get(uri)
@@ -76,6 +79,9 @@ class ImageStore:
             raise ImageNotKept(uri)
         self._images.move_to_end(uri)
         return image.mime, image.data
+
+    async def aclose(self) -> None:
+        """At exit (a shared store's connections)."""
 
     def __len__(self) -> int:
         return len(self._images)

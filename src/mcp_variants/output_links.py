@@ -92,7 +92,7 @@ def mime_type(output: dict[str, Any]) -> str:
     return representations(output)[0][0]
 
 
-def _size(outputs: list[dict[str, Any]]) -> int:
+def size_of(outputs: list[dict[str, Any]]) -> int:
     return sum(len(data if isinstance(data, bytes) else data.encode()) for output in outputs for _, data in representations(output))
 
 
@@ -108,18 +108,22 @@ class OutputNotKept(LookupError):
 
 
 class OutputStore:
-    """The outputs of execute_code runs: an LRU of at most `max_bytes`, by run; each run is its owner's only."""
+    """The outputs of execute_code runs: an LRU of at most `max_bytes`, by run; each run is its owner's only.
+
+    In this process's memory; its methods are the interface of every output store (one shared by many workers:
+    mcp_variants.state.redis_outputs)."""
 
     def __init__(self, max_bytes: int = STORE_BYTES) -> None:
         self.max_bytes = max_bytes
         self._runs: OrderedDict[str, _Run] = OrderedDict()
         self.size = 0
 
-    def put(self, outputs: list[dict[str, Any]], owner: str = "") -> str:
+    async def put(self, outputs: list[dict[str, Any]], owner: str = "") -> str | None:
         """A new run's id, its outputs kept as the most recently used; the least recently used runs are dropped until
-        the store is within its budget (a run larger than the whole budget is kept alone)."""
+        the store is within its budget (a run larger than the whole budget is kept alone). None when the store could
+        not keep them (a shared store that is unreachable): the result then names no resource."""
         run = secrets.token_hex(8)
-        kept = _Run(owner, list(outputs), _size(outputs))
+        kept = _Run(owner, list(outputs), size_of(outputs))
         self._runs[run] = kept
         self.size += kept.size
         while self.size > self.max_bytes and len(self._runs) > 1:
@@ -127,7 +131,7 @@ class OutputStore:
             self.size -= dropped.size
         return run
 
-    def get(self, run: str, index: int, owner: str = "") -> dict[str, Any]:
+    async def get(self, run: str, index: int, owner: str = "") -> dict[str, Any]:
         """Output `index` of `run`, used again; OutputNotKept when it is gone, never was, or is not `owner`'s (one answer
         for all three: a URI found elsewhere says nothing of another client's runs)."""
         kept = self._runs.get(run)
@@ -136,10 +140,13 @@ class OutputStore:
         self._runs.move_to_end(run)
         return kept.outputs[index]
 
-    def forget(self, owner: str) -> None:
+    async def forget(self, owner: str) -> None:
         """`owner`'s session ended: nobody can read its runs any more."""
         for run in [r for r, kept in self._runs.items() if kept.owner == owner]:
             self.size -= self._runs.pop(run).size
+
+    async def aclose(self) -> None:
+        """At exit (a shared store's connections)."""
 
     def __len__(self) -> int:
         return len(self._runs)
@@ -155,9 +162,9 @@ class OutputKeeper:
     def for_owner(self, owner: str) -> OutputKeeper:
         return OutputKeeper(self.store, owner)
 
-    def keep(self, outputs: list[dict[str, Any]]) -> tuple[str, ...]:
-        """The URIs of `outputs`, one each, in their order; () when there are none (nothing is kept)."""
+    async def keep(self, outputs: list[dict[str, Any]]) -> tuple[str, ...]:
+        """The URIs of `outputs`, one each, in their order; () when there are none, or the store could not keep them."""
         if not outputs:
             return ()
-        run = self.store.put(outputs, self.owner)
-        return tuple(run_uri(run, i) for i in range(len(outputs)))
+        run = await self.store.put(outputs, self.owner)
+        return tuple(run_uri(run, i) for i in range(len(outputs))) if run is not None else ()

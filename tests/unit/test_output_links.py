@@ -3,13 +3,11 @@ representations, and the cut text naming the resource that holds the rest (tools
 
 from __future__ import annotations
 
+import asyncio
 import base64
-
-import pytest
 
 from mcp_variants.output_links import (
     OutputKeeper,
-    OutputNotKept,
     OutputStore,
     cell_output_uri,
     parse_cell_output_uri,
@@ -18,44 +16,31 @@ from mcp_variants.output_links import (
     run_uri,
 )
 from mcp_variants.tools.shared.executions import output_blocks, outputs_structured
-
-
-def stream(text: str) -> dict:
-    return {"output_type": "stream", "name": "stdout", "text": text}
+from support.output_stores import lru_within_budget, owned_and_forgotten, stream
 
 
 def test_the_store_evicts_the_least_recently_used_runs_beyond_its_byte_budget():
     store = OutputStore(max_bytes=250)
-    first, second = store.put([stream("a" * 100)], "me"), store.put([stream("b" * 100)], "me")
-    assert store.get(first, 0, "me")["text"] == "a" * 100  # read: now the most recently used
-    third = store.put([stream("c" * 100)], "me")
-    assert store.get(first, 0, "me") and store.get(third, 0, "me")
-    with pytest.raises(OutputNotKept):
-        store.get(second, 0, "me")
-    assert store.size <= 250 and len(store) == 2
-    alone = store.put([stream("d" * 1000)], "me")  # larger than the budget: kept alone
-    assert len(store) == 1 and store.get(alone, 0, "me")["text"] == "d" * 1000
+    asyncio.run(lru_within_budget(store))
+    assert store.size <= 1000 and len(store) == 1
 
 
 def test_a_run_is_read_by_its_owner_only_and_forgotten_with_its_session():
     store = OutputStore()
-    run = store.put([stream("mine\n")], "http:one")
-    for owner, index in (("http:two", 0), ("", 0), ("http:one", 1), ("http:one", -1)):
-        with pytest.raises(OutputNotKept):
-            store.get(run, index, owner)
-    store.forget("http:one")
-    with pytest.raises(OutputNotKept):
-        store.get(run, 0, "http:one")
+    asyncio.run(owned_and_forgotten(store))
     assert store.size == 0
 
 
 def test_a_keeper_gives_one_uri_per_output_and_none_for_a_silent_run():
-    keeper = OutputKeeper(OutputStore()).for_owner("stdio")
-    assert keeper.keep([]) == ()
-    uris = keeper.keep([stream("x"), stream("y")])
-    assert [parse_run_uri(uri)[1] for uri in uris] == [0, 1]  # type: ignore[index]
-    run, _ = parse_run_uri(uris[0])  # type: ignore[misc]
-    assert uris[1] == run_uri(run, 1) and keeper.store.get(run, 1, "stdio")["text"] == "y"
+    async def scenario() -> None:
+        keeper = OutputKeeper(OutputStore()).for_owner("stdio")
+        assert await keeper.keep([]) == ()
+        uris = await keeper.keep([stream("x"), stream("y")])
+        assert [parse_run_uri(uri)[1] for uri in uris] == [0, 1]  # type: ignore[index]
+        run, _ = parse_run_uri(uris[0])  # type: ignore[misc]
+        assert uris[1] == run_uri(run, 1) and (await keeper.store.get(run, 1, "stdio"))["text"] == "y"
+
+    asyncio.run(scenario())
 
 
 def test_cell_output_uris_round_trip_and_keep_the_path_for_the_root_check():

@@ -23,14 +23,14 @@ def run(coroutine: Any) -> Any:
 def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
     async def scenario() -> None:
         store = TaskStore()
-        task = store.start("alice", lambda: answer({"content": []}))
+        task = await store.start("alice", lambda: answer({"content": []}))
         await task.wait()
-        assert store.get("alice", task.task_id).result == {"content": []}
-        assert store.get("alice", task.task_id).status is TaskStatus.COMPLETED
+        assert (await store.get("alice", task.task_id)).result == {"content": []}
+        assert (await store.get("alice", task.task_id)).status is TaskStatus.COMPLETED
         with pytest.raises(ProtocolError) as refused:
-            store.get("bob", task.task_id)
+            await store.get("bob", task.task_id)
         assert refused.value.code == INVALID_PARAMS
-        assert [t.task_id for t in store.list("bob")] == []
+        assert [t.task_id for t in await store.list("bob")] == []
 
     run(scenario())
 
@@ -38,11 +38,11 @@ def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
 def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
     async def scenario() -> None:
         store = TaskStore()
-        task = store.start("alice", lambda: answer({"content": []}), ttl_ms=1)
+        task = await store.start("alice", lambda: answer({"content": []}), ttl_ms=1)
         await task.wait()
         await asyncio.sleep(0.01)
         with pytest.raises(ProtocolError, match="No such task"):
-            store.get("alice", task.task_id)
+            await store.get("alice", task.task_id)
 
     run(scenario())
 
@@ -50,9 +50,9 @@ def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
 def test_a_running_task_is_never_expired_and_cancelling_it_stops_the_run() -> None:
     async def scenario() -> None:
         store = TaskStore()
-        task = store.start("alice", lambda: answer({}, delay=30), ttl_ms=1)
+        task = await store.start("alice", lambda: answer({}, delay=30), ttl_ms=1)
         await asyncio.sleep(0.01)
-        assert store.get("alice", task.task_id).status is TaskStatus.WORKING
+        assert (await store.get("alice", task.task_id)).status is TaskStatus.WORKING
         await store.cancel("alice", task.task_id)
         assert task.status is TaskStatus.CANCELLED and task._runner is not None and task._runner.done()
         await store.cancel("alice", task.task_id)  # idempotent
@@ -67,7 +67,7 @@ def test_a_failure_is_a_failed_task_carrying_the_error() -> None:
 
     async def scenario() -> None:
         store = TaskStore()
-        task = store.start("alice", broken)
+        task = await store.start("alice", broken)
         await task.wait()
         assert task.status is TaskStatus.FAILED and task.error == {"code": -32603, "message": "broke", "data": {"why": "test"}}
 
@@ -77,13 +77,13 @@ def test_a_failure_is_a_failed_task_carrying_the_error() -> None:
 def test_a_client_holds_a_bounded_number_of_tasks() -> None:
     async def scenario() -> None:
         store = TaskStore(max_per_owner=2)
-        first = store.start("alice", lambda: answer({}))
+        first = await store.start("alice", lambda: answer({}))
         await first.wait()
-        store.start("alice", lambda: answer({}, delay=30))
-        store.start("alice", lambda: answer({}, delay=30))  # drops the one that ended
+        await store.start("alice", lambda: answer({}, delay=30))
+        await store.start("alice", lambda: answer({}, delay=30))  # drops the one that ended
         with pytest.raises(ProtocolError, match="Too many"):
-            store.start("alice", lambda: answer({}, delay=30))
-        store.start("bob", lambda: answer({}))  # another client's own budget
+            await store.start("alice", lambda: answer({}, delay=30))
+        await store.start("bob", lambda: answer({}))  # another client's own budget
         await store.aclose()
 
     run(scenario())

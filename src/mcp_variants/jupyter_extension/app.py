@@ -66,6 +66,8 @@ class MCPVariants(ExtensionApp):
     max_sessions = traitlet(OPTIONS["max_sessions"])
     audit_log = traitlet(OPTIONS["audit_log"])
     audit_content = traitlet(OPTIONS["audit_content"])
+    state_url = traitlet(OPTIONS["state_url"])
+    state_namespace = traitlet(OPTIONS["state_namespace"])
 
     @default("kernel")
     def _default_kernel(self) -> str:
@@ -78,7 +80,8 @@ class MCPVariants(ExtensionApp):
         observer = CallObserver(AuditLog.open(self.audit_log) if self.audit_log else None, content=self.audit_content)
         backend = server_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
         self.state: ServerState = assemble_state(load_tools(observer), Hub({SERVER: backend}, default_backend=SERVER), limits,
-                                                 ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer)
+                                                 ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer,
+                                                 self._shared_state())
         http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,
                           max_sessions=self.max_sessions)
         # Host and Origin are the Jupyter server's to check (its allow_remote_access, allow_origin), as for its own API.
@@ -87,6 +90,17 @@ class MCPVariants(ExtensionApp):
                                   dns_rebinding_protection=False)
         self.asgi = AsgiApp(app)
         self.ready = asyncio.Event()
+
+    def _shared_state(self) -> Any:
+        """The shared state store of `state_url`, checked now: the server does not start on one it cannot use."""
+        if not self.state_url:
+            return None
+        from ..state.redis_client import StateStore
+
+        store = StateStore(self.state_url, self.state_namespace)
+        if problem := store.check():
+            raise RuntimeError(f"MCPVariants.state_url: {problem}")
+        return store
 
     def initialize_handlers(self) -> None:
         self.handlers.append((rf"/{self.path.strip('/')}", MCPHandler, {"app": self.asgi, "ready": self.ready, "mcp_path": APP_PATH}))

@@ -60,7 +60,7 @@ def serve_tools(server: Server[Any], tools: ToolSet, context: Callable[[ServerRe
             if tasks is not None and params.name in tools and wants_task(ctx, tools.tool(params.name).task_support):
                 tools.select(params.name, given, era, negotiated)  # a refused requestedOutputs is refused now
                 tool_context = context(ctx)  # made while the request is live; the run outlives it
-                task = tasks.start(task_owner(ctx), lambda: tools.call(given, era, negotiated, lambda: tool_context),
+                task = await tasks.start(task_owner(ctx), lambda: tools.call(given, era, negotiated, lambda: tool_context),
                                    requested_ttl(ctx))
                 return finish(ctx, "tools/call", era, created(ctx, task, tasks))
             result = await tools.call(given, era, negotiated, lambda: context(ctx))

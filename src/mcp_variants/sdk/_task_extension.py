@@ -43,5 +43,5 @@ class Tasks(Extension):
                                   call_next: CallNext) -> HandlerResult:
         if not wants_task(ctx, self._support.get(params.name)):
             return await call_next(ctx)
-        task = self.store.start(task_owner(ctx), lambda: task_result(lambda: call_next(ctx)), requested_ttl(ctx))
+        task = await self.store.start(task_owner(ctx), lambda: task_result(lambda: call_next(ctx)), requested_ttl(ctx))
         return created(ctx, task, self.store)

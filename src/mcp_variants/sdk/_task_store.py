@@ -8,6 +8,10 @@ once when the run ends (at 2026-12-01 exactly the `requestedOutputs` of the call
 raised is a failed task carrying the error. Cancelling cancels the run's asyncio task: a tool sees
 `CancelledError` where it awaits (the Jupyter run loop interrupts its kernel, which keeps its state).
 
+`TaskStore` keeps the tasks in this process's memory. Its methods are the interface every store has: a store
+shared by many workers (mcp_variants.state.redis_tasks) keeps the same records elsewhere, and the wire
+(_task_wire.py) does not know which it has.
+
 No SDK and no wire here: `_task_wire.py` says what each protocol revision calls these.
 """
 
@@ -89,7 +93,7 @@ class TaskStore:
         self._max_per_owner = max_per_owner
         self._tasks: dict[str, Task] = {}
 
-    def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
+    async def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
         """A new working task running `run()` (the call's wire result) in the background; it exists before this
         returns, so a tasks/get right after the answer finds it."""
         self._purge()
@@ -99,43 +103,41 @@ class TaskStore:
             if not ended:
                 raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
             del self._tasks[min(ended, key=lambda t: t._changed).task_id]
-        ttl = min(ttl_ms if ttl_ms and ttl_ms > 0 else self.default_ttl_ms, MAX_TTL_MS)
-        task = Task(secrets.token_urlsafe(16), owner, ttl)  # unguessable as well as owned
+        task = Task(new_task_id(), owner, self.ttl(ttl_ms))
         self._tasks[task.task_id] = task
         task._runner = asyncio.get_running_loop().create_task(self._run(task, run), name=f"task {task.task_id}")
         return task
 
+    def ttl(self, ttl_ms: int | None) -> int:
+        """The TTL a task gets: the client's ask, within bounds, else the default."""
+        return min(ttl_ms if ttl_ms and ttl_ms > 0 else self.default_ttl_ms, MAX_TTL_MS)
+
     @staticmethod
     async def _run(task: Task, run: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-        try:
-            result = await run()
-        except asyncio.CancelledError:
-            task.settle(TaskStatus.CANCELLED, message="cancelled by the client")
-        except ProtocolError as exc:
-            task.settle(TaskStatus.FAILED, error={"code": exc.code, "message": exc.message, "data": exc.data},
-                        message=exc.message)
-        except Exception:
-            logger.exception("task %s raised", task.task_id)
-            task.settle(TaskStatus.FAILED, error={"code": INTERNAL_ERROR, "message": "The run failed inside the server"},
-                        message="failed inside the server")
-        else:
-            task.settle(TaskStatus.COMPLETED, result=result)
+        status, ended = await outcome(task.task_id, run)
+        task.settle(status, **ended)
 
-    def get(self, owner: str, task_id: object) -> Task:
+    async def get(self, owner: str, task_id: object) -> Task:
         """The owner's task; -32602 for any id that names none of its live tasks (expired, another's, never was)."""
         self._purge()
         task = self._tasks.get(task_id) if isinstance(task_id, str) else None
         if task is None or task.owner != owner:
-            raise ProtocolError(INVALID_PARAMS, f"No such task: {task_id}", {"taskId": task_id})
+            raise no_such_task(task_id)
         return task
 
-    def list(self, owner: str) -> list[Task]:
+    async def settled(self, owner: str, task_id: object) -> Task:
+        """The owner's task once its run ended (tasks/result at 2025-11-25 blocks so)."""
+        task = await self.get(owner, task_id)
+        await task.wait()
+        return task
+
+    async def list(self, owner: str) -> list[Task]:
         self._purge()
         return sorted((t for t in self._tasks.values() if t.owner == owner), key=lambda t: t.created_at)
 
     async def cancel(self, owner: str, task_id: object) -> Task:
         """Cancel a working task and wait (briefly) for its run to unwind; a task that ended is left as it is."""
-        task = self.get(owner, task_id)
+        task = await self.get(owner, task_id)
         runner = task._runner
         if not task.status.terminal and runner is not None:
             task.settle(TaskStatus.CANCELLED, message="cancelled by the client")
@@ -155,6 +157,29 @@ class TaskStore:
         now = time.monotonic()
         for task_id in [t.task_id for t in self._tasks.values() if t.expired(now)]:
             del self._tasks[task_id]
+
+
+async def outcome(task_id: str, run: Callable[[], Awaitable[dict[str, Any]]]) -> tuple[TaskStatus, dict[str, Any]]:
+    """How a run ended, as Task.settle takes it: the status, then its result, error and message by name."""
+    try:
+        result = await run()
+    except asyncio.CancelledError:
+        return TaskStatus.CANCELLED, {"message": "cancelled by the client"}
+    except ProtocolError as exc:
+        return TaskStatus.FAILED, {"error": {"code": exc.code, "message": exc.message, "data": exc.data}, "message": exc.message}
+    except Exception:
+        logger.exception("task %s raised", task_id)
+        return TaskStatus.FAILED, {"error": {"code": INTERNAL_ERROR, "message": "The run failed inside the server"},
+                                   "message": "failed inside the server"}
+    return TaskStatus.COMPLETED, {"result": result}
+
+
+def new_task_id() -> str:
+    return secrets.token_urlsafe(16)  # unguessable as well as owned
+
+
+def no_such_task(task_id: object) -> ProtocolError:
+    return ProtocolError(INVALID_PARAMS, f"No such task: {task_id}", {"taskId": task_id})
 
 
 def iso(moment: datetime) -> str:

@@ -154,11 +154,11 @@ def task_methods(store: TaskStore) -> list[tuple[str, Handler]]:
         return handle
 
     async def get(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
-        task = store.get(task_owner(ctx), params.taskId)
+        task = await store.get(task_owner(ctx), params.taskId)
         return _legacy_task(task, store) if legacy_era(ctx) else _detailed(task, store)
 
     async def update(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
-        store.get(task_owner(ctx), params.taskId)  # no tool of ours asks for input mid-run: responses are ignored
+        await store.get(task_owner(ctx), params.taskId)  # no tool of ours asks for input mid-run: responses are ignored
         return {}
 
     async def cancel(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
@@ -166,8 +166,7 @@ def task_methods(store: TaskStore) -> list[tuple[str, Handler]]:
         return _legacy_task(task, store) if legacy_era(ctx) else {}
 
     async def result(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
-        task = store.get(task_owner(ctx), params.taskId)
-        await task.wait()
+        task = await store.settled(task_owner(ctx), params.taskId)
         if task.status is TaskStatus.FAILED and task.error is not None:
             raise ProtocolError(task.error["code"], task.error["message"], task.error.get("data") or {})
         if task.result is None:
@@ -175,7 +174,7 @@ def task_methods(store: TaskStore) -> list[tuple[str, Handler]]:
         return {**task.result, "_meta": {**task.result.get("_meta", {}), RELATED_TASK: {"taskId": task.task_id}}}
 
     async def listed(ctx: ServerRequestContext[Any, Any], params: TaskParams) -> dict[str, Any]:
-        return {"tasks": [_legacy_task(t, store) for t in store.list(task_owner(ctx))]}
+        return {"tasks": [_legacy_task(t, store) for t in await store.list(task_owner(ctx))]}
 
     # (method, handler, served with the extension at 2026-07-28 and later, served at 2025-11-25)
     served = (("tasks/get", get, True, True), ("tasks/update", update, True, False), ("tasks/cancel", cancel, True, True),

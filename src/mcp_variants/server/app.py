@@ -7,9 +7,9 @@ delegated to the sans-I/O core in mcp_variants.protocol.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.caching import CacheHint
@@ -26,7 +26,7 @@ from .. import __version__
 from ..apps.resources import ViewResources, check_view_links
 from ..catalog import variants_dir
 from ..dropin import load_dropins, with_compat
-from ..images import ImagePolicy
+from ..images import ImagePolicy, ImageStore
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
@@ -49,6 +49,9 @@ from .observe import CallObserver
 from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, register_resources
 from .subscriptions import Subscriptions
+
+if TYPE_CHECKING:
+    from ..state.redis_client import StateStore
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +79,8 @@ class ServerState:
         written out."""
         await self.subscriptions.aclose()
         await self.tasks.aclose()
+        await self.outputs.aclose()
+        await self.images.store.aclose()
         await self.hub.aclose()
         await anyio.to_thread.run_sync(self.observer.close)
 
@@ -97,20 +102,34 @@ def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
                    for name, dropin in dropins.items())
 
 
-def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver) -> ServerState:
-    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions."""
+def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
+                   shared: StateStore | None = None) -> ServerState:
+    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
+    tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
     images = images or ImagePolicy()
-    outputs = OutputStore()
+    tasks, outputs = TaskStore(), OutputStore()
+    if shared is not None:
+        tasks, outputs, image_store = shared_stores(shared)
+        images = replace(images, store=image_store)
     resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store), RunOutputResources(outputs),
                            CellOutputResources(hub)])
     return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
-                       subscriptions=Subscriptions(resources.owner), observer=observer, outputs=outputs)
+                       subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
+
+
+def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStore]:
+    """The stores on Redis, imported only when asked for (the `redis` extra)."""
+    from ..state.redis_images import RedisImageStore
+    from ..state.redis_outputs import RedisOutputStore
+    from ..state.redis_tasks import RedisTaskStore
+
+    return RedisTaskStore(shared), RedisOutputStore(shared), RedisImageStore(shared)
 
 
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
                gateway_url: str | None = None, gateway_token: str | None = None,
                kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
-               observer: CallObserver | None = None) -> ServerState:
+               observer: CallObserver | None = None, shared: StateStore | None = None) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
@@ -138,7 +157,7 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
                                        kernel_name=kernel_name), default=True)
     else:
         runtime.check_kernel_name()
-    return assemble_state(tools, hub, limits, images, observer)
+    return assemble_state(tools, hub, limits, images, observer, shared)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
@@ -152,7 +171,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
             connection.exit_stack.callback(hub.forget, key)
-            connection.exit_stack.callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
+            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)

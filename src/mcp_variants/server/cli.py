@@ -106,7 +106,8 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         sys.exit(f"mcp-variants: --root {root} is not a folder")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN"):
+    shared = _state_store(args.state_url, args.state_namespace) if args.state_url else None
+    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN", ENV_PREFIX + "STATE_URL"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if jupyter_url:
@@ -122,10 +123,22 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
-                           observer=CallObserver(audit, content=args.audit_content))
+                           observer=CallObserver(audit, content=args.audit_content), shared=shared)
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     return build_server(state), state, listening
+
+
+def _state_store(url: str, namespace: str) -> Any:
+    """The shared state store, reached and checked before anything starts; one line and exit when it cannot be used."""
+    try:
+        from ..state.redis_client import StateStore
+    except ImportError:
+        sys.exit("mcp-variants: --state-url needs the redis package: pip install 'mcp-variants[redis]'")
+    store = StateStore(url, namespace)
+    if problem := store.check():
+        sys.exit(f"mcp-variants: cannot start: {problem}")
+    return store
 
 
 def _listen(args: argparse.Namespace) -> socket.socket:

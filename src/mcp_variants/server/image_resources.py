@@ -11,7 +11,7 @@ from mcp.shared.exceptions import MCPError
 from ..images import URI_PREFIX, ImageNotKept, ImageStore
 from ..jupyter.hub import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
-from ..protocol.errors import INVALID_PARAMS
+from ..protocol.errors import INVALID_PARAMS, ProtocolError
 
 READ_CACHE_HINT = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
 
@@ -38,7 +38,9 @@ class ImageResources:
 
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         try:
-            mime, data = self.store.get(uri, image_owner(client))
+            mime, data = await self.store.get(uri, image_owner(client))
+        except ProtocolError as exc:  # a shared store that cannot be reached
+            raise MCPError(exc.code, exc.message, {"uri": uri}) from None
         except ImageNotKept:
             budget = self.store.max_bytes // (1024 * 1024)
             raise MCPError(INVALID_PARAMS, "Resource not found: This image is not kept for this client: the server keeps the images "

@@ -157,6 +157,10 @@ SERVE_OPTIONS: tuple[Option, ...] = (
            "duration, the kernels) appended to this file, or `logger:NAME` for that Python logger", in_extension=True),
     Option("audit_content", "the audit lines also carry the arguments in full (the code) and the text the kernels printed",
            False, "flag", in_extension=True),
+    Option("state_url", "keep tasks, run outputs and image links on this Redis (redis:// or rediss://, a password as "
+           "redis://:PASSWORD@HOST), shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra",
+           in_extension=True),
+    Option("state_namespace", "the prefix of this deployment's keys on --state-url", "mcp-variants", in_extension=True),
     Option("log_level", "log level, to stderr", "WARNING"),
 )
 OPTIONS: dict[str, Option] = {option.name: option for option in SERVE_OPTIONS}

@@ -26,7 +26,7 @@ from ..output_links import (
     parse_run_uri,
     representations,
 )
-from ..protocol.errors import INVALID_PARAMS, ErrorKind, ToolError
+from ..protocol.errors import INVALID_PARAMS, ErrorKind, ProtocolError, ToolError
 from . import notebook_resources
 from .image_resources import READ_CACHE_HINT as NEVER_CHANGES
 from .image_resources import image_owner
@@ -59,7 +59,9 @@ class RunOutputResources:
         try:
             if named is None:
                 raise OutputNotKept(uri)
-            output = self.store.get(*named, image_owner(client))
+            output = await self.store.get(*named, image_owner(client))
+        except ProtocolError as exc:  # a shared store that cannot be reached
+            raise MCPError(exc.code, exc.message, {"uri": uri}) from None
         except OutputNotKept:
             budget = self.store.max_bytes // (1024 * 1024)
             raise MCPError(INVALID_PARAMS, "Resource not found: This output is not kept for this client: the server keeps the outputs "

@@ -20,7 +20,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if replaced:
         execution = replace(execution, kernel_restarted=True)
     view, failure = execution_outcome(execution, "code.execute", ctx.limits.assistant_text_bytes, timeout, images=ctx.images,
-                                      uris=ctx.outputs.keep(execution.outputs))
+                                      uris=await ctx.outputs.keep(execution.outputs))
     return Outcome(value=view, failure=failure)
 
 

@@ -44,7 +44,7 @@ async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str,
         if index is None:
             # Written into no cell: its outputs are kept as a run's (execute_code's resources).
             view, _ = execution_outcome(execution, kind, ctx.limits.assistant_text_bytes, timeout, images=ctx.images,
-                                        uris=ctx.outputs.keep(execution.outputs))
+                                        uris=await ctx.outputs.keep(execution.outputs))
             raise ToolError(ErrorKind.NOT_FOUND,
                             f"Cell {cell_id} was deleted from {path} while it ran (by someone else): its outputs are in this "
                             "result only, written into no cell. read_notebook shows the notebook as it is now.", partial=view)

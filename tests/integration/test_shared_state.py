@@ -1,0 +1,335 @@
+"""Many workers, one state (issue 35, docs/guides/scale-out.md): `serve --http --state-url redis://…` workers on a real
+`redis-server` (with a password), stateless 2026-12-01 requests sent to either as a balancer without affinity would.
+
+- a task created through one worker is read and cancelled through the other; the run stops within a second;
+- a capped 200 KB print through one worker is read whole through the other (its owner), and by no one else; so is an
+  image link (`--images link`);
+- a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound; one that
+  shuts down (SIGTERM) fails its running tasks at once;
+- Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
+- Redis full: the write is refused and the call says so; nothing kept is dropped by Redis;
+- a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong password, allkeys eviction);
+- a jupyter-server with the extension (`MCPVariants.state_url`) shares its tasks with the workers;
+- the store's own rules on Redis: owner only, the per-owner bound, namespaces apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import secrets
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from PIL import Image
+
+from mcp_variants.client.stdio import envelope
+from mcp_variants.processes import free_port
+from mcp_variants.protocol.errors import ProtocolError
+from mcp_variants.state.redis_client import StateStore
+from mcp_variants.state.redis_outputs import RedisOutputStore
+from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
+from support.extension import ENDPOINT, EndpointConnection, extension_server
+from support.output_stores import lru_within_budget, owned_and_forgotten
+from support.redis_server import RedisServer, require_redis
+from support.servers import HttpServer, serve_command
+
+pytestmark = pytest.mark.timeout(300)
+
+VERSION = "2026-12-01"
+TASKS = "io.modelcontextprotocol/tasks"
+SELECT = [{"audience": "assistant", "format": "content"}]
+ENDED = ("completed", "failed", "cancelled")
+LOST_BOUND_S = LEASE_MS / 1000 + 3  # the lease, a heartbeat, a reap
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    require_redis()
+    with RedisServer(tmp_path_factory.mktemp("redis")).start() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def namespace() -> str:
+    return f"test-{secrets.token_hex(4)}"
+
+
+def worker(store: RedisServer, namespace: str, folder: Path, name: str) -> HttpServer:
+    root = folder / name
+    root.mkdir()
+    return HttpServer(root, "--embedded", "--images", "link", "--state-url", store.url, "--state-namespace", namespace,
+                      log=folder / f"{name}.log", fresh=True)
+
+
+@pytest.fixture(scope="module")
+def workers(store: RedisServer, namespace: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[HttpServer]]:
+    folder = tmp_path_factory.mktemp("workers")
+    started: list[HttpServer] = []
+    try:
+        for name in ("a", "b"):
+            started.append(worker(store, namespace, folder, name))
+        yield started
+    finally:
+        for server in started:
+            server.close()
+
+
+def rpc(server: HttpServer, method: str, params: dict[str, Any], name: str | None = None, *, tasks: bool = True) -> dict[str, Any]:
+    """A stateless request (that negotiated the tasks extension unless not `tasks`); the JSON-RPC response."""
+    headers = {"MCP-Protocol-Version": VERSION, "Mcp-Method": method, **({"Mcp-Name": name} if name else {})}
+    exchange = server.post({"jsonrpc": "2.0", "id": server.next_id(), "method": method,
+                            "params": {**params, "_meta": envelope(VERSION, {TASKS: {}} if tasks else None)}}, headers)
+    assert exchange.response is not None, exchange.problem
+    return exchange.response
+
+
+def started(server: HttpServer, code: str) -> str:
+    created = rpc(server, "tools/call", {"name": "execute_code", "arguments": {"code": code}, "requestedOutputs": SELECT},
+                  "execute_code")["result"]
+    assert created["resultType"] == "task" and created["status"] == "working", created
+    return str(created["taskId"])
+
+
+def task(server: HttpServer, task_id: str) -> dict[str, Any]:
+    answer = rpc(server, "tasks/get", {"taskId": task_id})
+    assert "result" in answer, answer
+    return dict(answer["result"])
+
+
+def settle(server: HttpServer, task_id: str, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        found = task(server, task_id)
+        if found["status"] in ENDED or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def text(found: dict[str, Any]) -> str:
+    return "".join(block.get("text", "") for output in found["result"]["outputs"] for block in output.get("content", []))
+
+
+def test_a_task_made_through_one_worker_is_read_and_cancelled_through_the_other(workers: list[HttpServer]) -> None:
+    a, b = workers
+    done = settle(b, started(a, "print(6 * 7)"))
+    assert done["status"] == "completed" and "42" in text(done), done
+
+    sleeping = started(a, "import time; time.sleep(60)")
+    time.sleep(0.5)
+    assert task(b, sleeping)["status"] == "working"
+    began = time.monotonic()
+    assert rpc(b, "tasks/cancel", {"taskId": sleeping})["result"]["resultType"] == "complete"
+    assert task(a, sleeping)["status"] == "cancelled"
+    # The run on A stopped: its kernel is free for the next run at once, not after the sleep.
+    after = settle(a, started(a, "print('free')"), timeout=5.0)
+    assert after["status"] == "completed" and "free" in text(after), after
+    assert time.monotonic() - began < 5.0
+
+
+def test_another_namespace_is_another_deployment(store: RedisServer, workers: list[HttpServer], tmp_path: Path) -> None:
+    made = started(workers[0], "1")
+    other = worker(store, "another-deployment", tmp_path, "other")
+    try:
+        refused = rpc(other, "tasks/get", {"taskId": made})
+        assert refused["error"]["message"] == f"No such task: {made}", refused
+    finally:
+        other.close()
+
+
+def test_a_killed_workers_task_fails_within_the_bound(store: RedisServer, namespace: str, workers: list[HttpServer],
+                                                      tmp_path: Path) -> None:
+    doomed = worker(store, namespace, tmp_path, "doomed")
+    try:
+        running = started(doomed, "import time; time.sleep(120)")
+        time.sleep(0.5)
+        assert task(workers[0], running)["status"] == "working"
+        doomed.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
+        killed = time.monotonic()
+        found = settle(workers[1], running, timeout=LOST_BOUND_S + 5)
+        took = time.monotonic() - killed
+    finally:
+        doomed.close()
+    assert found["status"] == "failed" and "stopped" in found["statusMessage"], found
+    assert found["error"]["message"].startswith("The worker running this task stopped"), found
+    assert took < LOST_BOUND_S, took
+
+
+def test_a_worker_that_shuts_down_fails_its_running_tasks_at_once(store: RedisServer, namespace: str,
+                                                                   workers: list[HttpServer], tmp_path: Path) -> None:
+    leaving = worker(store, namespace, tmp_path, "leaving")
+    try:
+        running = started(leaving, "import time; time.sleep(120)")
+        time.sleep(0.5)
+    finally:
+        leaving.close()  # SIGTERM: a graceful stop
+    found = task(workers[0], running)
+    assert found["status"] == "failed" and found["error"]["message"].startswith("The worker running this task shut down"), found
+
+
+def test_redis_restarted_mid_run_fails_calls_in_between_at_once_and_keeps_the_run(store: RedisServer,
+                                                                                    workers: list[HttpServer]) -> None:
+    a, b = workers
+    running = started(a, "import time; time.sleep(4); print('outlived')")
+    store.stop()
+    try:
+        began = time.monotonic()
+        refused = rpc(b, "tasks/get", {"taskId": running})
+        assert time.monotonic() - began < 5.0
+        assert refused["error"]["code"] == -32603 and "unreachable" in refused["error"]["message"], refused
+        assert store.password not in refused["error"]["message"]
+    finally:
+        store.start()
+    found = settle(b, running)
+    assert found["status"] == "completed" and "outlived" in text(found), found
+
+
+WHOLE = "x" * 200_000 + "\n"
+
+
+def test_a_capped_output_made_through_one_worker_is_read_whole_through_the_other(workers: list[HttpServer]) -> None:
+    a, b = workers
+    call = {"name": "execute_code", "arguments": {"code": f"print('x' * {len(WHOLE) - 1})"},
+            "requestedOutputs": [{"audience": "assistant", "format": "structured"}]}
+    structured = rpc(a, "tools/call", call, "execute_code", tasks=False)["result"]["outputs"][0]["structuredContent"]
+    (full,) = structured["fullOutputs"]
+    assert structured["truncated"] is True and full["bytes"] == len(WHOLE), structured
+    read = rpc(b, "resources/read", {"uri": full["uri"]}, full["uri"])
+    assert read["result"]["contents"][0]["text"] == WHOLE
+    # A session of its own (another owner) through either worker: not kept for it, as for a URI that never was.
+    session = b.target.open_session("2025-11-25", None)[0]
+    refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": full["uri"]}},
+                     {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
+    assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
+
+
+def test_an_image_link_made_through_one_worker_is_read_through_the_other(workers: list[HttpServer]) -> None:
+    a, b = workers
+    picture = io.BytesIO()
+    Image.new("RGB", (7, 5), (secrets.randbelow(256), 90, 160)).save(picture, "PNG")
+    png = base64.b64encode(picture.getvalue()).decode()
+    code = f"from IPython.display import display; display({{'image/png': '{png}'}}, raw=True)"
+    result = rpc(a, "tools/call", {"name": "execute_code", "arguments": {"code": code}, "requestedOutputs": SELECT}, "execute_code",
+                 tasks=False)["result"]
+    (link,) = [block for block in result["outputs"][0]["content"] if block["type"] == "resource_link"]
+    read = rpc(b, "resources/read", {"uri": link["uri"]}, link["uri"])
+    assert read["result"]["contents"][0]["blob"] == png, read
+    session = b.target.open_session("2025-11-25", None)[0]
+    refused = b.post({"jsonrpc": "2.0", "id": b.next_id(), "method": "resources/read", "params": {"uri": link["uri"]}},
+                     {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"}).response
+    assert refused is not None and "not kept for this client" in refused["error"]["message"], refused
+
+
+def test_a_sessions_stream_is_not_resumed_through_another_worker_it_is_refused(workers: list[HttpServer]) -> None:
+    """A 2025-11-25 session, and its streams' events, live in the worker that made it: another worker refuses a
+    reconnect with `Last-Event-ID` as a session it does not know (404), and the client initializes again there."""
+    a, b = workers
+    session = a.target.open_session("2025-11-25", None)[0]
+    assert session
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": "1",
+               "Accept": "text/event-stream"}
+    refused = httpx.get(b.url, headers=headers, timeout=10)
+    assert refused.status_code == 404, (refused.status_code, refused.text)
+    assert "Session not found" in refused.text, refused.text
+
+
+def test_a_full_store_refuses_the_write_and_says_so(store: RedisServer, workers: list[HttpServer]) -> None:
+    with redis.Redis.from_url(store.url) as admin:
+        admin.config_set("maxmemory", "1")  # below what it holds: every write is refused (noeviction)
+        try:
+            refused = rpc(workers[0], "tools/call", {"name": "execute_code", "arguments": {"code": "1"}}, "execute_code")
+        finally:
+            admin.config_set("maxmemory", "0")
+    assert refused["error"]["code"] == -32603 and "is full and refused the write" in refused["error"]["message"], refused
+    assert settle(workers[1], started(workers[0], "print('room again')"))["status"] == "completed"
+
+
+def test_a_jupyter_server_with_the_extension_shares_its_tasks_with_the_workers(store: RedisServer, namespace: str,
+                                                                               workers: list[HttpServer], tmp_path: Path) -> None:
+    """The extension's `MCPVariants.state_url`: a task made in a jupyter-server is read and cancelled through a worker."""
+    with extension_server(tmp_path, f"--MCPVariants.state_url={store.url}", f"--MCPVariants.state_namespace={namespace}").start(90) as lab:
+        endpoint = EndpointConnection(lab.url + ENDPOINT, lab.auth_headers)
+        try:
+            call = {"name": "execute_code", "arguments": {"code": "import time; time.sleep(60)"}, "requestedOutputs": SELECT,
+                    "_meta": envelope(VERSION, {TASKS: {}})}
+            created = endpoint.request("tools/call", call)["result"]
+            assert created["resultType"] == "task", created
+            time.sleep(0.5)
+            assert task(workers[0], created["taskId"])["status"] == "working"
+            assert "result" in rpc(workers[0], "tasks/cancel", {"taskId": created["taskId"]})
+            ran = endpoint.request("tools/call", {**call, "arguments": {"code": "print('after')"}})["result"]
+            assert settle(workers[1], ran["taskId"], timeout=5.0)["status"] == "completed"
+            assert task(workers[1], created["taskId"])["status"] == "cancelled"
+        finally:
+            endpoint.close()
+
+
+def serve_fails(*args: str, root: Path) -> str:
+    """`serve --http` with `args`: it must exit at start; what it said."""
+    command = serve_command(root, "--http", "--port", str(free_port()), "--embedded", *args, fresh=True)
+    ended = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert ended.returncode != 0, ended
+    return ended.stderr
+
+
+def test_a_store_that_cannot_be_used_stops_the_server_at_start(store: RedisServer, tmp_path: Path) -> None:
+    nowhere = serve_fails("--state-url", f"redis://127.0.0.1:{free_port()}", root=tmp_path)
+    assert "cannot start: the shared state store redis://127.0.0.1:" in nowhere and "unreachable" in nowhere, nowhere
+    wrong = serve_fails("--state-url", f"redis://:wrong@127.0.0.1:{store.port}", root=tmp_path)
+    assert "cannot start" in wrong and "wrong" not in wrong.replace("WRONGPASS", ""), wrong
+    with redis.Redis.from_url(store.url) as admin:
+        admin.config_set("maxmemory-policy", "allkeys-lru")
+        try:
+            evicting = serve_fails("--state-url", store.url, root=tmp_path)
+        finally:
+            admin.config_set("maxmemory-policy", "noeviction")
+    assert "maxmemory-policy allkeys-lru" in evicting and store.password not in evicting, evicting
+
+
+def test_the_store_on_redis_keeps_owners_apart_and_bounds_each(store: RedisServer) -> None:
+    async def answer(delay: float = 0.0) -> dict[str, Any]:
+        await asyncio.sleep(delay)
+        return {"content": []}
+
+    async def scenario() -> None:
+        shared = StateStore(store.url, f"unit-{secrets.token_hex(4)}")
+        first, second = RedisTaskStore(shared, max_per_owner=2), RedisTaskStore(shared, max_per_owner=2)
+        try:
+            made = await first.start("alice", answer)
+            assert (await second.settled("alice", made.task_id)).result == {"content": []}
+            with pytest.raises(ProtocolError, match="No such task"):
+                await second.get("bob", made.task_id)
+            assert [t.task_id for t in await second.list("alice")] == [made.task_id]
+            assert await second.list("bob") == []
+            await first.start("alice", lambda: answer(30))
+            await second.start("alice", lambda: answer(30))  # drops the one that ended
+            with pytest.raises(ProtocolError, match="Too many"):
+                await first.start("alice", lambda: answer(30))
+        finally:
+            await first.aclose()
+            await second.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_output_store_on_redis_keeps_its_budget_and_owners(store: RedisServer) -> None:
+    """The in-memory store's own tests (unit/test_output_links.py), on Redis: eviction is ours, by the same rules."""
+
+    async def scenario() -> None:
+        shared = StateStore(store.url, f"unit-{secrets.token_hex(4)}")
+        for check, budget in ((lru_within_budget, 250), (owned_and_forgotten, 64 * 1024 * 1024)):
+            outputs = RedisOutputStore(shared, max_bytes=budget)
+            try:
+                await check(outputs)
+            finally:
+                await outputs.aclose()
+
+    asyncio.run(scenario())
