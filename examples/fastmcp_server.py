@@ -5,14 +5,18 @@ data for an MCP App view, and a tool migrated from plain `@mcp.tool` in one line
     python examples/fastmcp_server.py --http --port 8000  # streamable HTTP at http://127.0.0.1:8000/mcp
 """
 
+import base64
+
 from fastmcp import Context, FastMCP
 from fastmcp.apps import AppConfig
+from fastmcp.utilities.types import Image
 from pydantic import BaseModel
 
 from mcp_variants.fastmcp import ErrorKind, Results, ToolError, Variants, cli, variant
 
 SALES = {"north": [("Alice", 120), ("Bob", 95)], "south": [("Chen", 140), ("Dana", 60), ("Eve", 75)]}
 VIEW = "ui://sales/chart.html"
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
 
 
 class Stats(BaseModel):
@@ -58,13 +62,16 @@ async def region_sales(region: str, ctx: Context) -> Results:
     })
 
 
-@variants.tool("assistant/content", variant("io.modelcontextprotocol/ui/structured", BARS),
-               app=AppConfig(resource_uri=VIEW), annotations={"readOnlyHint": True})
+@variants.tool("assistant/content", "user/content", variant("programmatic/structured", Totals),
+               variant("io.modelcontextprotocol/ui/structured", BARS), app=AppConfig(resource_uri=VIEW),
+               annotations={"readOnlyHint": True})
 def sales_chart(region: str = "north") -> Results:
     """A bar chart of a region's sellers, in an MCP App view."""
     rows = sellers(region)
     return Results({"assistant/content": f"A chart of {len(rows)} sellers in {region} is shown to the user.",
-                    "io.modelcontextprotocol/ui/structured": {"bars": [{"label": n, "value": v} for n, v in rows]}})
+                    "user/content": lambda: Image(data=PNG, format="png"),  # any content a FastMCP tool may return
+                    "programmatic/structured": lambda: Totals(region=region, total=sum(v for _, v in rows), sellers=len(rows)),
+                    "io.modelcontextprotocol/ui/structured": lambda: {"bars": [{"label": n, "value": v} for n, v in rows]}})
 
 
 @mcp.resource(VIEW, mime_type="text/html;profile=mcp-app")

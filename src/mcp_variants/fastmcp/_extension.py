@@ -45,14 +45,15 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import BaseModel
 
-from ..protocol.errors import ErrorKind, ProtocolError, ToolError
+from ..protocol.errors import ProtocolError
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, Selector
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
-from ..sdk.declare import VariantSpec, declaration, projectors_for, variant
+from ..sdk import ErrorKind, ToolError, ToolSet, VariantSpec, VariantTool, declaration, variant
 from ..sdk.extension import _listed
 from ..sdk.requests import finish, negotiated_extensions, request_era
-from ..sdk.toolset import ToolSet, VariantTool, internal_failure
+from ..sdk.toolset import internal_failure
+from ._content import projectors
 from ._lowlevel import lowlevel_server
 from ._migrate import StructuredAudience, legacy_variants
 
@@ -124,7 +125,7 @@ class Variants(ServerExtension):
             self.tools_by_name.add(VariantTool(
                 declaration(tool_name, specs, input_schema=registered.parameters, description=registered.description or "",
                             title=registered.title, annotations=annotations, meta=registered.meta),
-                projectors_for(specs)))
+                projectors(specs)))
             return fn
 
         return decorator

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from fastmcp.tools import Tool, ToolResult
 
-from ..sdk.declare import VariantSpec, variant
+from ..sdk import VariantSpec, variant
 
 StructuredAudience = Literal["programmatic", "assistant"]
 
