@@ -100,9 +100,9 @@ def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_
 STRUCTURED_SINCE = "2025-06-18"  # outputSchema and structuredContent came with this version
 
 
-def legacy_answers(script: Path, version: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def legacy_answers(script: Path, version: str, timeout: float = 30) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """What a client of `version` reads of tools/list and of a call: the fields that version defines."""
-    with StdioTarget([sys.executable, str(script)], timeout=30) as target:
+    with StdioTarget([sys.executable, str(script)], timeout=timeout) as target:
         tools = target.exchange(version, None, "tools/list", {}).result["tools"]
         result = target.exchange(version, None, "tools/call", {"name": "text_stats", "arguments": {"text": "a b\nc"}}).result
     structured = version >= STRUCTURED_SINCE

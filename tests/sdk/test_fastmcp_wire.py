@@ -1,4 +1,4 @@
-"""mcp_variants.fastmcp on the wire: a real FastMCP 4 server process (tests/fastmcp/sample_server.py) on stdio and on
+"""mcp_variants.fastmcp on the wire: a real FastMCP 4 server process (tests/sdk/fastmcp_sample_server.py) on stdio and on
 streamable HTTP, spoken to in raw JSON-RPC at 2026-12-01 and in the legacy eras; FastMCP's Context, middleware and
 content values keep working."""
 
@@ -13,11 +13,11 @@ import pytest
 
 from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
-from tests.support.servers import HttpServer
+from support.servers import HttpServer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
-SERVER = Path(__file__).with_name("sample_server.py")
+SERVER = Path(__file__).with_name("fastmcp_sample_server.py")
 UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
 
 

@@ -1,0 +1,46 @@
+"""The FastMCP examples pass the SEP-3279 suite (`mcp-variants-check`, every scenario exercised) on stdio and on
+streamable HTTP; the FastMCP tool migrated in one line answers old clients exactly as before."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_examples import legacy_answers, passed, run_suite
+
+pytestmark = pytest.mark.timeout(300)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SERVER = EXAMPLES / "fastmcp_server.py"
+CALLS = ["--no-default-calls", "--call", 'region_sales={"region": "north"}', "--call", 'text_stats={"text": "two words"}',
+         "--error-call", 'region_sales={"region": "atlantis"}']
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_the_fastmcp_example_passes_every_scenario_of_the_suite(transport: str, tmp_path: Path) -> None:
+    scorecard = passed(run_suite([sys.executable, str(SERVER)], transport, CALLS, tmp_path / "scorecard.json", timeout=280))
+    assert scorecard["ok"] is True
+    totals = scorecard["totals"]
+    assert totals["fail"] == 0 and totals["skip"] == 0 and totals["pass"] >= 50, totals  # every scenario exercised
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
+def test_the_migrated_fastmcp_tool_answers_old_clients_as_before(version: str) -> None:
+    before = legacy_answers(EXAMPLES / "migration" / "fastmcp_before.py", version, timeout=90)
+    after = legacy_answers(EXAMPLES / "migration" / "fastmcp_after.py", version, timeout=90)
+    assert after == before
+    if version >= "2025-06-18":
+        assert before[1]["structuredContent"] == {"words": 3, "lines": 2, "characters": 5}
+
+
+def test_the_migration_is_one_line_on_the_tool_and_three_around_it() -> None:
+    before = (EXAMPLES / "migration" / "fastmcp_before.py").read_text().splitlines()
+    after = (EXAMPLES / "migration" / "fastmcp_after.py").read_text().splitlines()
+    added = [line[1:] for line in difflib.unified_diff(before, after, lineterm="", n=0) if line.startswith("+") and not line.startswith("+++")]
+    assert "@variants.legacy_tool(structured=\"assistant\")" in added and "@mcp.tool" in before
+    code = [line for line in added if line.strip() and not line.startswith('"""')]
+    assert code == ["from mcp_variants.fastmcp import Variants, cli", "variants = Variants(mcp)",
+                    '@variants.legacy_tool(structured="assistant")', "    cli(mcp)"], code
