@@ -4,6 +4,7 @@ streamable HTTP; the FastMCP tool migrated in one line answers old clients exact
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from pathlib import Path
 
@@ -39,8 +40,21 @@ def test_the_migrated_fastmcp_tool_answers_old_clients_as_before(version: str) -
 def test_the_migration_is_one_line_on_the_tool_and_three_around_it() -> None:
     before = (EXAMPLES / "migration" / "fastmcp_before.py").read_text().splitlines()
     after = (EXAMPLES / "migration" / "fastmcp_after.py").read_text().splitlines()
-    added = [line[1:] for line in difflib.unified_diff(before, after, lineterm="", n=0) if line.startswith("+") and not line.startswith("+++")]
+    diff = difflib.unified_diff(before, after, lineterm="", n=0)
+    added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     assert "@variants.legacy_tool(structured=\"assistant\")" in added and "@mcp.tool" in before
     code = [line for line in added if line.strip() and not line.startswith('"""')]
     assert code == ["from mcp_variants.fastmcp import Variants, cli", "variants = Variants(mcp)",
                     '@variants.legacy_tool(structured="assistant")', "    cli(mcp)"], code
+
+
+def without_docstring(path: Path) -> str:
+    source = path.read_text()
+    return source.split('"""', 2)[2].lstrip("\n")
+
+
+def test_the_guide_shows_each_examples_code_in_the_page() -> None:
+    guide = (EXAMPLES.parent / "docs" / "guides" / "fastmcp.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
+    files = [SERVER, EXAMPLES / "migration" / "fastmcp_before.py", EXAMPLES / "migration" / "fastmcp_after.py"]
+    assert blocks[:3] == [without_docstring(f) for f in files]
