@@ -4,10 +4,13 @@ streamable HTTP; the FastMCP tool migrated in one line answers old clients exact
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 
 from .test_examples import legacy_answers, passed, run_suite
@@ -58,3 +61,26 @@ def test_the_guide_shows_each_examples_code_in_the_page() -> None:
     blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
     files = [SERVER, EXAMPLES / "migration" / "fastmcp_before.py", EXAMPLES / "migration" / "fastmcp_after.py"]
     assert blocks[:3] == [without_docstring(f) for f in files]
+
+
+def served(path: Path) -> Any:
+    """The FastMCP server an example defines, loaded in this process."""
+    spec = importlib.util.spec_from_file_location(f"example_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.mcp
+
+
+def test_fastmcps_in_memory_client_reads_the_migrated_tool_as_before() -> None:
+    """FastMCP's own `Client(mcp)` (in process, the SDK's low-level server on memory streams) gets the same result."""
+    from fastmcp import Client
+
+    async def answer(path: Path) -> tuple[Any, ...]:
+        async with Client(served(path)) as client:
+            result = await client.call_tool("text_stats", {"text": "a b\nc"})
+            return [block.text for block in result.content], result.structured_content, result.is_error
+
+    before = anyio.run(answer, EXAMPLES / "migration" / "fastmcp_before.py")
+    assert anyio.run(answer, EXAMPLES / "migration" / "fastmcp_after.py") == before
+    assert before[1] == {"words": 3, "lines": 2, "characters": 5}
