@@ -109,14 +109,14 @@ def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_
 STRUCTURED_SINCE = "2025-06-18"  # outputSchema and structuredContent came with this version
 
 
-def legacy_answers(script: Path, version: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def legacy_answers(script: Path, version: str, timeout: float = 30) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """What a client of `version` reads of tools/list and of a call that succeeds and one that fails: the fields
     that version defines."""
     structured = version >= STRUCTURED_SINCE
     keep = ("name", "description", "inputSchema", "annotations", *(("outputSchema",) if structured else ()))
     read = ("content", *(("structuredContent",) if structured else ()))
     answers = []
-    with StdioTarget([sys.executable, str(script)], timeout=30) as target:
+    with StdioTarget([sys.executable, str(script)], timeout=timeout) as target:
         tools = target.exchange(version, None, "tools/list", {}).result["tools"]
         for arguments in ({"text": "a b\nc"}, {"text": 5}):
             result = target.exchange(version, None, "tools/call", {"name": "text_stats", "arguments": arguments}).result

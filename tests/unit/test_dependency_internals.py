@@ -51,6 +51,8 @@ READS = [
     ("mcp", "2.3.0", "mcp.server.runner:_serve_modern_stream",
      ("read_stream: ReadStream", "write_stream: WriteStream", "lifespan_state: LifespanT", "raise_exceptions: bool"),
      "sdk/_stdio.py (StdioConnection.serve: a 2026 connection)"),
+    ("fastmcp", "4.1.6", "fastmcp.server.server:FastMCP", ("self._mcp_server: LowLevelServer[",),
+     "fastmcp/_lowlevel.py (FastMCP's low-level Server: bridged stdio, the tools/list middleware)"),
 ]
 
 

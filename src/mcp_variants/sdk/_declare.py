@@ -143,9 +143,10 @@ def _jsonable(value: Any) -> Any:
     return TypeAdapter(type(value)).dump_python(value, mode="json")
 
 
-def projectors_for(name: str, specs: Sequence[VariantSpec]) -> ToolProjectors:
+def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable[[Any], Any] | None = None) -> ToolProjectors:
     """One projector per variant: a `Results` entry (the `Results` checked against the declared selectors), or
-    the variant's `project` of the value (else the value)."""
+    the variant's `project` of the value (else the value). `content`: what a framework makes of a content value
+    before it becomes blocks (FastMCP's own conversion); None: `content_blocks` alone."""
     declared = frozenset(spec.selector for spec in specs)
 
     def projector(spec: VariantSpec) -> Callable[[Any], Any]:
@@ -158,6 +159,8 @@ def projectors_for(name: str, specs: Sequence[VariantSpec]) -> ToolProjectors:
                 made = spec.project(value)
             else:
                 made = value
+            if content is not None and spec.selector.format == "content":
+                made = content(made)
             return to_wire_value(spec.selector, made)
 
         return project

@@ -317,14 +317,14 @@ class Variants(Extension):
         if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
             era = request_era(ctx)
             ours = {e["name"]: e for e in self.tools_by_name.entries(era, negotiated_extensions(ctx, self._served))}
-            result["tools"] = [_listed(entry, ours.get(entry.get("name")), entry.get("name") in self._declared_inputs)
+            result["tools"] = [listed_entry(entry, ours.get(entry.get("name")), entry.get("name") in self._declared_inputs)
                                for entry in result["tools"]]
         elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
             result["supportedVersions"] = list(SUPPORTED_VERSIONS)
         return result
 
 
-def _listed(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declared_input: bool = False) -> dict[str, Any]:
+def listed_entry(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declared_input: bool = False) -> dict[str, Any]:
     """The SDK's entry (its inputSchema, icons, `_meta`) with our output declaration for the era: `outputVariants`
     at 2026-12-01, else the legacy outputSchema when assistant/structured gives one; and the tool's own inputSchema
     where it declared one."""

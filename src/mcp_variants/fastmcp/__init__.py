@@ -1,0 +1,41 @@
+"""SEP-3279 for a FastMCP 4 server: the same declarations and `Results` as `mcp_variants.sdk`, through FastMCP's
+public extension API (`ServerExtension`), and every protocol era, 2026-12-01 included.
+
+    from fastmcp import Context, FastMCP
+    from mcp_variants.fastmcp import Results, Variants, cli, variant
+
+    mcp = FastMCP("weather")
+    variants = Variants(mcp)
+
+    @variants.tool("assistant/content", variant("programmatic/structured", Forecast))
+    async def forecast(city: str, ctx: Context) -> Results:
+        data = await fetch(city)
+        return Results({"assistant/content": f"{city}: {data.temp} °C", "programmatic/structured": data})
+
+    if __name__ == "__main__":
+        cli(mcp)                   # stdio; --http [--port P] for streamable HTTP at /mcp
+
+An existing `@mcp.tool` migrates in one line: `@variants.legacy_tool(structured="assistant")`.
+docs/guides/fastmcp.md has the guide; docs/fastmcp-change.md what FastMCP would need to make this smaller.
+"""
+
+from ..sdk import ErrorKind, Results, ToolError, VariantSpec, variant
+from ._extension import IDENTIFIER, Variants
+from ._migrate import legacy_variants
+from ._serve import cli, http_app, run, serve_http, serve_stdio
+
+__all__ = [
+    "IDENTIFIER",
+    "ErrorKind",
+    "Results",
+    "ToolError",
+    "VariantSpec",
+    "Variants",
+    "cli",
+    "http_app",
+    "legacy_variants",
+    "run",
+    "serve_http",
+    "serve_stdio",
+    "variant",
+]

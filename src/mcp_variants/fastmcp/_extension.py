@@ -1,0 +1,249 @@
+"""SEP-3279 for a FastMCP 4 server, through FastMCP's own extension API (`fastmcp.server.extensions.ServerExtension`).
+
+    mcp = FastMCP("weather")
+    variants = Variants(mcp)                   # mcp.add_extension(variants)
+
+    @variants.tool("assistant/content", variant("programmatic/structured", Forecast))
+    async def forecast(city: str, ctx: Context) -> Results: ...
+
+    run(mcp)                                   # mcp_variants.fastmcp.run: stdio or HTTP, 2026-12-01 included
+
+The declarations, the result union, the selection and the projection are the SDK layer's (`mcp_variants.sdk`, on the
+core in `protocol/`); this module only fits them to FastMCP's seams:
+
+- `tool` registers the function with `FastMCP.add_tool` (so FastMCP derives its inputSchema, checks its arguments, injects
+  its `Context`, applies `app=`, `tags=`, `timeout=`, `auth=`, ...) around a wrapper that projects the tool's return
+  value for the request's era and selectors.
+- `intercept_tool_call`, FastMCP's last gate before a tool body, selects the outputs before the tool runs (-32602 with
+  the offered list) and answers with exactly those outputs, or the legacy pair, each structured one checked.
+- tools/list and server/discover: the SDK-level middleware (`_lowlevel.py` reads FastMCP's low-level server to add it)
+  adds each tool's `outputVariants` or its legacy `outputSchema`, and 2026-12-01 among discover's versions; it also
+  hands a tools/call's raw params to the interceptor (FastMCP's typed params drop `requestedOutputs`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+import anyio
+from fastmcp import FastMCP
+from fastmcp.apps.config import app_config_to_meta_dict
+from fastmcp.exceptions import FastMCPError
+from fastmcp.exceptions import ToolError as FastMCPToolError
+from fastmcp.exceptions import ValidationError as FastMCPValidationError
+from fastmcp.server.context import Context
+from fastmcp.server.extensions import ServerExtension, ToolCallContinuation
+from fastmcp.tools import Tool, ToolResult
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
+from pydantic import BaseModel
+
+from ..protocol.errors import ProtocolError
+from ..protocol.projection import Outcome
+from ..protocol.types import ASSISTANT_CONTENT, Selector
+from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
+from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
+from ..sdk._declare import projectors_for
+from ..sdk._extension import listed_entry
+from ..sdk._requests import finish, negotiated_extensions, request_era
+from ..sdk._toolset import internal_failure
+from ..sdk.lowlevel import ToolSet, VariantTool, declaration
+from ._content import content_value
+from ._lowlevel import lowlevel_server
+from ._migrate import StructuredAudience, legacy_variants
+
+logger = logging.getLogger(__name__)
+
+IDENTIFIER: Final[str] = "io.github.mcp-variants/output-variants"
+"""Advertised under `capabilities.extensions` (FastMCP advertises every registered extension): this server implements
+the SEP-3279 draft (2026-12-01 `outputVariants` / `requestedOutputs` / `outputs`). The same as `mcp_variants.sdk`'s."""
+
+UI_EXTENSION: Final[str] = "io.modelcontextprotocol/ui"
+"""MCP Apps: FastMCP serves it on every server (it advertises it unconditionally), so a tool may declare its view's
+variant without further ado."""
+
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+
+@dataclass
+class _Call:
+    """One tools/call of a tool of ours, from the interceptor to the tool's wrapper and back."""
+
+    name: str
+    selectors: tuple[Selector, ...]
+    era: Era
+    result: dict[str, Any] | None = None
+
+
+_REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any] | None] = contextvars.ContextVar(
+    "mcp_variants_fastmcp_request", default=None)
+_CURRENT: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_variants_fastmcp_call", default=None)
+
+
+class Variants(ServerExtension):
+    """Tools with declared output variants, on a FastMCP server: `Variants(mcp)` registers the extension on it.
+
+    `served_extensions`: extension audiences (SEP-2133 identifiers) whose variants a tool may declare; MCP Apps'
+    `io.modelcontextprotocol/ui` is always among them (FastMCP serves it). A request sees an extension's variants only
+    when it negotiated the extension.
+    """
+
+    identifier = IDENTIFIER
+
+    def __init__(self, server: FastMCP[Any], served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
+        self.tools_by_name = ToolSet()
+        self._served = frozenset(served_extensions) | {UI_EXTENSION}
+        server.add_extension(self)
+        lowlevel_server(server).middleware.append(self._sdk_middleware)
+
+    def settings(self) -> dict[str, Any]:
+        return {"versions": [OUTPUTS_VERSION]}
+
+    def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
+        """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
+
+        The tool returns a `Results` (one entry per variant, a value or a function called only when that variant is
+        requested) or one value each variant's `project` (else the value itself) turns into its output. Raise
+        `ToolError` (this package's, or FastMCP's) for a failure the model should read. `fastmcp_kwargs` go to
+        `FastMCP.tool` would take them (`title`, `description`, `annotations`, `meta`, `app`, `tags`, `timeout`,
+        `auth`, `task`, ...); `output_schema` is not one of them: the variants say what the tool returns.
+        """
+        if "output_schema" in fastmcp_kwargs:
+            raise TypeError("a variants tool declares its outputs as variants; FastMCP's output_schema does not apply")
+        specs = [variant(v) if isinstance(v, str) else v for v in variants]
+
+        def decorator(fn: _Fn) -> _Fn:
+            tool_name = name or fn.__name__
+            registered = self.server.add_tool(Tool.from_function(self._runner(tool_name, fn), name=tool_name, output_schema=None,
+                                                                 **_tool_options(fastmcp_kwargs)))
+            annotations = registered.annotations.model_dump(by_alias=True, exclude_none=True) if registered.annotations else None
+            self.tools_by_name.add(VariantTool(
+                declaration(tool_name, specs, input_schema=registered.parameters, description=registered.description or "",
+                            title=registered.title, annotations=annotations, meta=registered.meta),
+                projectors_for(tool_name, specs, content=content_value)))
+            return fn
+
+        return decorator
+
+    def legacy_tool(self, *more: VariantSpec | SelectorName, structured: StructuredAudience | None = None,
+                    **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
+        """An existing FastMCP tool, unchanged: what FastMCP made of its return value as assistant/content and, when
+        `structured` names the audience, its outputSchema as that one structured variant (_migrate.py); `more`
+        variants beside them."""
+
+        def decorator(fn: _Fn) -> _Fn:
+            return self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
+
+        return decorator
+
+    def _runner(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """What FastMCP calls, with its checked arguments and its Context: the tool, then the projection."""
+        is_async = inspect.iscoroutinefunction(fn)
+
+        @functools.wraps(fn)  # FastMCP reads the signature (and the Context parameter) through __wrapped__
+        async def run(**kwargs: Any) -> Any:
+            call = _CURRENT.get()
+            if call is None or call.name != name:  # called in process, not through the interceptor
+                call = _Call(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
+            outcome = await _outcome(name, fn, is_async, kwargs)
+            if isinstance(outcome.value, InputRequiredResult):
+                return outcome.value  # a round of the multi-round flow, not the tool's result: FastMCP answers it
+            call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
+            if _CURRENT.get() is call:
+                return ToolResult(content=[])  # the interceptor answers with call.result
+            return ToolResult.from_mcp_result(CallToolResult.model_validate(call.result))
+
+        return run
+
+    async def intercept_tool_call(self, params: CallToolRequestParams, context: Context,
+                                  call_next: ToolCallContinuation) -> ToolResult | BaseModel:
+        request = _REQUEST.get()
+        if params.name not in self.tools_by_name or request is None:
+            return await call_next()
+        era = request_era(request)
+        try:
+            selectors = self.tools_by_name.select(params.name, request.params or {}, era,
+                                                  negotiated_extensions(request, self._served))
+        except ProtocolError as exc:
+            raise MCPError(exc.code, exc.message, exc.data) from None
+        call = _Call(params.name, selectors, era)
+        token = _CURRENT.set(call)
+        try:
+            answered = await call_next()
+        except (FastMCPValidationError, FastMCPToolError) as exc:
+            if call.result is not None:
+                raise
+            # FastMCP refused the arguments, or ended the call (its timeout), before the tool answered: in the outputs.
+            kind = ErrorKind.INVALID_ARGUMENTS if isinstance(exc, FastMCPValidationError) else ErrorKind.TOOL_ERROR
+            call.result = self.tools_by_name.project(params.name, selectors, era,
+                                                     Outcome(failure=ToolError(kind, str(exc) or type(exc).__name__)))
+        finally:
+            _CURRENT.reset(token)
+        if call.result is None:
+            return answered  # not a result of the tool's: FastMCP's own (input_required, a task, ...)
+        return _wire(finish(request, "tools/call", era, call.result))
+
+    async def _sdk_middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """The SDK's `ServerMiddleware`, on FastMCP's low-level server: a tools/call's raw request for the interceptor;
+        each tool's variants (or its legacy outputSchema) in tools/list; 2026-12-01 among server/discover's versions."""
+        if ctx.method == "tools/call":
+            token = _REQUEST.set(ctx)
+            try:
+                return await call_next(ctx)
+            finally:
+                _REQUEST.reset(token)
+        result = await call_next(ctx)
+        if not isinstance(result, dict):
+            return result
+        if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
+            era = request_era(ctx)
+            ours = {e["name"]: e for e in self.tools_by_name.entries(era, negotiated_extensions(ctx, self._served))}
+            result["tools"] = [listed_entry(entry, ours.get(entry.get("name"))) for entry in result["tools"]]
+        elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
+            result["supportedVersions"] = list(SUPPORTED_VERSIONS)
+        return result
+
+
+def _tool_options(given: dict[str, Any]) -> dict[str, Any]:
+    """`FastMCP.tool`'s options as `Tool.from_function` takes them: `app=` (MCP Apps) merged into `meta["ui"]`, as
+    `FastMCP.tool` merges it; `annotations` as a mapping made `ToolAnnotations`."""
+    options = dict(given)
+    app = options.pop("app", None)
+    if app is not None and app is not False:
+        options["meta"] = {**(options.get("meta") or {}), "ui": True if app is True else app_config_to_meta_dict(app)}
+    if isinstance(options.get("annotations"), Mapping):
+        options["annotations"] = ToolAnnotations.model_validate(options["annotations"])
+    return options
+
+
+def _wire(result: dict[str, Any]) -> ToolResult | CallToolResult:
+    """The result as FastMCP passes it on: a ToolResult keeping the exact wire result (FastMCP's middleware reads
+    ToolResults), or the CallToolResult itself where a ToolResult cannot hold it (2026-07-28's non-object
+    structuredContent)."""
+    wire = CallToolResult.model_validate(result)
+    if wire.structured_content is not None and not isinstance(wire.structured_content, dict):
+        return wire
+    return ToolResult.from_mcp_result(wire)
+
+
+async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any]) -> Outcome:
+    """The tool's return value, or its failure as the outputs carry it."""
+    try:
+        value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
+    except ToolError as exc:
+        return Outcome(failure=exc)
+    except MCPError:
+        raise  # a protocol error, as FastMCP answers it
+    except FastMCPError as exc:  # FastMCP's ToolError, ValidationError, ...: its message is meant for the client
+        return Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, str(exc)))
+    except Exception:
+        logger.exception("tool %s raised", name)
+        return Outcome(failure=internal_failure(name))
+    return Outcome(value=value)

@@ -1,0 +1,98 @@
+"""Run a FastMCP server on stdio or streamable HTTP with every protocol era, 2026-12-01 included.
+
+mcp 2.3.0, under FastMCP, refuses 2026-12-01 before any handler runs; the bridge (mcp_variants.sdk's) presents such a
+request to the SDK as 2026-07-28 and puts the real result back on the wire:
+
+- stdio: the bridged stdio connection serves FastMCP's low-level server (FastMCP's `run_stdio_async` takes no
+  streams, hence `_lowlevel.py`), with FastMCP's lifespan, extensions' lifespans included, entered as the SDK enters it;
+- HTTP: FastMCP's own Starlette app (`FastMCP.http_app`: its auth provider, custom routes, Host/Origin guard, session
+  manager) with the bridge as one more ASGI middleware, served by uvicorn.
+
+`bridge`: None (the default) bridges exactly when the installed SDK needs it; True or False forces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import anyio
+from fastmcp import FastMCP
+from fastmcp.server.context import reset_transport, set_transport
+from fastmcp.server.http import StarletteWithLifespan
+from starlette.middleware import Middleware
+
+from ..sdk import serve_stdio as serve_lowlevel_stdio
+from ..sdk._bridge import DEFAULT_MAX_MESSAGE_BYTES, BridgeMiddleware
+from ..sdk._http import is_loopback
+from ..sdk._serve import CannotListen, bridging, listen
+from ._lowlevel import lowlevel_server
+
+
+async def serve_stdio(server: FastMCP[Any], *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+                      bridge: bool | None = None) -> None:
+    """Serve this process's stdin and stdout until EOF, as `FastMCP.run_stdio_async` does, with 2026-12-01."""
+    token = set_transport("stdio")  # what a tool's `Context.transport` says, as under FastMCP's own runner
+    try:
+        await serve_lowlevel_stdio(lowlevel_server(server), max_message_bytes=max_message_bytes, bridge=bridge)
+    finally:
+        reset_transport(token)
+
+
+def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
+             max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, bridge: bool | None = None,
+             middleware: Sequence[Middleware] = (), **http_app_kwargs: Any) -> StarletteWithLifespan:
+    """`FastMCP.http_app` (streamable HTTP at `path`) behind the bridge, which also keeps each POST body within
+    `max_body_bytes` and answers what is no message the SDK would answer. FastMCP's Host/Origin guard serves `host`
+    and `allowed_hosts` (a loopback `host`, as `FastMCP.run_http_async` does); `http_app_kwargs` go to
+    `FastMCP.http_app` as they are (`json_response`, `stateless_http`, `event_store`, `session_idle_timeout`, ...)."""
+    hosts = [*allowed_hosts, *((host,) if is_loopback(host) else ())]
+    bridged = Middleware(BridgeMiddleware, max_body_bytes=max_body_bytes, rewrite=bridging(bridge))
+    return server.http_app(path=path, transport="http", middleware=[bridged, *middleware],
+                           allowed_hosts=hosts or None, **http_app_kwargs)
+
+
+async def serve_http(server: FastMCP[Any], *, host: str = "127.0.0.1", port: int = 8000,
+                     allowed_hosts: Sequence[str] = (), bridge: bool | None = None, **http_app_kwargs: Any) -> None:
+    """uvicorn on `http_app` until SIGTERM or SIGINT; CannotListen when the port cannot be had."""
+    import uvicorn
+
+    app = http_app(server, host=host, allowed_hosts=allowed_hosts, bridge=bridge, **http_app_kwargs)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2)
+    await uvicorn.Server(config).serve(sockets=[listen(host, port)])
+
+
+def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
+        port: int = 8000, bridge: bool | None = None) -> None:
+    """`FastMCP.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+    if transport == "stdio":
+        anyio.run(lambda: serve_stdio(server, bridge=bridge))
+    else:
+        anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge))
+
+
+def cli(server: FastMCP[Any], argv: list[str] | None = None) -> None:
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--allowed-host NAME]` streamable HTTP at /mcp.
+    Beyond loopback the server needs FastMCP's own `auth=` (an auth provider): refused without one."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=f"the FastMCP server {server.name}, with SEP-3279 output variants")
+    parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a Host header served besides --host; repeatable")
+    args = parser.parse_args(argv)
+    if not args.http:
+        run(server)
+        return
+    if not is_loopback(args.host) and server.auth is None:
+        parser.exit(2, f"{parser.prog}: refusing to listen on {args.host}: beyond loopback the server needs "
+                       "FastMCP(auth=...); or bind 127.0.0.1\n")
+    try:
+        anyio.run(lambda: serve_http(server, host=args.host, port=args.port, allowed_hosts=args.allowed_host))
+    except CannotListen as exc:
+        parser.exit(1, f"{parser.prog}: {exc.strerror} (--port)\n")
+
+
+__all__ = ["cli", "http_app", "run", "serve_http", "serve_stdio"]

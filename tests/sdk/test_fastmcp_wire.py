@@ -1,0 +1,157 @@
+"""mcp_variants.fastmcp on the wire: a real FastMCP 4 server process (tests/sdk/fastmcp_sample_server.py) on stdio and on
+streamable HTTP, spoken to in raw JSON-RPC at 2026-12-01 and in the legacy eras; FastMCP's Context, middleware and
+content values keep working."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
+from support.servers import HttpServer
+
+pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
+
+SERVER = Path(__file__).with_name("fastmcp_sample_server.py")
+UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+
+
+@pytest.fixture(scope="module", params=["stdio", "http"])
+def target(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    if request.param == "stdio":
+        with StdioTarget([sys.executable, str(SERVER)], timeout=60) as running:
+            yield running
+        return
+    folder = tmp_path_factory.mktemp("fastmcp-http")
+    server = HttpServer(folder, log=folder / "server.log", command=[sys.executable, str(SERVER)])
+    try:
+        yield server.target
+    finally:
+        server.close()
+
+
+def call(target: Target, name: str, arguments: dict[str, Any], requested: list[str] | None = None,
+         version: str = OUTPUTS_VERSION, extensions: dict[str, Any] | None = None, **params: Any) -> RoundTrip:
+    body: dict[str, Any] = {"name": name, "arguments": arguments, **params}
+    if requested is not None:
+        body["requestedOutputs"] = [dict(zip(("audience", "format"), s.rsplit("/", 1), strict=True)) for s in requested]
+    return target.exchange(version, extensions, "tools/call", body)
+
+
+def outputs(trip: RoundTrip) -> dict[str, Any]:
+    return {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in trip.result["outputs"]}
+
+
+def test_tools_list_has_the_variants_at_2026_12_01_beside_fastmcps_own_entry(target: Target) -> None:
+    tools = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    add = tools["add"]
+    assert [(v["audience"], v["format"]) for v in add["outputVariants"]] == [
+        ("assistant", "content"), ("programmatic", "structured"), ("user", "structured")]
+    assert add["outputVariants"][1]["schema"]["properties"]["total"]["type"] == "integer"  # Sum, from pydantic
+    assert "outputSchema" not in add
+    assert add["inputSchema"]["required"] == ["a", "b"] and "ctx" not in add["inputSchema"]["properties"]  # FastMCP's
+    assert "outputSchema" in tools["plain"] and "outputVariants" not in tools["plain"]  # FastMCP's own tool, as it was
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28"])
+def test_older_versions_get_the_legacy_shapes(target: Target, version: str) -> None:
+    tools = {t["name"]: t for t in target.exchange(version, None, "tools/list", {}).result["tools"]}
+    assert all("outputVariants" not in t for t in tools.values())
+    assert "outputSchema" not in tools["add"]  # no assistant/structured: programmatic and user schemas never become it
+    result = call(target, "add", {"a": 2, "b": 3}, version=version).result
+    assert result["content"] == [{"type": "text", "text": "2 + 3 = 5"}]
+    assert "structuredContent" not in result and "outputs" not in result
+
+
+def test_exactly_the_requested_outputs_in_request_order(target: Target) -> None:
+    assert outputs(call(target, "add", {"a": 2, "b": 3})) == {"assistant/content": [{"type": "text", "text": "2 + 3 = 5"}]}
+    both = call(target, "add", {"a": 2, "b": 3}, ["user/structured", "programmatic/structured"])
+    assert [o["audience"] for o in both.result["outputs"]] == ["user", "programmatic"]
+    assert outputs(both) == {"user/structured": {"sum": 5}, "programmatic/structured": {"total": 5}}
+    assert "content" not in both.result and "structuredContent" not in both.result
+
+
+def test_a_bad_selector_is_refused_before_the_tool_runs_with_the_offered_list(target: Target) -> None:
+    before = call(target, "computed", {}, ["programmatic/structured"])
+    error = call(target, "add", {"a": 1, "b": 2}, ["assistant/structured"]).error
+    assert error["code"] == -32602 and error["data"]["reason"] == "undeclared"
+    assert {"audience": "user", "format": "structured"} in error["data"]["offered"]
+    assert call(target, "add", {"a": 1, "b": 2}, ["programmatic/content"]).error["data"]["reason"] == "not-a-core-combination"
+    after = call(target, "computed", {}, ["programmatic/structured"])
+    assert outputs(after)["programmatic/structured"]["computed"] == outputs(before)["programmatic/structured"]["computed"]
+    legacy = call(target, "add", {"a": 1, "b": 2}, ["assistant/content"], version="2026-07-28")
+    assert legacy.error["code"] == -32602  # requestedOutputs is a 2026-12-01 parameter
+
+
+def test_an_output_is_computed_only_when_requested(target: Target) -> None:
+    def computed() -> list[str]:
+        return list(outputs(call(target, "computed", {}, ["programmatic/structured"]))["programmatic/structured"]["computed"])
+
+    start = len(computed())
+    call(target, "add", {"a": 1, "b": 1}, ["assistant/content", "user/structured"])
+    assert len(computed()) == start
+    call(target, "add", {"a": 1, "b": 1}, ["programmatic/structured"])
+    assert len(computed()) == start + 1
+
+
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"),
+                                                    ("fastmcp", "tool-error", "FastMCP says no"),
+                                                    ("crash", "internal", "failed inside the server")])
+def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, how: str, kind: str, text: str) -> None:
+    result = call(target, "fail", {"how": how}, ["programmatic/structured", "assistant/content"]).result
+    assert result["isError"] is True
+    got = {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
+    assert got["programmatic/structured"]["error"]["type"] == kind and text in got["programmatic/structured"]["error"]["message"]
+    assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
+
+
+def test_arguments_fastmcp_refuses_are_invalid_arguments_in_the_requested_outputs(target: Target) -> None:
+    result = call(target, "add", {"a": "x"}, ["programmatic/structured"]).result
+    assert result["isError"] is True
+    assert outputs(call(target, "add", {"a": "x"}, ["programmatic/structured"]))["programmatic/structured"]["error"]["type"] \
+        == "invalid-arguments"
+
+
+def test_content_values_are_what_a_fastmcp_tool_may_return(target: Target) -> None:
+    got = outputs(call(target, "picture", {}, ["assistant/content", "user/content"]))
+    assert got["assistant/content"] == [{"type": "text", "text": '{"total":3}'}]  # a model: JSON text, as FastMCP makes it
+    assert got["user/content"][0]["type"] == "image" and got["user/content"][0]["mimeType"] == "image/png"
+    assert outputs(call(target, "picture", {"kind": "dict"}))["assistant/content"] == [{"type": "text", "text": '{"a":1}'}]
+
+
+def test_fastmcps_context_reports_progress_and_logs(target: Target) -> None:
+    modern = call(target, "add", {"a": 2, "b": 3}, ["programmatic/structured"], _meta={"progressToken": "p1"})
+    assert [n["params"]["message"] for n in modern.progress("p1")] == ["adding"]
+    legacy = call(target, "add", {"a": 2, "b": 3}, version="2025-11-25", _meta={"progressToken": "p2"})
+    assert [n["params"]["progress"] for n in legacy.progress("p2")] == [1.0]
+    logged = [n["params"]["data"] for n in legacy.notifications if n["method"] == "notifications/message"]
+    assert any("adding 2 and 3" in str(data) for data in logged), legacy.notifications
+
+
+def test_fastmcps_middleware_sees_every_call(target: Target) -> None:
+    call(target, "add", {"a": 1, "b": 2}, ["assistant/content"])
+    seen = outputs(call(target, "computed", {}, ["programmatic/structured"]))["programmatic/structured"]["seen"]
+    assert seen[-2:] == ["add", "computed"]
+
+
+def test_the_ui_variant_only_when_the_request_negotiated_mcp_apps(target: Target) -> None:
+    plain = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    with_ui = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, UI, "tools/list", {}).result["tools"]}
+    assert ("io.modelcontextprotocol/ui", "structured") not in {(v["audience"], v["format"]) for v in plain["view"]["outputVariants"]}
+    assert ("io.modelcontextprotocol/ui", "structured") in {(v["audience"], v["format"]) for v in with_ui["view"]["outputVariants"]}
+    assert with_ui["view"]["_meta"]["ui"]["resourceUri"] == "ui://sample/view.html"  # FastMCP's app= link, kept
+    refused = call(target, "view", {}, ["io.modelcontextprotocol/ui/structured"]).error
+    assert refused["code"] == -32602
+    shown = call(target, "view", {}, ["io.modelcontextprotocol/ui/structured"], extensions=UI)
+    assert outputs(shown) == {"io.modelcontextprotocol/ui/structured": {"bars": [1, 2]}}
+
+
+def test_discover_names_2026_12_01_and_the_extension(target: Target) -> None:
+    result = target.exchange("2026-07-28", None, "server/discover", {}).result
+    assert OUTPUTS_VERSION in result["supportedVersions"]
+    assert result["capabilities"]["extensions"]["io.github.mcp-variants/output-variants"] == {"versions": [OUTPUTS_VERSION]}
