@@ -163,7 +163,8 @@ def run(command: Sequence[str], *, only: set[str] | None = None, versions: set[s
                 progress(results[-1])
     required = [r["id"] for r in results if r["status"] == "fail" and r["mustFailed"]]
     wire = wire_schema_summary(schema, implementation="received")
-    verdict = judge(results, must_ids(client_mode_scenarios()), failed=bool(required) or not wire["ok"], allow_skips=allow_skips)
+    judgeable = must_ids({"rules": scenario_rules(s)} for s in client_mode_scenarios())
+    verdict = judge(results, judgeable, failed=bool(required) or not wire["ok"], allow_skips=allow_skips)
     return {
         "suite": "SEP-3279 conformance, client mode (mcp-variants)", "suiteVersion": __version__,
         "generatedAt": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),

@@ -221,7 +221,9 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                                                                 "no request names the ui audience", value=0)),
                          misrouting()[-1]],
                  note="The fixture lists the ui variant to a client that advertised the extension although the server's "
-                      "server/discover does not: only the client's own rule can keep it from asking."),
+                      "server/discover does not: only the client's own rule can keep it from asking. Refusing the listing "
+                      "(a server MUST NOT list it) and calling nothing keeps the rule too.",
+                 expects_call=False),
         scenario("client-code-mode-variant-not-declared",
                  "Code mode against a tool without programmatic/structured asks only for declared variants",
                  mode="code", server={"tools": [tool_entry(ASSISTANT_CONTENT, ASSISTANT_STRUCTURED)]},
