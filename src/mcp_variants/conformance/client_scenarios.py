@@ -85,8 +85,8 @@ def only_advertised(advertised: list[dict[str, str]]) -> dict[str, Any]:
 
 def no_duplicates() -> dict[str, Any]:
     return _tagged(NO_DUPLICATE_SELECTOR, check("every", CALLS, "no tools/call names a selector twice",
-                                                checks=[check("uniqueSelectors", "@.params.requestedOutputs[*]", "each selector once")],
-                                                vacuous=True))
+                                                checks=[check("uniqueSelectors", "$.params.requestedOutputs[*]", "each selector once")],
+                                                vacuous=True, over="$.sent"))
 
 
 def asks_for(rule: dict[str, str], says: str, *selectors: dict[str, str]) -> list[dict[str, Any]]:
