@@ -38,7 +38,7 @@ from .client_scenarios import CONSUMERS, client_mode_scenarios, scenario_rules
 from .fixture import Fixture, FixtureHttpServer
 from .results import write_outputs
 from .runner import trim, wire_schema_summary
-from .verdict import EXIT_OK, EXIT_UNREACHABLE, judge, must_ids, verdict_lines
+from .verdict import EXIT_CODES, EXIT_OK, EXIT_UNREACHABLE, judge, must_ids, verdict_lines
 from .wire_schema import SchemaReport
 
 ENV_SCENARIO = "MCP_CONFORMANCE_SCENARIO"
@@ -230,6 +230,6 @@ def entry(argv: list[str] | None = None) -> int:
 
     from .options import CLIENT_CHECK_DESCRIPTION, add_client_arguments
 
-    parser = argparse.ArgumentParser(prog="mcp-variants-check-client", description=CLIENT_CHECK_DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="mcp-variants-check-client", description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
     add_client_arguments(parser)
     return main(parser.parse_args(argv))
