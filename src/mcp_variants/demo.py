@@ -22,6 +22,7 @@ from .apps.host import linked_view, view_resource
 from .client.errors import InvalidServerResponse
 from .client.stdio import VERSION_KEY, StdioConnection, envelope
 from .conformance.traceability import coverage
+from .conformance.verdict import verdict_lines
 from .protocol.declarations import parse_declaration
 from .protocol.errors import DeclarationError
 from .protocol.types import UI_EXTENSION, Selector
@@ -309,4 +310,6 @@ def main(report: Path) -> int:
     totals = scorecard["totals"]
     print(f"\n{passed}/{len(run.all_steps)} demo scenarios pass; conformance: {totals['pass']} pass, "
           f"{totals['fail']} fail, {totals['skip']} skip of {totals['scenarios']}. Report: {report.resolve()}")
-    return 0 if passed == len(run.all_steps) and scorecard["ok"] else 1
+    print("\n".join(verdict_lines(scorecard["verdict"], [f"{totals['requiredFailures']} required scenario(s) failed"], "check")))
+    # Every scenario exercised: the demo's own server can show every rule, so a skip fails it too.
+    return 0 if passed == len(run.all_steps) and scorecard["verdict"]["status"] == "pass" else 1

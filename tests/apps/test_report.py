@@ -73,10 +73,12 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
 def test_the_demo_passes_and_writes_a_self_contained_report(demo: Demo) -> None:
     """The README's main command (issues 4 and 15), without a browser."""
     assert "0 fail, 0 skip" in demo.stdout
+    assert "\nMUST rules exercised: 40 of 40 that check's scenarios judge (SEP-3279 has 40)\nOK\n" in demo.stdout, demo.stdout[-1500:]
     page = demo.report.read_text()
     assert "data-passed=false" not in page and "'verdict v-fail'" not in page and ">FAIL</td>" not in page
     assert "alt='image output (image/png)' src='data:image/png;base64," in page, "the plot is rendered in the report"
     assert "plan-14" in page and "host-plan-15" in page, "every testing-plan item is in the report"
+    assert "40/40 MUST rules exercised" in page and "0 skip, OK</h2>" in page
     assert not re.search(r"""(src|href)=["']?https?:""", page), "self-contained: nothing loaded from elsewhere"
     assert "default-src 'none'" in page, "and its Content-Security-Policy lets nothing be fetched"
     # What the router delivered, per scenario: the demo prints it, and the report shows it in rows.

@@ -8,7 +8,8 @@ or against any server an SDK author names.
 
 More options: --conformance-call TOOL=JSON and --conformance-error-call TOOL=JSON (or
 MCP_CONFORMANCE_CALLS / MCP_CONFORMANCE_ERROR_CALLS as a JSON object {tool: arguments}),
---conformance-scorecard DIR (one scorecard per target), MCP_CONFORMANCE_TRANSPORTS=stdio
+--conformance-scorecard DIR (one scorecard per target), --conformance-allow-skips (a required
+scenario your server cannot show is a skip, not a failure), MCP_CONFORMANCE_TRANSPORTS=stdio
 (only one transport of our server). The suite itself lives in mcp_variants.conformance;
 these files only hand its verdicts to pytest.
 """
@@ -44,6 +45,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-error-call", action="append", default=[], metavar="TOOL=JSON",
                     help="arguments with which TOOL fails with isError")
     group.addoption("--conformance-scorecard", default=None, metavar="DIR", help="write one JSON scorecard per target here")
+    group.addoption("--conformance-allow-skips", action="store_true", default=False,
+                    help="a required scenario the server cannot show is a pytest skip, not a failure [MCP_CONFORMANCE_ALLOW_SKIPS=1]")
 
 
 def _option(config: pytest.Config, name: str, env: str) -> Any:
@@ -98,6 +101,7 @@ class Suite:
         self.root = root
         self.logs = logs
         self.external = external(config)
+        self.allow_skips = bool(config.getoption("--conformance-allow-skips", default=False)) or os.environ.get(ENV + "ALLOW_SKIPS") == "1"
         self.run_config = RunConfig(
             calls=CallConfig(calls=_calls(config, "--conformance-call", "CALLS"),
                              error_calls=_calls(config, "--conformance-error-call", "ERROR_CALLS")),

@@ -16,6 +16,7 @@ import pytest
 
 from mcp_variants.conformance import client_check
 from mcp_variants.conformance.client_scenarios import client_mode_scenarios
+from mcp_variants.conformance.verdict import EXIT_INCOMPLETE
 
 HERE = Path(__file__).resolve().parent
 BROKEN_CLIENTS = HERE / "broken_clients"
@@ -55,6 +56,8 @@ def test_the_reference_client_passes_every_scenario(reference_card: dict[str, An
     bad = {r["id"]: r["reason"] for r in reference_card["scenarios"] if r["status"] != "pass"}
     assert not bad, bad
     assert reference_card["ok"] and reference_card["totals"]["scenarios"] == len(client_mode_scenarios())
+    must = reference_card["verdict"]["mustRules"]
+    assert reference_card["verdict"]["status"] == "pass" and must["exercised"] == must["of"] == 12, must
     code_mode = next(r for r in reference_card["scenarios"] if r["id"] == "client-code-mode")
     calls = [m for m in code_mode["evidence"]["sent"] if m.get("method") == "tools/call"]
     assert [c["params"]["requestedOutputs"] for c in calls] == [[{"audience": "programmatic", "format": "structured"}]]
@@ -107,6 +110,23 @@ def test_a_client_that_hangs_or_reports_garbage_fails(tmp_path: Path) -> None:
     garbage = f"""{sys.executable} -c 'import os; open(os.environ["MCP_CONFORMANCE_DELIVERIES"], "a").write("not json\\n")'"""
     done = check_client("--command", garbage, "--scenario", "client-code-mode")
     assert done.returncode == 1 and "deliveries file: line 1 is not JSON" in done.stdout, done.stdout
+
+
+def test_a_client_that_calls_nothing_is_not_judged(tmp_path: Path) -> None:
+    """A client that exits without calling the tool passes every "never does X" check of nothing. Those scenarios
+    are skipped, the run INCOMPLETE (exit 3), each naming what the client must do; a failure elsewhere still exits 1."""
+    idle = f"{sys.executable} -c pass"
+    quiet = ["--scenario", "client-code-mode-variant-not-declared,client-no-user-display", "-q"]
+    done = check_client("--command", idle, *quiet, "--scorecard", str(tmp_path / "card.json"))
+    assert done.returncode == EXIT_INCOMPLETE, done.stdout + done.stderr
+    assert "2 scenarios: 0 pass, 0 fail, 2 skip" in done.stdout
+    assert "  client-no-user-display: the client calls search_customers with the arguments of MCP_CONFORMANCE_CONTEXT" in done.stdout
+    assert "\nINCOMPLETE: 2 required scenario(s) could not be exercised (--allow-skips accepts that)\n" in done.stdout
+    verdict = json.loads((tmp_path / "card.json").read_text())["verdict"]
+    assert verdict["mustRules"]["exercised"] == 0 and verdict["status"] == "incomplete"
+    assert check_client("--command", idle, *quiet, "--allow-skips").returncode == 0
+    failing = check_client("--command", idle, "--scenario", "client-no-user-display,client-conversational", "-q")
+    assert failing.returncode == 1 and "\nFAIL: 1 required scenario(s) failed\n" in failing.stdout, failing.stdout
 
 
 def test_a_command_that_cannot_start_exits_2() -> None:

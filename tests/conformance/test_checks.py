@@ -1,4 +1,4 @@
-"""The check language of the vectors (JSONPath subset and ops) passes and fails as documented."""
+"""The check language of the vectors (RFC 9535 JSONPath and ops) passes and fails as documented."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcp_variants.conformance.checks import CheckError, evaluate, render
-from mcp_variants.conformance.jsonpath import JsonPathError, collection, query
+from mcp_variants.conformance.checks import CheckError, evaluate, render, select
 
 UI = "io.modelcontextprotocol/ui"
 DOC: dict[str, Any] = {
@@ -34,14 +33,15 @@ DOC: dict[str, Any] = {
     ("$.response.result.isError", [False]),
     ("$.response.result.outputs.*.format", ["content", "structured"]),
 ])
-def test_jsonpath_subset(path: str, expected: list[Any]) -> None:
-    assert query(path, DOC) == expected
+def test_rfc_9535_queries(path: str, expected: list[Any]) -> None:
+    assert select(path, DOC) == expected
 
 
-@pytest.mark.parametrize("path", ["response", "$..audience", "$.a[?@.n > 1]", "$.a[", "$.a[?'x']"])
-def test_jsonpath_refuses_what_it_does_not_implement(path: str) -> None:
-    with pytest.raises(JsonPathError):
-        query(path, DOC)
+@pytest.mark.parametrize("path", ["response", "@.format", "$.a[", "$.a[?'x']", "$.a[?@.b[*] == 1]", "$.a[?@.b = 1]"])
+def test_what_is_not_rfc_9535_is_refused(path: str) -> None:
+    """Not a query (no root, `@` outside a filter), malformed, a literal as a test, a non-singular query compared."""
+    with pytest.raises(CheckError, match="not an RFC 9535 JSONPath query"):
+        select(path, DOC)
 
 
 OUT = "$.response.result.outputs"
@@ -71,16 +71,19 @@ CASES = [
     ({"op": "notInOther", "path": f"{OUT}[*].audience", "otherPath": "$.request.params.requestedOutputs[*].audience"}, False),
     ({"op": "containsText", "path": "$.response", "value": "hi"}, True),
     ({"op": "notContainsText", "path": "$.response", "value": "rows"}, False),
-    ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "@.format"}]}, True),
-    ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "@.content"}]}, False),
+    # `every`: each node is the document (`$`) of the nested checks.
+    ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "$.format"}]}, True),
+    ({"op": "every", "path": f"{OUT}[*]", "checks": [{"op": "exists", "path": "$.content"}]}, False),
     # A quantifier over nothing is false, unless `vacuous` and what it ranges over is there (issue 22).
     ({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": []}, False),
-    ({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": [], "vacuous": True}, True),
-    ({"op": "every", "path": "$.response.error.data[*]", "checks": [], "vacuous": True}, False),
-    ({"op": "every", "path": "$.response.result.tools[*].outputVariants[*]", "checks": [], "vacuous": True}, False),
+    ({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": [], "vacuous": True, "over": OUT}, True),
+    ({"op": "every", "path": "$.response.error.data[*]", "checks": [], "vacuous": True, "over": "$.response.error.data"}, False),
+    ({"op": "every", "path": "$.response.result.tools[*].outputVariants[*]", "checks": [], "vacuous": True,
+      "over": "$.response.result.tools[*].outputVariants"}, False),
     ({"op": "forEach", "var": "a", "in": f"{OUT}[?@.audience=='user'].audience", "checks": []}, False),
-    ({"op": "forEach", "var": "a", "in": f"{OUT}[?@.audience=='user'].audience", "checks": [], "vacuous": True}, True),
-    ({"op": "forEach", "var": "a", "in": "$.response.result.tools[?@.outputSchema].name", "checks": [], "vacuous": True}, False),
+    ({"op": "forEach", "var": "a", "in": f"{OUT}[?@.audience=='user'].audience", "checks": [], "vacuous": True, "over": OUT}, True),
+    ({"op": "forEach", "var": "a", "in": "$.response.result.tools[?@.outputSchema].name", "checks": [], "vacuous": True,
+      "over": "$.response.result.tools"}, False),
     ({"op": "forEach", "var": "a", "in": f"{OUT}[*].audience",
       "checks": [{"op": "count", "path": "$.request.params.requestedOutputs[?@.audience=='{{a}}']", "value": 1}]}, True),
     ({"op": "anyOf", "checks": [{"op": "exists", "path": "$.x"}, {"op": "exists", "path": "$.response"}]}, True),
@@ -94,21 +97,23 @@ def test_ops(check: dict[str, Any], ok: bool) -> None:
     assert verdict.ok is ok, verdict
 
 
-@pytest.mark.parametrize(("path", "ranges_over"), [
-    ("$.response.result.tools[*]", "$.response.result.tools"),
-    ("$.response.result.tools[*].outputVariants[?@.format=='structured']", "$.response.result.tools[*].outputVariants"),
-    ("$.response.result.tools[?@.outputSchema].name", "$.response.result.tools"),
-    ("@.content[*]", "@.content"), ("$.a.b", "$.a"), ("$.a.*", "$.a"), ("$", "$"),
-])
-def test_the_collection_a_path_ranges_over(path: str, ranges_over: str) -> None:
-    assert collection(path) == ranges_over
+def test_a_string_document_is_a_json_string_not_json_text() -> None:
+    """`every` over strings makes each string the document of its nested checks: a string has no members."""
+    assert select("$", '{"a": 1}') == ['{"a": 1}'] and select("$.a", '{"a": 1}') == []
+    assert evaluate({"op": "every", "path": "$.names[*]", "says": "x", "checks": [{"op": "absent", "path": "$.a", "says": "y"}]},
+                    {"names": ['{"a": 1}']}).ok
+
+
+def test_a_vacuous_quantifier_names_what_it_ranges_over() -> None:
+    with pytest.raises(CheckError, match="needs `over`"):
+        evaluate({"op": "every", "path": f"{OUT}[?@.audience=='user']", "checks": [], "vacuous": True, "says": "x"}, DOC)
 
 
 def test_render_substitutes_values_and_escapes_paths() -> None:
     rendered = render({"name": "{{tool}}", "arguments": "{{arguments}}", "path": "$.a[?@.name=='{{tool}}']"},
                       {"tool": "it's", "arguments": {"code": "1"}})
     assert rendered == {"name": "it's", "arguments": {"code": "1"}, "path": "$.a[?@.name=='it\\'s']"}
-    assert query(rendered["path"], {"a": [{"name": "it's"}]}) == [{"name": "it's"}]
+    assert select(rendered["path"], {"a": [{"name": "it's"}]}) == [{"name": "it's"}]
 
 
 def test_unbound_placeholder_in_a_path_is_an_error() -> None:

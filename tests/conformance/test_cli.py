@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_variants.conformance.verdict import EXIT_INCOMPLETE
 from mcp_variants.processes import free_port
 from support.servers import python_command, serve_command
 
@@ -17,6 +19,7 @@ from .conftest import BROKEN
 
 CHECK = [sys.executable, "-m", "mcp_variants", "check"]
 EVERYTHING = Path(__file__).resolve().parents[2] / "examples" / "everything.py"
+WORLD_CLOCK = EVERYTHING.with_name("world_clock.py")
 
 
 def check(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -53,28 +56,67 @@ def test_our_server_passes_with_configured_calls(tmp_path: Path) -> None:
     assert "2 scenarios: 2 pass" in done.stdout
 
 
-def test_the_everything_example_fails_nothing(tmp_path: Path) -> None:
+def test_the_everything_example_fails_nothing_and_names_what_it_lacks(tmp_path: Path) -> None:
     """examples/everything.py (the official suite's fixture server on mcp_variants.sdk) with no configured calls:
     its read-only tools are called unasked; what stays skipped needs a variant it does not declare (user/structured,
-    the ui extension's) or an --error-call."""
+    the ui extension's) or an --error-call. Nothing fails, but the run is INCOMPLETE (exit 3), each required
+    skip naming what to declare."""
     card = tmp_path / "card.json"
-    done = check("--server-cmd", shlex.join([*python_command(), str(EVERYTHING)]), "--kind", "server", "--scorecard", str(card))
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = check("--server-cmd", shlex.join([*python_command(), str(EVERYTHING)]), "--kind", "server", "--scorecard", str(card), "-q")
+    assert done.returncode == EXIT_INCOMPLETE, done.stdout + done.stderr
     scorecard = json.loads(card.read_text())
     skipped = {r["id"] for r in scorecard["scenarios"] if r["status"] == "skip"}
     assert scorecard["totals"]["fail"] == 0 and scorecard["totals"]["pass"] >= 31, scorecard["totals"]
     assert skipped <= {"plan-05-host-native-table", "plan-06-apps-call", "plan-08-app-only-explicit-ui", "plan-09-app-only-fallback",
                        "plan-10b-unnegotiated-extension", "plan-11-independent-schemas", "should-error-outputs-per-selector"}, skipped
+    verdict = scorecard["verdict"]
+    assert verdict["status"] == "incomplete" and not scorecard["ok"]
+    assert {u["id"] for u in verdict["unexercised"]} == skipped - {"should-error-outputs-per-selector"}
+    assert "  plan-06-apps-call: add a tool that declares assistant/content and io.modelcontextprotocol/ui/structured" in done.stdout
+    assert "\nINCOMPLETE: 6 required scenario(s) could not be exercised (--allow-skips accepts that)\n" in done.stdout
 
 
-def test_no_suitable_tool_is_a_skip_with_a_reason(tmp_path: Path) -> None:
-    command = shlex.join(serve_command(tmp_path))
+def test_a_new_server_whose_tools_it_cannot_call_is_incomplete_and_says_what_to_pass(tmp_path: Path) -> None:
+    """examples/world_clock.py, a new server with one tool that needs no arguments but is not annotated read-only:
+    with no --call nothing of it is called. Once, this printed `... 0 fail, 29 skip ... OK` and exited 0."""
     card = tmp_path / "card.json"
-    done = check("--server-cmd", command, "--kind", "server", "--only", "should-error-outputs-per-selector",
-                 "--no-default-calls", "--scorecard", str(card))
+    done = check("--server-cmd", shlex.join([*python_command(), str(WORLD_CLOCK)]), "--kind", "server", "--scorecard", str(card), "-q")
+    assert done.returncode == EXIT_INCOMPLETE, done.stdout + done.stderr
+    out = done.stdout
+    assert re.search(r"^MUST rules exercised: \d+ of 27 that check's scenarios judge \(SEP-3279 has 40\)$", out, re.M), out[-3000:]
+    assert "  must-no-mirror: pass --call 'world_clock={}' (with arguments it succeeds with): world_clock fits" in out, out[-3000:]
+    assert "  plan-08-app-only-explicit-ui: add a tool that declares io.modelcontextprotocol/ui/structured" in out
+    assert "\nINCOMPLETE: 27 required scenario(s) could not be exercised" in out and "\nOK\n" not in out
+    verdict = json.loads(card.read_text())["verdict"]
+    assert verdict["status"] == "incomplete" and verdict["exitCode"] == EXIT_INCOMPLETE and verdict["mustRules"]["exercised"] < 27
+    accepted = check("--server-cmd", shlex.join([*python_command(), str(WORLD_CLOCK)]), "--kind", "server", "--only", "must-no-mirror",
+                     "--allow-skips", "-q")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "INCOMPLETE: 1 required scenario(s) could not be exercised (accepted by --allow-skips)" in accepted.stdout
+    assert "  must-no-mirror: pass --call 'world_clock={}'" in accepted.stdout
+
+
+def test_with_every_scenario_exercised_it_exits_0(tmp_path: Path) -> None:
+    card = tmp_path / "card.json"
+    done = check("--server-cmd", shlex.join(serve_command(tmp_path)), "--scorecard", str(card), "-q")
     assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(card.read_text())["scenarios"][0]
-    assert result["status"] == "skip" and "--error-call TOOL=JSON" in result["reason"]
+    scorecard = json.loads(card.read_text())
+    assert scorecard["totals"]["skip"] == 0 and scorecard["verdict"]["status"] == "pass"
+    assert "MUST rules exercised: 40 of 40 that check's scenarios judge (SEP-3279 has 40)\nOK" in done.stdout, done.stdout[-1500:]
+
+
+@pytest.mark.parametrize("only", ["plan-01,plan-10a", "plan-10a,must-fallback-assistant-content"], ids=["skip-first", "skip-after"])
+def test_a_failure_exits_1_whatever_was_skipped_before_or_after_it(tmp_path: Path, only: str) -> None:
+    command = shlex.join(serve_command(tmp_path, script=BROKEN / "wrong_code.py"))
+    card = tmp_path / "card.json"
+    done = check("--server-cmd", command, "--kind", "server", "--only", only, "--no-default-calls",
+                 "--call", 'execute_code={"code": "1/0"}', "--scorecard", str(card), "-q")
+    assert done.returncode == 1, done.stdout + done.stderr
+    scorecard = json.loads(card.read_text())
+    assert scorecard["totals"]["fail"] == 1 and scorecard["totals"]["skip"] == 1, scorecard["totals"]
+    assert scorecard["verdict"]["status"] == "fail" and len(scorecard["verdict"]["unexercised"]) == 1
+    assert "configure a call that succeeds with --call TOOL=JSON (the suite called execute_code" in done.stdout
+    assert "\nFAIL: 1 required scenario(s) failed\n" in done.stdout
 
 
 def test_client_scenarios_need_no_server(tmp_path: Path) -> None:

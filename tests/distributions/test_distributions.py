@@ -31,7 +31,10 @@ PARTS = {"mcp-variants-conformance": REPO / "distributions" / "conformance", "mc
 LIGHT_BUDGET = {"packages": 20, "megabytes": 60}
 JUPYTER_PACKAGES = {"jupyter-client", "jupyter-server", "jupyter-core", "ipykernel", "nbformat", "pycrdt", "jupyter-ydoc",
                     "jupyter-kernel-client", "notebook", "jupyterlab"}
-CHECK_CALL = ["--no-default-calls", "--call", 'world_clock={"zone": "UTC"}', "-q"]
+# world_clock declares no MCP Apps view, assistant/structured or user/content: the 7 scenarios about those cannot be
+# exercised on it (tests/sdk/test_examples.py names them); the suite is judged by what it does exercise.
+CHECK_CALL = ["--no-default-calls", "--call", 'world_clock={"zone": "UTC"}', "--allow-skips", "-q"]
+ACCEPTED = "INCOMPLETE: 7 required scenario(s) could not be exercised (accepted by --allow-skips)"
 INSTALL_TIMEOUT = 900
 
 pytestmark = pytest.mark.timeout(1200)
@@ -150,7 +153,7 @@ def test_the_light_suite_judges_a_server(light_venv: Path, sdk_venv: Path, tmp_p
     """The light suite's check, against a server on the server API installed elsewhere, from an empty folder."""
     done = check(light_venv, sdk_venv / "bin" / "python", "world_clock.py", tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", done.stdout), done.stdout[-2000:]
+    assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", done.stdout) and ACCEPTED in done.stdout, done.stdout[-2000:]
     client = subprocess.run([str(light_venv / "bin" / "mcp-variants-check-client"), "--list"], capture_output=True, text=True,
                             timeout=120, cwd=tmp_path)
     assert client.returncode == 0 and client.stdout.strip(), client.stdout + client.stderr

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Node side of tests/outside exactly as package-lock.json pins it (npm ci):
-# Node 22 (the `node` package), @modelcontextprotocol/sdk, @modelcontextprotocol/conformance and
-# @modelcontextprotocol/inspector.
+# Node 22 (the `node` package), @modelcontextprotocol/sdk, @modelcontextprotocol/conformance,
+# @modelcontextprotocol/inspector and jsonpath-rfc9535 (the vectors' queries replayed in JavaScript).
 # Needs only npm (any Node >= 18 ships one) and the npm registry. `make test` runs it.
 #
 # npm ci wipes and refills node_modules, so a stamp (the lockfile's hash) skips the ~10 s
@@ -39,7 +39,8 @@ case "$version" in
     v2[2-9].*|v[3-9][0-9].*) ;;
     *) echo "tests/outside/install.sh: node_modules/.bin/node is $version, expected Node 22 or newer" >&2; exit 1 ;;
 esac
-for entry in conformance-stable/dist/index.js conformance-next/dist/index.js @modelcontextprotocol/sdk/dist/esm/client/index.js; do
+for entry in conformance-stable/dist/index.js conformance-next/dist/index.js @modelcontextprotocol/sdk/dist/esm/client/index.js \
+             jsonpath-rfc9535/dist/esm/index.js; do
     [[ -f "node_modules/$entry" ]] || { echo "tests/outside/install.sh: node_modules/$entry missing after npm ci" >&2; exit 1; }
 done
 echo "$want" > "$stamp"

@@ -175,7 +175,8 @@ def suite(server: str, transport: str, tmp_path: Path, env: dict[str, str], *, u
     root = tmp_path / "root"
     root.mkdir(parents=True)
     calls = [] if server == JUPYTER else example_calls(server)
-    return passed(run_suite(server_argv(server, unbridged, root), transport, calls, tmp_path / "scorecard.json", env=env, cwd=root))
+    return passed(run_suite(server_argv(server, unbridged, root), transport, calls, tmp_path / "scorecard.json", env=env, cwd=root),
+                  server)
 
 
 def verdicts(scorecard: dict[str, Any]) -> dict[str, str]:
@@ -210,7 +211,7 @@ def test_without_the_bridge_the_suite_gives_the_verdicts_it_gives_through_it(
         server: str, transport: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, on_patched_sdk: dict[str, str]) -> None:
     # An example's run through the bridge is test_examples.py's own: made once per test run, by whichever asks first.
     through_the_bridge = (suite(server, transport, tmp_path / "bridged", dict(os.environ), unbridged=False) if server == JUPYTER
-                          else passed(checked(server, transport, tmp_path_factory)))
+                          else passed(checked(server, transport, tmp_path_factory), server))
     without_it = suite(server, transport, tmp_path / "patched", on_patched_sdk, unbridged=True)
     assert without_it["ok"] is True and without_it["totals"]["fail"] == 0, without_it["totals"]
     assert without_it["wireSchema"]["ok"] is True

@@ -13,7 +13,7 @@ called. A tool can be called when
 in that order of preference. A tool that may change something is never called unless it
 was configured (or is one of the defaults), so pointing the suite at a server cannot make
 it delete or launch anything by accident. A scenario with no suitable tool is skipped, naming what it
-needed. The binding spec (a vector's `bind.tool`) has these keys:
+needs: a tool to declare, or the `--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
 
 | key | meaning |
 |---|---|
@@ -89,7 +89,11 @@ class CallConfig:
 
 
 class BindingSkip(Exception):
-    """No tool fits: the scenario is skipped with this reason."""
+    """No tool fits: the scenario is skipped with this reason, and `need` says what would let it run."""
+
+    def __init__(self, reason: str, need: str = "") -> None:
+        super().__init__(reason)
+        self.need = need
 
 
 class BindingFailure(Exception):
@@ -168,47 +172,62 @@ def bind_tool(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any
     return bind_all(spec, listings, config)[0]
 
 
+def _fit(tool: Mapping[str, Any], arguments: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The bindings of `tool` for the spec, or None when its declaration does not fit."""
+    declared = selectors_of(tool)
+    core = [s for s in declared if s["audience"] in CORE_AUDIENCES]
+    if any(d not in declared for d in spec.get("declares") or []) or len(core) < int(spec.get("minCore", 0)):
+        return None
+    structured = [s for s in STRUCTURED_ORDER if s in declared]
+    undeclared = [s for s in CORE_SELECTORS if s not in declared]
+    if len(structured) < int(spec.get("minStructured", 0)) or (spec.get("lacksCore") and not undeclared):
+        return None
+    others = [s for s in OTHER_ORDER if s in declared]
+    bindings: dict[str, Any] = {"tool": tool["name"], "arguments": arguments, "declared": declared, "declaredCore": core}
+    if undeclared:
+        bindings["undeclared"] = undeclared[0]
+    if others:
+        bindings["other"] = others[0]
+    if structured:
+        bindings["structured"] = structured[0]
+    return bindings
+
+
 def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> list[dict[str, Any]]:
     """Every fitting binding, best first (`--all-tools` runs a scenario with each)."""
     listing_name = spec.get("listing", "plain")
     tools = listings.get(listing_name)
     if isinstance(tools, str) or tools is None:
         raise BindingFailure(f"tools/list at 2026-12-01 ({listing_name}) failed, so no tool can be chosen: {tools}")
-    declares = list(spec.get("declares") or [])
     candidates = callable_tools(tools, config, errors=bool(spec.get("errorCall")))
     if spec.get("preferAppOnly"):
         candidates.sort(key=lambda c: not _app_only(c[0]))  # stable: App-only tools first
     found: list[dict[str, Any]] = []
     for tool, arguments, source in candidates:
-        declared = selectors_of(tool)
-        core = [s for s in declared if s["audience"] in CORE_AUDIENCES]
-        if any(d not in declared for d in declares):
+        bindings = _fit(tool, arguments, spec)
+        if bindings is None:
             continue
-        if len(core) < int(spec.get("minCore", 0)):
-            continue
-        structured = [s for s in STRUCTURED_ORDER if s in declared]
-        if len(structured) < int(spec.get("minStructured", 0)):
-            continue
-        undeclared = [s for s in CORE_SELECTORS if s not in declared]
-        if spec.get("lacksCore") and not undeclared:
-            continue
-        others = [s for s in OTHER_ORDER if s in declared]
-        bindings: dict[str, Any] = {
-            "tool": tool["name"], "arguments": arguments, "declared": declared, "declaredCore": core,
-        }
-        if undeclared:
-            bindings["undeclared"] = undeclared[0]
-        if others:
-            bindings["other"] = others[0]
-        if structured:
-            bindings["structured"] = structured[0]
         why = f"{tool['name']} ({source}{', App-only' if _app_only(tool) else ''})"
         if spec.get("preferAppOnly") and not _app_only(tool):
             why += "; no App-only tool (_meta.ui.visibility [\"app\"]) fits, so an App-enhanced one stands in"
         found.append({"bindings": bindings, "why": why})
     if found:
         return found
-    configured = "--error-call TOOL=JSON" if spec.get("errorCall") else "--call TOOL=JSON"
-    raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}; "
-                      f"if the server has one that needs arguments, give them with {configured}")
+    raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
 
+
+def need_for(spec: Mapping[str, Any], tools: list[dict[str, Any]], config: CallConfig) -> str:
+    """What would let the scenario run: the option naming a listed tool that fits but is not called, else what
+    to declare."""
+    option = "--error-call" if spec.get("errorCall") else "--call"
+    called = {t.get("name") for t, _, _ in callable_tools(tools, config, errors=bool(spec.get("errorCall")))}
+    fitting = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"] not in called
+               and _fit(t, {}, spec) is not None]
+    if fitting:
+        examples = " or ".join(f"{option} '{t['name']}={'{}' if _args_fit(t, {}) and not spec.get('errorCall') else 'JSON'}'"
+                               for t in fitting[:3])
+        what = "with arguments that make it fail as a tool error, isError" if spec.get("errorCall") else "with arguments it succeeds with"
+        why = ("the suite makes no failing call of its own" if spec.get("errorCall")
+               else "the suite calls on its own only read-only tools that need no arguments")
+        return f"pass {examples} ({what}): {', '.join(t['name'] for t in fitting[:3])} fits, but {why}"
+    return f"add {describe_need(spec)}; pass {option} TOOL=JSON unless it is read-only and needs no arguments"

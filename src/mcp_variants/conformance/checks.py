@@ -7,8 +7,9 @@ A check is a JSON object `{"op": ..., "path": ..., "says": ...}` evaluated again
      "steps": {<step id>: {"request": ..., "response": ...}, ...}}
 
 and for a client scenario it is the host record described in docs/conformance.md.
-`path` (and `otherPath`, `schemaPath`, `in`) are JSONPath queries (RFC 9535 subset, see
-jsonpath.py). `{{name}}` in any string is a binding (the chosen tool, its arguments...).
+`path` (and `otherPath`, `schemaPath`, `in`, `over`) are RFC 9535 JSONPath queries, evaluated by
+python-jsonpath in its strict (RFC 9535) mode (docs/choices.md), so that any language's RFC 9535 library replays them alike
+(docs/reference/vectors.md). `{{name}}` in any string is a binding (the chosen tool, its arguments...).
 
 Every op, with what it demands of the nodes `path` selects:
 
@@ -27,12 +28,14 @@ Every op, with what it demands of the nodes `path` selects:
 | equalsOther `otherPath` | both select exactly one node, and they are equal |
 | notInOther `otherPath` | no node equals any node `otherPath` selects |
 | containsText / notContainsText `value` | some node's / no node's compact JSON contains the string `value` |
-| every `checks` | at least one node, and every node (as `@`) passes all nested checks (`vacuous`: see below) |
+| every `checks` | at least one node, and every node, as the document (`$`) of the nested checks, passes them all (`vacuous`: below) |
 | forEach `var`, `in`, `checks` | at least one node of `in`, and for each the nested checks pass with `{{var}}` bound to it |
 | anyOf `checks` | at least one nested check passes (no `path`) |
 
-`every` and `forEach` with `vacuous: true` also pass when nothing is selected, provided the collection
-the path ranges over (jsonpath.Path.collection) is there: an error answer never satisfies a quantifier.
+`every` and `forEach` with `vacuous: true` also pass when nothing is selected, provided the query `over`
+(the collection the path ranges over, e.g. `$.response.result.outputs` for
+`$.response.result.outputs[?@.format=='content']`) selects something: an error answer never satisfies
+a quantifier.
 """
 
 from __future__ import annotations
@@ -45,16 +48,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import jsonpath
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
-
-from .jsonpath import JsonPathError, collection, query
 
 OPS: Final[frozenset[str]] = frozenset({
     "exists", "absent", "equals", "notEquals", "count", "length", "minLength", "oneOf", "type",
     "sameSelectors", "uniqueSelectors", "validAgainst", "equalsOther", "notInOther", "containsText",
     "notContainsText", "every", "forEach", "anyOf",
 })
+PATH_KEYS: Final = ("path", "otherPath", "schemaPath", "in", "over")  # the keys of a check that hold a JSONPath query
 _PLACEHOLDER: Final = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _TYPES: Final[dict[str, tuple[type, ...]]] = {
     "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "null": (type(None),),
@@ -136,15 +139,29 @@ def placeholders(node: Any) -> set[str]:
 # ---- evaluation ---------------------------------------------------------------------------------------
 
 
-def _select(path: Any, document: Any, current: Any) -> list[Any]:
+# strict: RFC 9535 and nothing more (python-jsonpath's default adds syntax no other language's library reads).
+_RFC_9535: Final = jsonpath.JSONPathEnvironment(strict=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def compile_path(text: str) -> jsonpath.JSONPath | jsonpath.CompoundJSONPath:
+    """An RFC 9535 query, parsed once; CheckError when `text` is not one."""
+    try:
+        return _RFC_9535.compile(text)
+    except jsonpath.JSONPathError as exc:
+        raise CheckError(f"not an RFC 9535 JSONPath query: {text!r}: {str(exc).splitlines()[0]}") from None
+
+
+def select(path: Any, document: Any) -> list[Any]:
+    """The values of the nodes the RFC 9535 query `path` selects in `document`, in order."""
     if not isinstance(path, str):
         raise CheckError(f"a path must be a string, got {short(path)}")
     if _PLACEHOLDER.search(path):
         raise CheckError(f"unbound placeholder in path {path!r}")
-    try:
-        return query(path, document, current)
-    except JsonPathError as exc:
-        raise CheckError(str(exc)) from None
+    query = compile_path(path)
+    if isinstance(document, str):  # python-jsonpath reads a str root as JSON text; here it is a JSON string, with no children
+        return [document] if path == "$" else []
+    return list(query.findall(document))
 
 
 def _pairs(nodes: Sequence[Any]) -> list[tuple[Any, Any]] | None:
@@ -165,14 +182,14 @@ def _len(value: Any) -> int | None:
     return len(value) if isinstance(value, (list, str, dict)) else None
 
 
-def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Verdict:
-    """One check against `document` (`@` is `current`)."""
+def evaluate(check: Mapping[str, Any], document: Any) -> Verdict:
+    """One check against `document`."""
     op = check.get("op")
     says = str(check.get("says") or op)
     if op not in OPS:
         raise CheckError(f"unknown op {op!r}")
     if op == "anyOf":
-        verdicts = [evaluate(c, document, current) for c in check.get("checks", [])]
+        verdicts = [evaluate(c, document) for c in check.get("checks", [])]
         if any(v.ok for v in verdicts):
             return Verdict(True, says)
         return Verdict(False, says, " / ".join(f"{v.says}: {v.detail}" for v in verdicts))
@@ -181,19 +198,19 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
         if not isinstance(var, str):
             raise CheckError("forEach needs `var`")
         failures: list[str] = []
-        values = _select(check.get("in"), document, current)
+        values = select(check.get("in"), document)
         if not values:
-            return _over_nothing(check, "in", document, current, says)
+            return _over_nothing(check, "in", document, says)
         for value in values:
             for nested in check.get("checks", []):
-                verdict = evaluate(render(nested, {var: value}), document, current)
+                verdict = evaluate(render(nested, {var: value}), document)
                 if not verdict.ok:
                     failures.append(f"[{var}={short(value, 80)}] {verdict.says}: {verdict.detail}")
         if failures:
             return Verdict(False, says, "; ".join(failures[:5]))
         return Verdict(True, says, f"{len(values)} value(s) of {var}")
 
-    nodes = _select(check.get("path"), document, current)
+    nodes = select(check.get("path"), document)
     found = f"found {short(nodes)}"
     value = check.get("value")
 
@@ -221,7 +238,7 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
         ok = bool(nodes) and all(any(t in _TYPES and _is_type(n, t) for t in names) for n in nodes)
         return Verdict(ok, says, f"expected {'/'.join(names)}, {found}")
     if op == "sameSelectors":
-        other = _select(check.get("otherPath"), document, current)
+        other = select(check.get("otherPath"), document)
         mine, theirs = _pairs(nodes), _pairs(other)
         ok = mine is not None and theirs is not None and Counter(mine) == Counter(theirs)
         return Verdict(ok, says, f"expected {short(sorted(map(list, theirs or [])))}, got {short(sorted(map(list, mine or [])))}")
@@ -230,13 +247,13 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
         dupes = [p for p, n in Counter(mine or []).items() if n > 1]
         return Verdict(mine is not None and not dupes, says, f"duplicated {short(dupes)}" if dupes else "")
     if op == "validAgainst":
-        return _valid_against(check, nodes, document, current, says)
+        return _valid_against(check, nodes, document, says)
     if op == "equalsOther":
-        other = _select(check.get("otherPath"), document, current)
+        other = select(check.get("otherPath"), document)
         ok = len(nodes) == 1 and len(other) == 1 and nodes[0] == other[0]
         return Verdict(ok, says, f"{found}; other {short(other)}")
     if op == "notInOther":
-        other = _select(check.get("otherPath"), document, current)
+        other = select(check.get("otherPath"), document)
         bad = [n for n in nodes if n in other]
         return Verdict(not bad, says, f"{short(bad)} also at {check.get('otherPath')}" if bad else "")
     if op in ("containsText", "notContainsText"):
@@ -246,11 +263,11 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
         return Verdict(ok, says, f"{'no' if not hit else 'a'} node contains {value!r}: {short(nodes)}")
     if op == "every":
         if not nodes:
-            return _over_nothing(check, "path", document, current, says)
+            return _over_nothing(check, "path", document, says)
         failures = []
         for i, node in enumerate(nodes):
             for nested in check.get("checks", []):
-                verdict = evaluate(nested, document, node)
+                verdict = evaluate(nested, node)
                 if not verdict.ok:
                     failures.append(f"[#{i} {short(_label(node), 60)}] {verdict.says}: {verdict.detail}")
         if failures:
@@ -259,14 +276,16 @@ def evaluate(check: Mapping[str, Any], document: Any, current: Any = None) -> Ve
     raise CheckError(f"op {op!r} not implemented")  # pragma: no cover
 
 
-def _over_nothing(check: Mapping[str, Any], key: str, document: Any, current: Any, says: str) -> Verdict:
-    """`every` / `forEach` with nothing to range over. False, unless `vacuous: true` and the collection the
-    path ranges over is there: an error answer, or a result without the array, never passes a quantifier."""
+def _over_nothing(check: Mapping[str, Any], key: str, document: Any, says: str) -> Verdict:
+    """`every` / `forEach` with nothing to range over. False, unless `vacuous: true` and the collection `over`
+    names is there: an error answer, or a result without the array, never passes a quantifier."""
     path = check.get(key)
     if not check.get("vacuous"):
         return Verdict(False, says, f"nothing at {path}: nothing was judged")
-    where = collection(str(path))  # a valid path: _select ran on it
-    if not _select(where, document, current):
+    where = check.get("over")
+    if not isinstance(where, str):
+        raise CheckError(f"{check.get('op')} with vacuous: true needs `over`, the query of the collection {path} ranges over")
+    if not select(where, document):
         return Verdict(False, says, f"nothing at {where}: no collection to range over")
     return Verdict(True, says, f"no node at {path} (vacuously true)")
 
@@ -284,8 +303,8 @@ def _label(node: Any) -> Any:
     return node
 
 
-def _valid_against(check: Mapping[str, Any], nodes: list[Any], document: Any, current: Any, says: str) -> Verdict:
-    schemas = _select(check.get("schemaPath"), document, current)
+def _valid_against(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    schemas = select(check.get("schemaPath"), document)
     vacuous = bool(check.get("vacuous"))
     if not schemas or not nodes:
         missing = "no schema" if not schemas else "no value"
@@ -332,15 +351,16 @@ def validate_check(check: Any, where: str = "check") -> list[str]:
         problems.append(f"{where}: unknown op {op!r}")
     if not check.get("says"):
         problems.append(f"{where}: no `says`")
-    for key in ("path", "otherPath", "schemaPath", "in"):
+    for key in PATH_KEYS:
         text = check.get(key)
         if text is None:
             continue
-        probe = _PLACEHOLDER.sub("x", text) if isinstance(text, str) else text
         try:
-            query(probe, {})
-        except (JsonPathError, TypeError) as exc:
+            select(_PLACEHOLDER.sub("x", text) if isinstance(text, str) else text, {})
+        except CheckError as exc:
             problems.append(f"{where}.{key}: {exc}")
+    if op in ("every", "forEach") and check.get("vacuous") and not isinstance(check.get("over"), str):
+        problems.append(f"{where}: {op} with vacuous: true needs `over`")
     if op not in ("anyOf", "forEach") and "path" not in check:
         problems.append(f"{where}: op {op} needs `path`")
     for i, nested in enumerate(check.get("checks", []) or []):

@@ -5,8 +5,10 @@
     mcp-variants check --server-cmd "..." --server-url URL          # start it, then talk HTTP
     mcp-variants check                                              # this project's own server, stdio
 
-Exit status: 0 when no MUST (or testing-plan) scenario fails, 1 when one does, 2 when the
-server cannot be started or reached at all, or the options are wrong.
+Exit status: 0 OK; 1 a MUST (or testing-plan) scenario failed; 2 the server cannot be started or
+reached, or the options are wrong; 3 INCOMPLETE: nothing failed, but a MUST scenario could not be
+exercised (the summary says, for each, which tool to declare or which --call to pass;
+--allow-skips accepts that). See verdict.py.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from .binding import CallConfig
 from .options import add_arguments
 from .results import write_outputs
 from .runner import RunConfig, all_vectors, format_line, load_vectors, run, summary_line
+from .verdict import EXIT_CODES, EXIT_UNREACHABLE
 from .wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcp-variants check", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="mcp-variants check", description=__doc__.split("\n\n")[0], epilog=EXIT_CODES,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
     return parser
@@ -71,7 +74,7 @@ def main(args: argparse.Namespace) -> int:
     only = {part.strip() for item in args.only for part in item.split(",") if part.strip()} or None
     kinds = frozenset({"server", "client"}) if args.kind == "all" else frozenset({args.kind})
     config = RunConfig(calls=CallConfig(calls=dict(args.call), error_calls=dict(args.error_call), use_defaults=not args.no_default_calls),
-                       only=only, kinds=kinds, timeout=args.timeout, all_tools=args.all_tools)
+                       only=only, kinds=kinds, timeout=args.timeout, all_tools=args.all_tools, allow_skips=args.allow_skips)
 
     def progress(vector: Any, result: dict[str, Any]) -> None:
         if not args.quiet or result["status"] == "fail":
@@ -87,7 +90,7 @@ def main(args: argparse.Namespace) -> int:
             scorecard = run(target, vectors, config, progress)
         except TargetError as exc:
             print(f"mcp-variants check: {exc}", file=sys.stderr)
-            return 2
+            return EXIT_UNREACHABLE
         finally:
             if target is not None:
                 target.close()
@@ -98,7 +101,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"  schema: {violation['context']}: {'; '.join(violation['errors'][:3])}")
     print(summary_line(scorecard))
     write_outputs(scorecard, args)
-    return 0 if scorecard["ok"] else 1
+    return int(scorecard["verdict"]["exitCode"])
 
 
 def entry(argv: list[str] | None = None) -> int:

@@ -38,6 +38,7 @@ from .client_scenarios import CONSUMERS, client_mode_scenarios, scenario_rules
 from .fixture import Fixture, FixtureHttpServer
 from .results import write_outputs
 from .runner import trim, wire_schema_summary
+from .verdict import EXIT_CODES, EXIT_OK, EXIT_UNREACHABLE, judge, must_ids, verdict_lines
 from .wire_schema import SchemaReport
 
 ENV_SCENARIO = "MCP_CONFORMANCE_SCENARIO"
@@ -113,16 +114,23 @@ def run_scenario(command: Sequence[str], scenario: Mapping[str, Any], timeout: f
         failed.insert(0, f"the client did not finish within {timeout:g} s")
     failed += [f"deliveries file: {p}" for p in problems]
     rules = scenario_rules(dict(scenario))
+    # A client that never called the tool leaves the "never does X" checks true of nothing: not exercised.
+    uncalled = scenario.get("expectsCall", True) and not any(m.get("method") == "tools/call" for m in fixture.received
+                                                              if isinstance(m, dict))
     must_failed = timed_out or bool(problems) or any(
         status == "fail" and next(r["level"] for r in rules if r["check"] == cid) != "SHOULD" for cid, status in ids.items())
     return {
         "id": scenario["id"], "title": scenario["title"], "kind": scenario["kind"],
         "level": "MUST" if must_failed or scenario["level"] == "MUST" else "SHOULD",
         "version": scenario["version"], "rules": rules,
-        "status": "fail" if failed else "pass",
-        "reason": failed[0] + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "") if failed else "",
+        "status": "fail" if failed else "skip" if uncalled else "pass",
+        "reason": (failed[0] + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "") if failed
+                   else "the client sent no tools/call, so its requests and routing could not be judged" if uncalled else ""),
+        **({"need": f"the client calls {scenario['context']['tool']} with the arguments of {ENV_CONTEXT} "
+                    f"(mode {scenario['context']['mode']!r}) and reports what each consumer got in {ENV_DELIVERIES}"}
+           if uncalled and not failed else {}),
         "mustFailed": must_failed,
-        "checkIds": ids,
+        "checkIds": ids if failed or not uncalled else {},
         "evidence": {"context": scenario["context"], "command": shlex.join(argv), "exitCode": exit_code,
                      "stdout": stdout[-_OUTPUT_KEEP:], "stderr": stderr[-_OUTPUT_KEEP:],
                      "sent": trim(fixture.received), "deliveries": trim(lines),
@@ -143,7 +151,7 @@ def wanted(scenario: Mapping[str, Any], only: set[str] | None, versions: set[str
 
 
 def run(command: Sequence[str], *, only: set[str] | None = None, versions: set[str] | None = None, timeout: float = 30.0,
-        progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        progress: Callable[[dict[str, Any]], None] | None = None, allow_skips: bool = False) -> dict[str, Any]:
     """Every wanted client-mode scenario against `command`; the scorecard."""
     started = time.monotonic()
     schema = SchemaReport()
@@ -155,6 +163,8 @@ def run(command: Sequence[str], *, only: set[str] | None = None, versions: set[s
                 progress(results[-1])
     required = [r["id"] for r in results if r["status"] == "fail" and r["mustFailed"]]
     wire = wire_schema_summary(schema, implementation="received")
+    judgeable = must_ids({"rules": scenario_rules(s)} for s in client_mode_scenarios())
+    verdict = judge(results, judgeable, failed=bool(required) or not wire["ok"], allow_skips=allow_skips)
     return {
         "suite": "SEP-3279 conformance, client mode (mcp-variants)", "suiteVersion": __version__,
         "generatedAt": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -162,7 +172,8 @@ def run(command: Sequence[str], *, only: set[str] | None = None, versions: set[s
         "durationMs": round((time.monotonic() - started) * 1000, 1),
         "totals": {"scenarios": len(results), **{s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")},
                    "requiredFailures": len(required)},
-        "ok": not required and wire["ok"], "requiredFailures": required, "wireSchema": wire, "scenarios": results,
+        "ok": verdict["exitCode"] == EXIT_OK, "verdict": verdict, "requiredFailures": required, "wireSchema": wire,
+        "scenarios": results,
     }
 
 
@@ -170,7 +181,7 @@ def run(command: Sequence[str], *, only: set[str] | None = None, versions: set[s
 
 
 def format_line(result: Mapping[str, Any]) -> str:
-    mark = "PASS" if result["status"] == "pass" else "FAIL"
+    mark = result["status"].upper()
     line = f"{mark}  {result['level']:<6} {result['id']}  ({result['version']})"
     if result["status"] != "pass":
         line += f"\n        {result['reason'][:600]}"
@@ -196,20 +207,21 @@ def main(args: Any) -> int:
             print(format_line(result), flush=True)
 
     try:
-        card = run(command, only=only, versions=versions, timeout=args.timeout, progress=progress)
+        card = run(command, only=only, versions=versions, timeout=args.timeout, progress=progress, allow_skips=args.allow_skips)
     except ClientCommandError as exc:
         print(f"mcp-variants check-client: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_UNREACHABLE
     t, wire = card["totals"], card["wireSchema"]
     problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
     if not wire["ok"]:
         problems.append(f"{wire['violationCount']} client message(s) break the {wire['version']} wire schema")
         for violation in wire["violations"][:5]:
             print(f"  schema: {violation['context']}: {'; '.join(violation['errors'][:3])}")
-    print(f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail in {card['durationMs'] / 1000:.1f} s; "
-          f"{wire['messagesValidated']} {wire['version']} messages checked against the wire schema. {'; '.join(problems) or 'OK'}")
+    print(f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip in {card['durationMs'] / 1000:.1f} s; "
+          f"{wire['messagesValidated']} {wire['version']} messages checked against the wire schema.")
+    print("\n".join(verdict_lines(card["verdict"], problems, "check-client")))
     write_outputs(card, args)
-    return 0 if card["ok"] else 1
+    return int(card["verdict"]["exitCode"])
 
 
 def entry(argv: list[str] | None = None) -> int:
@@ -218,6 +230,6 @@ def entry(argv: list[str] | None = None) -> int:
 
     from .options import CLIENT_CHECK_DESCRIPTION, add_client_arguments
 
-    parser = argparse.ArgumentParser(prog="mcp-variants-check-client", description=CLIENT_CHECK_DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="mcp-variants-check-client", description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
     add_client_arguments(parser)
     return main(parser.parse_args(argv))

@@ -8,6 +8,10 @@ lists and advertises (`server`), and checks (checks.py) over the record of the r
      "delivered": {"model": [payloads], "user": [...], "program": [...], "view": [...]},
      "deliveries": [the JSON lines the client reported], "exitCode": 0, "timedOut": false}
 
+A client that sends no tools/call where the scenario hands it one to make (`expectsCall`) is
+not judged: the scenario is skipped, and the run incomplete, rather than passed on checks that are
+true of nothing.
+
 Every check names the check id of the rule it judges (`check`), so a scenario's
 checks.json holds one verdict per rule, and a client that breaks one rule fails that id alone.
 
@@ -81,8 +85,8 @@ def only_advertised(advertised: list[dict[str, str]]) -> dict[str, Any]:
 
 def no_duplicates() -> dict[str, Any]:
     return _tagged(NO_DUPLICATE_SELECTOR, check("every", CALLS, "no tools/call names a selector twice",
-                                                checks=[check("uniqueSelectors", "@.params.requestedOutputs[*]", "each selector once")],
-                                                vacuous=True))
+                                                checks=[check("uniqueSelectors", "$.params.requestedOutputs[*]", "each selector once")],
+                                                vacuous=True, over="$.sent"))
 
 
 def asks_for(rule: dict[str, str], says: str, *selectors: dict[str, str]) -> list[dict[str, Any]]:
@@ -134,7 +138,8 @@ def misrouting(annotated: bool = False) -> list[dict[str, Any]]:
 
 def scenario(sid: str, title: str, *, version: str = OUTPUTS_VERSION, mode: str, server: dict[str, Any],
              checks: list[dict[str, Any]], extensions: dict[str, Any] | None = None, consumers: tuple[str, ...] = CONSUMERS,
-             note: str | None = None) -> dict[str, Any]:
+             note: str | None = None, expects_call: bool = True) -> dict[str, Any]:
+    """`expects_call`: a client that sends no tools/call has not been judged (the scenario is skipped, not passed)."""
     levels = {c["check"]: _level(c["check"]) for c in checks}
     out: dict[str, Any] = {
         "id": sid, "title": title, "kind": "client-mode",
@@ -144,6 +149,7 @@ def scenario(sid: str, title: str, *, version: str = OUTPUTS_VERSION, mode: str,
                     "consumers": list(consumers)},
         "server": {"extensions": False, "listUnnegotiated": False, "legacyOutputVariants": False, **server},
         "checks": checks,
+        "expectsCall": expects_call,
     }
     if note:
         out["note"] = note
@@ -215,7 +221,9 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                                                                 "no request names the ui audience", value=0)),
                          misrouting()[-1]],
                  note="The fixture lists the ui variant to a client that advertised the extension although the server's "
-                      "server/discover does not: only the client's own rule can keep it from asking."),
+                      "server/discover does not: only the client's own rule can keep it from asking. Refusing the listing "
+                      "(a server MUST NOT list it) and calling nothing keeps the rule too.",
+                 expects_call=False),
         scenario("client-code-mode-variant-not-declared",
                  "Code mode against a tool without programmatic/structured asks only for declared variants",
                  mode="code", server={"tools": [tool_entry(ASSISTANT_CONTENT, ASSISTANT_STRUCTURED)]},
@@ -238,7 +246,8 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                          _tagged(REJECT_TOOL_WITHOUT_VARIANTS, check("notContainsText", "$.delivered",
                                                                      "nothing of a legacy-shaped 2026-12-01 result is used",
                                                                      value=LEGACY_AT_NEW_CANARY))],
-                 note="Repeating the request at an earlier version the server supports is allowed (the SEP's way to use an older shape)."),
+                 note="Repeating the request at an earlier version the server supports is allowed (the SEP's way to use an older shape).",
+                 expects_call=False),
         scenario("client-legacy-2026-07-28", "Code mode at 2026-07-28: legacy shapes, no requestedOutputs, the legacy result used",
                  version="2026-07-28", mode="code", server={"tools": tools, "legacyOutputVariants": True},
                  checks=legacy_checks("2026-07-28"),

@@ -327,7 +327,8 @@ def client_vectors() -> list[dict[str, Any]]:
             server=server_script(OUTPUTS_VERSION, [tool_entry(*FULL)], {"result": {"outputs": []}}),
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [PROGRAMMATIC_STRUCTURED, PROGRAMMATIC_STRUCTURED]},
             checks=[check("every", "$.sent[?@.method=='tools/call']", "no tools/call carries a duplicate selector",
-                          checks=[check("uniqueSelectors", "@.params.requestedOutputs[*]", "each selector once")], vacuous=True)]),
+                          checks=[check("uniqueSelectors", "$.params.requestedOutputs[*]", "each selector once")], vacuous=True,
+                          over="$.sent")]),
         client_vector(
             "host-should-validate-against-requested-schema", "A structured output is checked against the requested variant's schema only",
             [VALIDATES_REQUESTED_SCHEMA],

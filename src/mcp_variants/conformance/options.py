@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 ENV = "MCP_CONFORMANCE_"
+# Kept here rather than imported from verdict.py: the server's CLI builds this parser on every start.
+ALLOW_SKIPS_HELP = ("accept required scenarios that could not be exercised: the verdict stays INCOMPLETE, the exit status "
+                    "is 0 (say why where you pass it)")
 
 
 def _tool_args(text: str) -> tuple[str, dict[str, Any]]:
@@ -64,11 +67,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_group.add_argument("--list", action="store_true", help="list the scenarios with their rules and exit")
     run_group.add_argument("--write-vectors", type=Path, metavar="DIR", help="write the golden vectors to DIR and exit")
     run_group.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each response [60]")
-    run_group.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    run_group.add_argument("--allow-skips", action="store_true", help=ALLOW_SKIPS_HELP)
+    run_group.add_argument("-q", "--quiet", action="store_true",
+                           help="print only failures and the summary (which always lists what was not exercised, and why)")
 
 
 CLIENT_CHECK_DESCRIPTION = ("Run the SEP-3279 client scenarios against a client: a fixture server per scenario, the client run "
-                            "with its URL; exit 1 when a MUST fails. See docs/conformance.md.")
+                            "with its URL; exit 1 when a MUST fails, 3 when a MUST scenario could not be exercised. "
+                            "See docs/conformance.md.")
 
 
 def add_client_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,4 +92,6 @@ def add_client_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR",
                         help="also write DIR/<scenario>-<time>/checks.json, the official suite's results layout")
     parser.add_argument("--list", action="store_true", help="list the scenarios with the rules they judge and exit")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    parser.add_argument("--allow-skips", action="store_true", help=ALLOW_SKIPS_HELP)
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only failures and the summary (which always lists what was not exercised, and why)")

@@ -23,10 +23,10 @@ from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
 from .host import client_vectors, run_client_vector
 from .scenarios import server_vectors
+from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, verdict_lines
 from .wire import RoundTrip, Target, TargetError, ext_key
 from .wire_schema import SchemaReport
 
-REQUIRED_LEVELS = frozenset({"MUST", "PLAN"})
 MAX_PAGES = 50
 
 
@@ -53,6 +53,7 @@ class RunConfig:
     kinds: frozenset[str] = frozenset({"server", "client"})
     timeout: float = 60.0
     all_tools: bool = False  # run each server scenario with every fitting tool, not only the first
+    allow_skips: bool = False  # a required scenario that cannot be exercised leaves the verdict incomplete, exit 0
 
 
 def wanted(vector: Mapping[str, Any], config: RunConfig) -> bool:
@@ -175,7 +176,7 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
-        entry = {"status": "skip", "reason": str(exc), "evidence": {}}
+        entry = {"status": "skip", "reason": str(exc), "need": exc.need, "evidence": {}}
     except BindingFailure as exc:
         entry = {"status": "fail", "reason": str(exc), "evidence": {}}
     entry["durationMs"] = round((time.monotonic() - started) * 1000, 1)
@@ -207,9 +208,12 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
         hits = [e for e in entries if e["status"] == status]
         if hits and (status != "skip" or len(hits) == len(entries)):
             reason = "; ".join(f"[{tool(e)}] {e['reason']}" for e in entries if e["status"] in ("fail", "skip") and e["reason"])
-            return {"status": status, "reason": reason if status != "pass" else "",
-                    "evidence": {"runs": [e["evidence"] for e in entries],
-                                 "tools": {tool(e): e["status"] for e in entries}}}
+            merged = {"status": status, "reason": reason if status != "pass" else "",
+                      "evidence": {"runs": [e["evidence"] for e in entries],
+                                   "tools": {tool(e): e["status"] for e in entries}}}
+            if status == "skip":
+                merged.update({k: entries[0][k] for k in ("need", "applicable") if k in entries[0]})
+            return merged
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -240,6 +244,7 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             if error_code == UNSUPPORTED_VERSION and version != OUTPUTS_VERSION else None)
         if unsupported:
             _conclude(entry, failures, skipped=f"the server does not serve {version}: {unsupported}")
+            entry["applicable"] = False  # the SEP's rules for a version bind the servers that serve it
             return
         if trip.problem:
             _conclude(entry, [*failures, f"step {step['id']}: {trip.problem}"])
@@ -250,6 +255,9 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
         unmet = [v for v in preconditions if not v.ok]
         if unmet:
             _conclude(entry, failures, skipped=f"step {step['id']}: precondition not met: {unmet[0].says} ({unmet[0].detail})")
+            called = evidence.get("binding", {})
+            entry["need"] = (f"{unmet[0].says} (the suite called {called.get('tool')} with {json.dumps(called.get('arguments'))})"
+                             if called else unmet[0].says)
             return
         verdicts = [evaluate(c, document) for c in step.get("checks", [])]
         record["checks"] = [v.to_json() for v in verdicts]
@@ -317,10 +325,14 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
     totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
     required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
     wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
+    judgeable = must_ids(v for v in all_vectors() if v.get("kind") in config.kinds)
+    verdict = judge(results, judgeable, failed=bool(required_failures) or (wire is not None and not wire["ok"]),
+                    allow_skips=config.allow_skips)
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
-        "ok": not required_failures and (wire is None or wire["ok"]),
+        "ok": verdict["exitCode"] == EXIT_OK,
+        "verdict": verdict,
         "requiredFailures": required_failures,
         **({"wireSchema": wire} if wire else {}),
         "scenarios": results,
@@ -348,11 +360,14 @@ def format_line(result: Mapping[str, Any]) -> str:
 
 
 def summary_line(scorecard: Mapping[str, Any]) -> str:
+    """The totals, then the verdict's lines (verdict.verdict_lines): what was exercised, what each scenario that
+    could not be needs, and OK / FAIL / INCOMPLETE."""
     t = scorecard["totals"]
     wire = scorecard.get("wireSchema")
     problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
     if wire and not wire["ok"]:
         problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
     checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
-    return (f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip "
-            f"in {scorecard['durationMs'] / 1000:.1f} s{checked}. {'; '.join(problems) or 'OK'}")
+    seconds = scorecard["durationMs"] / 1000
+    head = f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip in {seconds:.1f} s{checked}."
+    return "\n".join([head, *verdict_lines(scorecard["verdict"], problems, "check")])

@@ -140,13 +140,14 @@ def output_shapes() -> list[dict[str, Any]]:
     return [
         check("every", f"{OUTPUTS}[?@.format=='content']", "each content output carries a `content` array of blocks and no "
                                                            "structuredContent",
-              checks=[check("type", "@.content", "`content` is an array", value="array"),
-                      check("every", "@.content[*]", "each block is an object with a string `type`",
-                            checks=[check("type", "@.type", "the block has a string `type`", value="string")], vacuous=True),
-                      check("absent", "@.structuredContent", "no `structuredContent` beside `content`")], vacuous=True),
+              checks=[check("type", "$.content", "`content` is an array", value="array"),
+                      check("every", "$.content[*]", "each block is an object with a string `type`",
+                            checks=[check("type", "$.type", "the block has a string `type`", value="string")], vacuous=True,
+                            over="$.content"),
+                      check("absent", "$.structuredContent", "no `structuredContent` beside `content`")], vacuous=True, over=OUTPUTS),
         check("every", f"{OUTPUTS}[?@.format=='structured']", "each structured output carries `structuredContent` and no content",
-              checks=[check("exists", "@.structuredContent", "`structuredContent` is present"),
-                      check("absent", "@.content", "no `content` beside `structuredContent`")], vacuous=True),
+              checks=[check("exists", "$.structuredContent", "`structuredContent` is present"),
+                      check("absent", "$.content", "no `content` beside `structuredContent`")], vacuous=True, over=OUTPUTS),
     ]
 
 
@@ -238,7 +239,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
                                                valid(UI_STRUCTURED), *no_legacy_fields()])],
         binding=bind(declares=[ASSISTANT_CONTENT, UI_STRUCTURED], ui=True), plan=6))
     every_ac = check("every", "$.response.result.tools[*]", "every listed tool declares assistant/content exactly once",
-                     checks=[check("count", "@.outputVariants[?@.audience=='assistant' && @.format=='content']",
+                     checks=[check("count", "$.outputVariants[?@.audience=='assistant' && @.format=='content']",
                                    "assistant/content is declared once", value=1)])
     out.append(scenario(
         "plan-07-every-tool-declares-assistant-content",
@@ -311,9 +312,9 @@ def legacy_scenario(version: str, plan: int | None = None) -> dict[str, Any]:
     list_checks = [
         check("exists", "$.response.result.tools", "tools/list answers with a `tools` array"),
         check("every", "$.response.result.tools[*]", "every tool has the legacy shape",
-              checks=[check("absent", "@.outputVariants", "no `outputVariants`"),
-                      check("type", "@.name", "a string `name`", value="string"),
-                      check("type", "@.inputSchema", "an `inputSchema` object", value="object")]),
+              checks=[check("absent", "$.outputVariants", "no `outputVariants`"),
+                      check("type", "$.name", "a string `name`", value="string"),
+                      check("type", "$.inputSchema", "an `inputSchema` object", value="object")]),
     ]
     call_checks = [
         is_result(),
@@ -344,17 +345,17 @@ def must_scenarios() -> list[dict[str, Any]]:
         [SHAPES_BY_VERSION, CLIENT_REJECTS_CONTEXT],
         [list_step("list", checks=[check("exists", "$.response.result.tools", "tools/list answers with a `tools` array"),
                                    check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array",
-                                         checks=[check("type", "@.outputVariants", "`outputVariants` is an array", value="array")])]),
+                                         checks=[check("type", "$.outputVariants", "`outputVariants` is an array", value="array")])]),
          list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "every tool has an `outputVariants` array (ui "
                                                                                             "negotiated)",
-                                                     checks=[check("type", "@.outputVariants", "`outputVariants` is an "
+                                                     checks=[check("type", "$.outputVariants", "`outputVariants` is an "
                                                                                                "array", value="array")])])],
         note="A server that omits outputVariants makes every conforming 2026-12-01 client reject its whole tools/list."))
     out.append(scenario(
         "must-no-duplicate-variant-pairs", "No tool declares an audience/format pair twice",
         [NO_DUPLICATE_PAIR],
         [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "each tool's variants are distinct pairs",
-                                                     checks=[check("uniqueSelectors", "@.outputVariants[*]", "no audience/format pair "
+                                                     checks=[check("uniqueSelectors", "$.outputVariants[*]", "no audience/format pair "
                                                                                                              "twice")])])]))
     core_or_ui = [*CORE_AUDIENCES, UI]
     out.append(scenario(
@@ -362,13 +363,13 @@ def must_scenarios() -> list[dict[str, Any]]:
         [NO_UNNEGOTIATED_LISTING, AUDIENCE_VALUES, NOT_ARBITRARY],
         [list_step("list", checks=[check("every", "$.response.result.tools[*]", "without extensions, every variant's audience is a core "
                                                                                 "audience",
-                                         checks=[check("oneOf", "@.outputVariants[*].audience", "audience is assistant, user or "
+                                         checks=[check("oneOf", "$.outputVariants[*].audience", "audience is assistant, user or "
                                                                                                 "programmatic",
                                                        values=list(CORE_AUDIENCES))])]),
          list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]", "with the ui extension negotiated, every "
                                                                                             "audience is core or "
                                                                                             "io.modelcontextprotocol/ui",
-                                                     checks=[check("oneOf", "@.outputVariants[*].audience", "audience is core or the "
+                                                     checks=[check("oneOf", "$.outputVariants[*].audience", "audience is core or the "
                                                                                                             "negotiated extension",
                                                                    values=core_or_ui)])])]))
     out.append(scenario(
@@ -377,13 +378,13 @@ def must_scenarios() -> list[dict[str, Any]]:
         [list_step("list-ui", ui=True, checks=[
             check("every", "$.response.result.tools[*]", "no tool declares programmatic/content, and core formats are content or "
                                                          "structured",
-                  checks=[check("count", "@.outputVariants[?@.audience=='programmatic' && "
+                  checks=[check("count", "$.outputVariants[?@.audience=='programmatic' && "
                                          "@.format=='content']", "no programmatic/content", value=0),
-                          check("every", "@.outputVariants[?@.audience=='assistant' || @.audience=='user' || @.audience=='programmatic']",
+                          check("every", "$.outputVariants[?@.audience=='assistant' || @.audience=='user' || @.audience=='programmatic']",
                                 "a core variant's format is content or structured",
-                                checks=[check("oneOf", "@.format", "format is content or "
+                                checks=[check("oneOf", "$.format", "format is content or "
                                                                    "structured", values=["content", "structured"])],
-                                vacuous=True)])])],
+                                vacuous=True, over="$.outputVariants")])])],
         level="MUST"))
     out.append(scenario(
         "must-fallback-assistant-content", "Without requestedOutputs the server returns assistant/content",
@@ -468,7 +469,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         [LEGACY_SCHEMA_SOURCE],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "each legacy outputSchema is assistant/structured's, or no other audience's",
-                  var="t", vacuous=True, **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  var="t", vacuous=True, over="$.response.result.tools", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema",
                                 checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
                                               "equals assistant/structured's schema",
@@ -482,7 +483,7 @@ def must_scenarios() -> list[dict[str, Any]]:
         [LEGACY_SCHEMA_SHOULD],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
             combo("forEach", "for each tool with a legacy outputSchema and an assistant/structured variant, the two schemas are equal",
-                  var="t", vacuous=True, **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  var="t", vacuous=True, over="$.response.result.tools", **{"in": "$.response.result.tools[?@.outputSchema].name"},
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema (or the tool has no assistant/structured)",
                                 checks=[check("absent",
                                               f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}",
@@ -495,14 +496,15 @@ def must_scenarios() -> list[dict[str, Any]]:
         [NO_OUTPUTSCHEMA_NEW],
         [list_step("list-ui", ui=True, checks=[check("every", "$.response.result.tools[*]",
                                                      "no tool carries `outputSchema` beside `outputVariants`",
-                                                     checks=[check("absent", "@.outputSchema", "no `outputSchema`")])])]))
+                                                     checks=[check("absent", "$.outputSchema", "no `outputSchema`")])])]))
     out.append(scenario(
         "should-structured-variants-declare-schema", "Every structured variant declares the JSON Schema of its payload",
         [STRUCTURED_SCHEMA],
         [list_step("list-ui", ui=True, checks=[
             check("every", "$.response.result.tools[*].outputVariants[?@.format=='structured']",
                   "each structured variant carries a `schema` object",
-                  checks=[check("type", "@.schema", "a `schema` object", value="object")], vacuous=True)])],
+                  checks=[check("type", "$.schema", "a `schema` object", value="object")], vacuous=True,
+                  over="$.response.result.tools[*].outputVariants")])],
         note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
     out.append(scenario(
         "should-legacy-content-from-assistant-content", "The legacy content at 2026-07-28 is the assistant/content output",

@@ -90,8 +90,8 @@ def _header(run: DemoRun, steps: list[Step], coverage: dict[str, int]) -> str:
         _tile("Demo scenarios", f"{passed}/{len(steps)} pass", "against a live server on local kernels, routed by the reference host",
               passed == len(steps), "scenarios"),
         _tile("Conformance", f"{totals['pass']}/{totals['scenarios']} pass",
-              f"{totals['fail']} fail · {totals['skip']} skip: every testing-plan item, every MUST visible on the wire",
-              bool(run.scorecard.get("ok")), "conformance"),
+              f"{totals['fail']} fail · {totals['skip']} skip · {_must_rules(run.scorecard)}: every testing-plan item, every MUST "
+              "visible on the wire", bool(run.scorecard.get("ok")) and run.scorecard["verdict"]["status"] == "pass", "conformance"),
     ]
     n = coverage
     traced = n["tested"] + n["excluded"]
@@ -168,8 +168,14 @@ def without_base64(value: Any) -> Any:
 # ---- the conformance suite -----------------------------------------------------------------------------
 
 
+def _must_rules(scorecard: dict[str, Any]) -> str:
+    must = scorecard["verdict"]["mustRules"]
+    return f"{must['exercised']}/{must['of']} MUST rules exercised"
+
+
 def _conformance(scorecard: dict[str, Any]) -> str:
     totals = scorecard["totals"]
+    verdict = {"pass": "OK", "fail": "FAIL", "incomplete": "INCOMPLETE"}[scorecard["verdict"]["status"]]
     rows = []
     for result in scorecard["scenarios"]:
         rule = "; ".join(f"{r['section']}: “{r['quote']}”" for r in result.get("rules", []))
@@ -178,8 +184,10 @@ def _conformance(scorecard: dict[str, Any]) -> str:
         rows.append(f"<tr><td class={css}>{result['status'].upper()}</td><td><code>{escape(result['id'])}</code></td>"
                     f"<td>{escape(result.get('title') or '')}{reason}</td><td>{result['level']}</td>"
                     f"<td><small>{escape(rule)}</small></td></tr>")
-    return (f"<h2 id=conformance>The conformance suite: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} skip</h2>"
+    return (f"<h2 id=conformance>The conformance suite: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} skip, "
+            f"{verdict}</h2>"
             "<p>Every item of the SEP's testing plan and every MUST visible on the wire, run by "
-            "<code>mcp-variants check</code> against a fresh server; host items against the reference client.</p>"
+            "<code>mcp-variants check</code> against a fresh server; host items against the reference client. "
+            f"{_must_rules(scorecard)}: a scenario that could not be exercised is never counted as a pass.</p>"
             "<table class=suite><tr><th>verdict</th><th>scenario</th><th>what</th><th>level</th><th>rule</th></tr>"
             + "".join(rows) + "</table>")

@@ -40,8 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_arguments(serve)
     demo = commands.add_parser("demo", help="run the SEP-3279 scenarios against a live server and write an HTML report")
     demo.add_argument("--report", type=Path, default=Path("demo-report.html"), help="where to write the report [default demo-report.html]")
+    from ..conformance.verdict import EXIT_CODES
+
     check = commands.add_parser("check", help="run the SEP-3279 conformance suite against a server (stdio or HTTP)",
-                                description="Run the SEP-3279 conformance suite; exit 1 when a MUST fails. See docs/conformance.md.")
+                                description="Run the SEP-3279 conformance suite; exit 1 when a MUST fails, 3 when one could not "
+                                            "be exercised. See docs/conformance.md.", epilog=EXIT_CODES)
     from ..conformance.options import add_arguments as add_check_arguments
 
     add_check_arguments(check)
@@ -49,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check_client = commands.add_parser(
         "check-client", help="run the SEP-3279 client scenarios against any client command (black-box, over HTTP)",
-        description=CLIENT_CHECK_DESCRIPTION)
+        description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
 
     add_client_arguments(check_client)
     return parser

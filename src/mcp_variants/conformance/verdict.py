@@ -1,0 +1,97 @@
+"""The verdict of a run: what was judged, not only what did not fail.
+
+A required scenario (MUST or testing-plan) that could not be exercised is not a pass: the run is
+*incomplete*, with its own exit status, unless the caller accepts skips explicitly
+(`--allow-skips`). A scenario skipped because the server does not serve the protocol version it is
+about is not applicable rather than unexercised: the SEP's rules for that version bind only servers
+that serve it. Every verdict says how many of the SEP's MUST rules (the check ids of rules.py, the
+ids sep-3279.yaml maps) the run exercised, out of those its scenarios can judge.
+
+Exit statuses of `mcp-variants check` and `mcp-variants check-client`: EXIT_CODES below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from . import rules
+
+EXIT_OK: Final = 0  # every selected required scenario exercised and passed (or skips accepted with --allow-skips)
+EXIT_FAIL: Final = 1  # a MUST or testing-plan scenario failed, or a message broke the wire schema; skips never hide it
+EXIT_UNREACHABLE: Final = 2  # the target cannot be started or reached, or the options are wrong
+EXIT_INCOMPLETE: Final = 3  # nothing failed, but a required scenario could not be exercised
+EXIT_CODES: Final = f"""Exit status: 0: OK, every selected MUST and testing-plan scenario was exercised and passed
+(or --allow-skips accepted those that could not be); {EXIT_FAIL}: a required scenario failed, or a message broke
+the wire schema (whatever else was skipped); {EXIT_UNREACHABLE}: the target cannot be started or reached, or the
+options are wrong; {EXIT_INCOMPLETE}: INCOMPLETE, nothing failed but a required scenario could not be exercised
+(each says what it needs)."""
+
+REQUIRED_LEVELS: Final = frozenset({"MUST", "PLAN"})
+
+
+def sep_must_rules() -> frozenset[str]:
+    """Every check id of the SEP's MUST rules (rules.py)."""
+    return frozenset(v["check"] for v in vars(rules).values()
+                     if isinstance(v, dict) and v.get("check") and v.get("level") == "MUST")
+
+
+def must_ids(scenarios: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The MUST check ids the scenarios cite."""
+    must = sep_must_rules()
+    return {r["check"] for s in scenarios for r in s.get("rules", []) if r.get("check") in must}
+
+
+def exercised_ids(result: Mapping[str, Any]) -> set[str]:
+    """The check ids a scorecard entry judged: none when skipped; else the ids its checks judged (client
+    mode) or every id its rules cite (a server scenario judges its rules together)."""
+    if result["status"] == "skip":
+        return set()
+    judged = result.get("checkIds")
+    if isinstance(judged, dict):
+        return set(judged)
+    return {r["check"] for r in result.get("rules", []) if r.get("check")}
+
+
+def unexercised(results: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The required scenarios skipped though they apply: each makes the run incomplete."""
+    return [r for r in results if r["status"] == "skip" and r.get("level") in REQUIRED_LEVELS and r.get("applicable", True)]
+
+
+def judge(results: Sequence[Mapping[str, Any]], judgeable: Iterable[str], *, failed: bool, allow_skips: bool) -> dict[str, Any]:
+    """The scorecard's `verdict`. `judgeable`: the MUST ids the command's scenarios can judge when all run;
+    `failed`: a required scenario failed or the wire schema was broken."""
+    judgeable = set(judgeable)
+    done = set().union(*(exercised_ids(r) for r in results)) & judgeable if results else set()
+    missing = unexercised(results)
+    status = "fail" if failed else "incomplete" if missing else "pass"
+    code = EXIT_FAIL if failed else EXIT_INCOMPLETE if missing and not allow_skips else EXIT_OK
+    return {
+        "status": status, "exitCode": code, "skipsAccepted": bool(missing) and allow_skips,
+        "mustRules": {"exercised": len(done), "of": len(judgeable), "inSep": len(sep_must_rules()),
+                      "notExercised": sorted(judgeable - done)},
+        "unexercised": [{"id": r["id"], "level": r["level"], "need": r.get("need") or r.get("reason", "")} for r in missing],
+        "notApplicable": [{"id": r["id"], "reason": r.get("reason", "")} for r in results
+                          if r["status"] == "skip" and not r.get("applicable", True)],
+    }
+
+
+def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: str) -> list[str]:
+    """The closing lines: the MUST rules exercised, what each unexercised scenario needs (never hidden by -q),
+    then the verdict word."""
+    must = verdict["mustRules"]
+    lines = [f"MUST rules exercised: {must['exercised']} of {must['of']} that {command}'s scenarios judge "
+             f"(SEP-3279 has {must['inSep']})"]
+    if verdict["unexercised"]:
+        lines.append(f"not exercised ({len(verdict['unexercised'])} required scenario(s)); to exercise them:")
+        lines += [f"  {u['id']}: {u['need']}" for u in verdict["unexercised"]]
+    if verdict["notApplicable"]:
+        lines.append("not applicable: " + "; ".join(f"{n['id']} ({n['reason']})" for n in verdict["notApplicable"]))
+    if verdict["status"] == "fail":
+        lines.append(f"FAIL: {'; '.join(problems)}")
+    elif verdict["status"] == "incomplete":
+        accepted = " (accepted by --allow-skips)" if verdict["skipsAccepted"] else " (--allow-skips accepts that)"
+        lines.append(f"INCOMPLETE: {len(verdict['unexercised'])} required scenario(s) could not be exercised{accepted}")
+    else:
+        lines.append("OK")
+    return lines
