@@ -1,8 +1,9 @@
 """Every install command of README.md and docs/, run as written in a fresh venv, and what it installed doing its job
-from an empty folder; the whole server into JupyterLab's environment; the dependency ranges at both ends.
+from an empty folder.
 
 Installing needs the package registry: without it these skip, or fail under MCP_VARIANTS_OUTSIDE=required (make
-test, CI). The commands with `dist/` (the built wheels) and the build itself run in test_distributions.py.
+test, CI). The commands with `dist/` (the built wheels) and the build itself run in test_distributions.py, the
+JupyterLab one in test_ranges.py.
 """
 
 from __future__ import annotations
@@ -11,20 +12,17 @@ import re
 import shlex
 import subprocess
 import sys
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from packaging.requirements import Requirement
 
-from mcp_variants.conformance.wire import HttpTarget, StdioTarget
-from mcp_variants.processes import ServerProcess, free_port
+from mcp_variants.conformance.wire import StdioTarget
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.installs import (
     BUILD,
     INSTALL_TIMEOUT,
+    LAB,
     REPO,
     SDK,
     SDK_WHEELS,
@@ -36,12 +34,13 @@ from support.installs import (
     extension_listing,
     install,
     jupyter_env,
-    versions,
+    outputs,
+    requested,
+    served_tools,
 )
 
 pytestmark = pytest.mark.timeout(1200)
 
-LAB = "pip install jupyterlab jupyter-collaboration"
 ROOT_ALONE = "pip install ."
 SDK_README = REPO / "distributions" / "sdk" / "README.md"
 
@@ -53,14 +52,6 @@ def run(venv: Path, program: str, *args: str, cwd: Path) -> str:
     done = subprocess.run([str(venv / "bin" / program), *args], capture_output=True, text=True, timeout=300, cwd=cwd)
     assert done.returncode == 0, f"{program} {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
     return done.stdout + done.stderr
-
-
-def requested(*selectors: str) -> list[dict[str, str]]:
-    return [dict(zip(("audience", "format"), s.rsplit("/", 1), strict=True)) for s in selectors]
-
-
-def outputs(result: dict[str, Any]) -> dict[str, Any]:
-    return {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
 
 
 def suite_works(venv: Path, empty: Path, check: tuple[str, ...] = ("mcp-variants-check",)) -> None:
@@ -82,14 +73,6 @@ def sdk_works(venv: Path, empty: Path, check: tuple[str, ...] = ("mcp-variants-c
         assert outputs(trip.result) == {"programmatic/structured": {"sum": 5}}, trip.response
 
 
-def served_tools(venv: Path, empty: Path) -> list[str]:
-    """tools/list of `mcp-variants serve` over stdio."""
-    (empty / "notebooks").mkdir(exist_ok=True)
-    with StdioTarget([str(venv / "bin" / "mcp-variants"), "serve", "--root", "notebooks", "--embedded"], cwd=str(empty),
-                     timeout=120) as target:
-        return [tool["name"] for tool in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]]
-
-
 def editable_works(venv: Path, empty: Path) -> None:
     """The whole server: `mcp-variants serve` lists its tools, the Jupyter server extension is on, and the parts work
     (an editable install, all of src/ on the path, has the commands of the root's pyproject.toml only)."""
@@ -105,13 +88,14 @@ def server_works(venv: Path, empty: Path) -> None:
 
 
 def with_otel(venv: Path, empty: Path) -> None:
-    run(venv, "python", "-c", "import opentelemetry.sdk.trace", cwd=empty)
-    server_works(venv, empty)
+    """What the extra adds (the server itself: WHOLE, the same line without the extra, and server_works)."""
+    run(venv, "python", "-c", "import opentelemetry.sdk.trace, mcp_variants.telemetry", cwd=empty)
+    assert "--server-cmd" in run(venv, "mcp-variants-check", "--help", cwd=empty)
 
 
 def with_lab(venv: Path, empty: Path) -> None:
-    run(venv, "python", "-c", "import jupyterlab, jupyter_collaboration", cwd=empty)
-    editable_works(venv, empty)
+    """What the extra adds (the editable server itself: `pip install -e .` and editable_works)."""
+    run(venv, "python", "-c", "import jupyterlab, jupyter_collaboration, mcp_variants.server.cli", cwd=empty)
 
 
 def ipykernel_works(venv: Path, empty: Path) -> None:
@@ -135,7 +119,7 @@ RUN_ELSEWHERE = {
     WHOLE_WHEELS: "test_distributions.py::server_venv",
     SDK_WHEELS: "test_distributions.py::sdk_venv",
     SUITE_WHEELS: "test_distributions.py::light_venv",
-    LAB: "test_the_whole_server_goes_into_jupyterlabs_environment",
+    LAB: "test_ranges.py::test_the_whole_server_goes_into_jupyterlabs_environment",
     ROOT_ALONE: "test_the_root_alone_fails_naming_what_it_lacks (the README says it cannot work)",
 }
 
@@ -164,78 +148,3 @@ def test_the_root_alone_fails_naming_what_it_lacks(tmp_path: Path) -> None:
                           text=True, timeout=INSTALL_TIMEOUT, cwd=REPO)
     assert done.returncode != 0, done.stdout[-2000:]
     assert "No matching distribution found for mcp-variants-conformance" in done.stderr, done.stderr[-3000:]
-
-
-# ---- JupyterLab's environment ---------------------------------------------------------------------------------
-
-
-def test_the_whole_server_goes_into_jupyterlabs_environment(tmp_path: Path) -> None:
-    """Into a venv that runs JupyterLab with real-time collaboration, by uv: nothing there changes version, and the
-    JupyterLab then started serves MCP at /mcp with its token, collaboration still on."""
-    venv = install(LAB, tmp_path / "venv")
-    before = versions(venv)
-    install(WHOLE, venv, into_existing=True)
-    after = versions(venv)
-    assert {"mcp-variants", "mcp-variants-sdk", "mcp-variants-conformance"} <= set(after)
-    assert {name: (version, after.get(name)) for name, version in before.items() if after.get(name) != version} == {}
-    env = jupyter_env(tmp_path)
-    listing = extension_listing(venv, env)
-    for extension in ("mcp_variants.jupyter_extension", "jupyter_server_ydoc"):
-        assert re.search(rf"{re.escape(extension)}\s+\S*enabled", listing), listing
-    (tmp_path / "root").mkdir()
-    token = "lab-" + "0" * 32
-    port = free_port()
-    lab = ServerProcess([str(venv / "bin" / "jupyter"), "lab", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-                         "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={tmp_path / 'root'}", f"--IdentityProvider.token={token}",
-                         "--allow-root", "--ServerApp.open_browser=False"], port, env=env, log=tmp_path / "lab.log")
-    with lab.start(120), HttpTarget(f"http://127.0.0.1:{port}/mcp", headers={"Authorization": f"token {token}"}) as target:
-        trip = target.exchange(OUTPUTS_VERSION, None, "tools/list", {})
-        assert trip.response and "result" in trip.response, f"{trip.response}\n{lab.output()[-2000:]}"
-        assert "execute_code" in [tool["name"] for tool in trip.result["tools"]]
-
-
-# ---- the dependency ranges, at both ends ----------------------------------------------------------------------
-
-RANGED = ("mcp", "mcp-types", "uvicorn")
-# The newest release of each within its range when the range was set: the highest end that exists.
-HIGHEST = {"mcp": "2.3.0", "mcp-types": "2.3.0", "uvicorn": "0.55.0"}
-
-
-def declared(project: Path) -> dict[str, Requirement]:
-    requirements = (Requirement(r) for r in tomllib.loads((project / "pyproject.toml").read_text())["project"]["dependencies"])
-    return {r.name: r for r in requirements if r.name in RANGED}
-
-
-def ends() -> dict[str, dict[str, str]]:
-    """The lowest end (each range's floor) and the highest (HIGHEST), each version checked to be in its range."""
-    ranges = declared(REPO)
-    lowest = {name: next(s.version for s in r.specifier if s.operator == ">=") for name, r in ranges.items()}
-    for end in (lowest, HIGHEST):
-        assert all(ranges[name].specifier.contains(version) for name, version in end.items()), (end, ranges)
-    return {"lowest": lowest, "highest": HIGHEST}
-
-
-def test_the_parts_declare_the_same_ranges() -> None:
-    for part in ("conformance", "sdk"):
-        for name, requirement in declared(REPO / "distributions" / part).items():
-            assert requirement == declared(REPO)[name], (part, str(requirement))
-
-
-@pytest.mark.parametrize("end", ["lowest", "highest"])
-def test_the_server_works_at_each_end_of_its_ranges(end: str, wheels: Path, tmp_path: Path) -> None:
-    """The whole server from the wheels with mcp, mcp-types and uvicorn at one end: its tools over stdio, and a
-    server of the server API over streamable HTTP (uvicorn, and sdk/connections.py's h11 protocol) in two eras."""
-    pins = ends()[end]
-    venv = install(WHOLE_WHEELS, tmp_path / "venv", wheels=wheels, also=tuple(f"{name}=={v}" for name, v in pins.items()))
-    assert {name: versions(venv)[name] for name in pins} == pins
-    (tmp_path / "empty").mkdir()
-    assert "execute_code" in served_tools(venv, tmp_path / "empty")
-    port = free_port()
-    server = ServerProcess([str(venv / "bin" / "python"), str(REPO / "examples" / "world_clock.py"), "--http", "--port", str(port)], port,
-                           cwd=tmp_path / "empty", log=tmp_path / "server.log")
-    with server.start(60), HttpTarget(f"http://127.0.0.1:{port}/mcp") as target:
-        call = {"name": "world_clock", "arguments": {"zone": "UTC"}}
-        modern = target.exchange(OUTPUTS_VERSION, None, "tools/call", {**call, "requestedOutputs": requested("programmatic/structured")})
-        assert outputs(modern.result)["programmatic/structured"]["zone"] == "UTC", f"{modern.response}\n{server.output()[-2000:]}"
-        legacy = target.exchange("2025-11-25", None, "tools/call", call)
-        assert "in UTC" in legacy.result["content"][0]["text"], f"{legacy.response}\n{server.output()[-2000:]}"

@@ -14,7 +14,10 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+from mcp_variants.conformance.wire import StdioTarget
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.envs import unavailable, uv_install, uv_venv
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,6 +31,7 @@ SDK = "pip install ./distributions/conformance ./distributions/sdk"
 SDK_WHEELS = "pip install --find-links dist/ mcp-variants-sdk"
 SUITE = "pip install ./distributions/conformance"
 SUITE_WHEELS = "pip install --find-links dist/ mcp-variants-conformance"
+LAB = "pip install jupyterlab jupyter-collaboration"  # JupyterLab's environment, as docs/guides/everyone.md makes it
 
 DOCS = (REPO / "README.md", *sorted((REPO / "docs").rglob("*.md")), *sorted((REPO / "distributions").glob("*/README.md")))
 FENCED = re.compile(r"^```.*?^```", re.S | re.M)
@@ -99,3 +103,19 @@ def extension_listing(venv: Path, env: dict[str, str]) -> str:
     done = subprocess.run([str(venv / "bin" / "jupyter"), "server", "extension", "list"], capture_output=True, text=True,
                           timeout=120, env=env)
     return done.stdout + done.stderr
+
+
+def requested(*selectors: str) -> list[dict[str, str]]:
+    return [dict(zip(("audience", "format"), s.rsplit("/", 1), strict=True)) for s in selectors]
+
+
+def outputs(result: dict[str, Any]) -> dict[str, Any]:
+    return {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
+
+
+def served_tools(venv: Path, empty: Path) -> list[str]:
+    """tools/list of `mcp-variants serve` over stdio."""
+    (empty / "notebooks").mkdir(exist_ok=True)
+    with StdioTarget([str(venv / "bin" / "mcp-variants"), "serve", "--root", "notebooks", "--embedded"], cwd=str(empty),
+                     timeout=120) as target:
+        return [tool["name"] for tool in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]]
