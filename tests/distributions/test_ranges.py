@@ -92,7 +92,7 @@ def test_the_parts_declare_the_same_ranges() -> None:
 @pytest.mark.parametrize("end", ["lowest", "highest"])
 def test_the_server_works_at_each_end_of_its_ranges(end: str, wheels: Path, tmp_path: Path) -> None:
     """The whole server from the wheels with mcp, mcp-types and uvicorn at one end: its tools over stdio, and a
-    server of the server API over streamable HTTP (uvicorn, and sdk/connections.py's h11 protocol) in two eras."""
+    server of the server API over streamable HTTP (uvicorn, and sdk/_connections.py's h11 protocol) in two eras."""
     pins = ends()[end]
     venv = install(WHOLE_WHEELS, tmp_path / "venv", wheels=wheels, also=tuple(f"{name}=={v}" for name, v in pins.items()))
     assert {name: versions(venv)[name] for name in pins} == pins
