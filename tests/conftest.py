@@ -16,9 +16,10 @@ settings.load_profile("default")
 # The files that take longest, run first: with the files spread over workers (make test: xdist, --dist loadfile)
 # a long file started last is the run's tail. Measured with --durations (the setups included). make test passes
 # --no-loadscope-reorder: else xdist hands out the files with the most tests first, whatever this order says.
-FIRST = ("tests/benchmarks/test_smoke.py", "tests/apps/test_jupyterlab_live.py", "tests/integration/test_live_notebooks.py",
-         "tests/distributions/test_distributions.py", "tests/outside/test_official_conformance.py", "tests/sdk/test_patched_sdk.py",
-         "tests/conformance/test_check_client.py", "tests/integration/test_notebook_resources.py")
+FIRST = ("tests/distributions/test_install.py", "tests/benchmarks/test_smoke.py", "tests/apps/test_jupyterlab_live.py",
+         "tests/integration/test_live_notebooks.py", "tests/distributions/test_distributions.py",
+         "tests/outside/test_official_conformance.py", "tests/sdk/test_patched_sdk.py", "tests/conformance/test_check_client.py",
+         "tests/integration/test_notebook_resources.py", "tests/distributions/test_ranges.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -11,7 +11,6 @@ the install tests skip, or fail under MCP_VARIANTS_OUTSIDE=required (make test, 
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -24,9 +23,8 @@ import pytest
 
 from mcp_variants import __version__
 from mcp_variants.processes import ServerProcess, free_port
-from support.envs import unavailable, uv_venv
+from support.installs import REPO, SDK_WHEELS, SUITE_WHEELS, WHOLE_WHEELS, extension_listing, install, jupyter_env, versions
 
-REPO = Path(__file__).resolve().parents[2]
 PARTS = {"mcp-variants-conformance": REPO / "distributions" / "conformance", "mcp-variants-sdk": REPO / "distributions" / "sdk"}
 LIGHT_BUDGET = {"packages": 20, "megabytes": 60}
 JUPYTER_PACKAGES = {"jupyter-client", "jupyter-server", "jupyter-core", "ipykernel", "nbformat", "pycrdt", "jupyter-ydoc",
@@ -35,18 +33,8 @@ JUPYTER_PACKAGES = {"jupyter-client", "jupyter-server", "jupyter-core", "ipykern
 # exercised on it (tests/sdk/test_examples.py names them); the suite is judged by what it does exercise.
 CHECK_CALL = ["--no-default-calls", "--call", 'world_clock={"zone": "UTC"}', "--allow-skips", "-q"]
 ACCEPTED = "INCOMPLETE: 7 required scenario(s) could not be exercised (accepted by --allow-skips)"
-INSTALL_TIMEOUT = 900
 
 pytestmark = pytest.mark.timeout(1200)
-
-
-@pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The three wheels, built from this checkout."""
-    out = tmp_path_factory.mktemp("wheels")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
-                    str(REPO), *map(str, PARTS.values())], check=True, capture_output=True, text=True, timeout=600)
-    return out
 
 
 def wheel_files(wheels: Path) -> dict[str, set[str]]:
@@ -98,27 +86,8 @@ def test_the_parts_ask_for_what_the_whole_asks_for() -> None:
 # ---- installed into fresh environments -----------------------------------------------------------
 
 
-def fresh_venv(folder: Path, wheels: Path, *requirements: str, by_pip: bool = False) -> Path:
-    """A new virtual environment with `requirements` from the wheels (and their dependencies from the registry):
-    by `python -m venv` and pip, as the README has a stranger do it, or by uv (tests/support/envs.py), where what
-    is under test is what runs in it (the server API's example, the extension in jupyter-server): 10x quicker."""
-    try:
-        if by_pip:
-            subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, capture_output=True, timeout=120)
-            subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "-q", "--find-links", str(wheels), *requirements],
-                           check=True, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-        else:
-            uv_venv(folder, requirements, "--find-links", str(wheels))
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        unavailable(f"install {' '.join(requirements)}: {str(getattr(exc, 'stderr', '') or exc)[-1500:]}")
-    return folder
-
-
 def installed(venv: Path) -> set[str]:
-    """The distributions installed in `venv` (pip among them in a venv pip made), normalised names."""
-    code = "import importlib.metadata as m; print('\\n'.join(d.metadata['Name'] for d in m.distributions()))"
-    listed = subprocess.run([str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True, timeout=120).stdout
-    return {re.sub(r"[-_.]+", "-", line.strip()).lower() for line in listed.splitlines() if line.strip()}
+    return set(versions(venv))
 
 
 def megabytes(venv: Path) -> float:
@@ -127,12 +96,12 @@ def megabytes(venv: Path) -> float:
 
 @pytest.fixture(scope="module")
 def light_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield fresh_venv(tmp_path_factory.mktemp("light") / "venv", wheels, "mcp-variants-conformance", by_pip=True)  # the budget: pip's venv
+    yield install(SUITE_WHEELS, tmp_path_factory.mktemp("light") / "venv", wheels=wheels, by_pip=True)  # the budget: pip's venv
 
 
 @pytest.fixture(scope="module")
 def sdk_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield fresh_venv(tmp_path_factory.mktemp("sdk") / "venv", wheels, "mcp-variants-sdk")
+    yield install(SDK_WHEELS, tmp_path_factory.mktemp("sdk") / "venv", wheels=wheels)
 
 
 def test_the_suite_installs_light(light_venv: Path) -> None:
@@ -172,23 +141,15 @@ def test_the_server_api_installs_without_jupyter(sdk_venv: Path, tmp_path: Path)
 
 @pytest.fixture(scope="module")
 def server_venv(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield fresh_venv(tmp_path_factory.mktemp("server") / "venv", wheels, "mcp-variants")
-
-
-def jupyter_env(folder: Path) -> dict[str, str]:
-    """The installed environment's configuration (where the wheel put its config file), a user configuration of its own."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MCP_VARIANTS_"))}
-    env.update(JUPYTER_CONFIG_DIR=str(folder / "config"), JUPYTER_DATA_DIR=str(folder / "data"),
-               JUPYTER_RUNTIME_DIR=str(folder / "runtime"))
-    return env
+    yield install(WHOLE_WHEELS, tmp_path_factory.mktemp("server") / "venv", wheels=wheels)
 
 
 def test_installed_the_extension_is_on_and_serves_mcp_in_jupyter_server(server_venv: Path, tmp_path: Path) -> None:
     """`pip install mcp-variants`, then `jupyter server`: MCP at /mcp with the server's token; and off when disabled."""
     env = jupyter_env(tmp_path)
     jupyter = str(server_venv / "bin" / "jupyter")
-    listed = subprocess.run([jupyter, "server", "extension", "list"], capture_output=True, text=True, timeout=120, env=env)
-    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*enabled", listed.stdout + listed.stderr), listed.stdout + listed.stderr
+    listed = extension_listing(server_venv, env)
+    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*enabled", listed), listed
     (tmp_path / "root").mkdir()
     token = "packaging-" + "0" * 32
     port = free_port()
@@ -203,5 +164,41 @@ def test_installed_the_extension_is_on_and_serves_mcp_in_jupyter_server(server_v
     disabled = subprocess.run([jupyter, "server", "extension", "disable", "mcp_variants.jupyter_extension"], capture_output=True,
                               text=True, timeout=120, env=env)
     assert disabled.returncode == 0, disabled.stderr
-    listed = subprocess.run([jupyter, "server", "extension", "list"], capture_output=True, text=True, timeout=120, env=env)
-    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*disabled", listed.stdout + listed.stderr), listed.stdout + listed.stderr
+    listed = extension_listing(server_venv, env)
+    assert re.search(r"mcp_variants\.jupyter_extension\s+\S*disabled", listed), listed
+
+
+# ---- typed: PEP 561 ----------------------------------------------------------------------------------
+
+
+def requires(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        lines = archive.read(metadata).decode().splitlines()
+    return [line.removeprefix("Requires-Dist: ") for line in lines if line.startswith("Requires-Dist: ")]
+
+
+def test_one_py_typed_marks_the_package_in_every_install(wheels: Path) -> None:
+    """The marker beside mcp_variants/__init__.py covers every subpackage (mypy reads it in the top-level package
+    only): it ships with __init__.py, in one wheel, as every file does (two wheels owning it, uninstalling either
+    would take it away), and every other wheel depends on that one."""
+    files = wheel_files(wheels)
+    assert [name for name, shipped in files.items() if "mcp_variants/py.typed" in shipped] == ["mcp-variants-conformance"]
+    assert "mcp_variants/__init__.py" in files["mcp-variants-conformance"]
+    for wheel in wheels.glob("*.whl"):
+        if not wheel.name.startswith("mcp_variants_conformance-"):
+            assert f"mcp-variants-conformance=={__version__}" in requires(wheel), (wheel.name, requires(wheel))
+
+
+def test_a_users_mypy_sees_the_server_api_typed(sdk_venv: Path, tmp_path: Path) -> None:
+    """mypy, pointed at the installed server API, types what it returns: a wrong annotation is an error, and no
+    'missing library stubs or py.typed marker' (without the marker mypy takes the whole package as Any)."""
+    pytest.importorskip("mypy")
+    (tmp_path / "server.py").write_text("from mcp_variants.sdk import Results, variant\n\n"
+                                        "wrong: int = Results({'assistant/content': 'x'})\n"
+                                        "spec: str = variant('assistant/content')\n")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--python-executable", str(sdk_venv / "bin" / "python"), "--no-incremental",
+                           "server.py"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert "py.typed" not in done.stdout, done.stdout
+    assert 'Incompatible types in assignment (expression has type "Results", variable has type "int")' in done.stdout, done.stdout
+    assert 'expression has type "VariantSpec", variable has type "str"' in done.stdout, done.stdout

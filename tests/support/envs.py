@@ -36,6 +36,8 @@ ANCHOR_REQUIREMENTS = ("jupyter-mcp-server==2.2.4",)
 # cowsay: small, pure Python, and not in the server's environment (checked by the tests that use it).
 KERNEL_REQUIREMENTS = ("ipykernel>=6.29", "bash_kernel==0.10.0", "cowsay==6.1")
 MISSING_PACKAGE = "cowsay"
+UV = [sys.executable, "-m", "uv"]
+UV_ENV = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}
 
 
 def cached_venv(name: str, requirements: Sequence[str]) -> Path:
@@ -61,15 +63,19 @@ def cached_venv(name: str, requirements: Sequence[str]) -> Path:
     return folder
 
 
-def uv_venv(folder: Path, requirements: Sequence[str], *extra: str) -> None:
+def uv_venv(folder: Path, requirements: Sequence[str], *extra: str, cwd: Path | None = None) -> None:
     """A new virtual environment at `folder`, on this interpreter's Python (never one uv would download), with
-    `requirements` installed by uv (`extra`: more options of `uv pip install`). Raises what subprocess.run raises."""
-    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}
-    uv = [sys.executable, "-m", "uv"]
-    subprocess.run([*uv, "venv", "-q", "--python", sys.executable, str(folder)], check=True, capture_output=True, text=True,
-                   timeout=120, env=env)
-    subprocess.run([*uv, "pip", "install", "-q", "--python", str(folder / "bin" / "python"), *extra, *requirements],
-                   check=True, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=env)
+    `requirements` installed by uv (`extra`: more options of `uv pip install`; `cwd`: where relative paths among
+    them start). Raises what subprocess.run raises."""
+    subprocess.run([*UV, "venv", "-q", "--python", sys.executable, str(folder)], check=True, capture_output=True, text=True,
+                   timeout=120, env=UV_ENV)
+    uv_install(folder, requirements, *extra, cwd=cwd)
+
+
+def uv_install(folder: Path, requirements: Sequence[str], *extra: str, cwd: Path | None = None) -> None:
+    """`uv pip install` into the virtual environment at `folder`, as uv_venv does."""
+    subprocess.run([*UV, "pip", "install", "-q", "--python", str(folder / "bin" / "python"), *extra, *requirements],
+                   check=True, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=UV_ENV, cwd=cwd)
 
 
 def unavailable(reason: str) -> None:
