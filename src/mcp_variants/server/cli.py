@@ -21,6 +21,7 @@ import anyio
 from .. import __version__
 from ..catalog import compat_servers
 from ..images import DEFAULT_MAX_PIXELS, ImageMode, ImagePolicy
+from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..protocol.errors import DeclarationError, ToolError
 from ..tools.shared.spec import Limits
 
@@ -135,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--embedded", action="store_true", default=_env("EMBEDDED", "") in ("1", "true", "yes"),
                        help="keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
                             "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
+    serve.add_argument("--agent-name", default=_env("AGENT_NAME", DEFAULT_AGENT_NAME),
+                       help="the name people see the agent by in a live notebook in JupyterLab; {client} is the MCP client's "
+                            "own name [MCP_VARIANTS_AGENT_NAME, default '%(default)s']")
     serve.add_argument("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024, **_number(int)),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")
@@ -248,6 +252,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
                            observer=CallObserver(audit, content=args.audit_content))
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
+    state.agent_name = args.agent_name
     return build_server(state), state, listening
 
 

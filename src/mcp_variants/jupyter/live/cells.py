@@ -341,6 +341,19 @@ def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any], id
         ids.insert(index, cell_id)
 
 
+def first_changed(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """The id of the first cell of `after` that is new or changed since `before` (where the agent is seen working);
+    None when the edit only deleted cells or changed the metadata. Cells the edit did not take are skipped by identity."""
+    old = {cell.get("id"): cell for cell in before["cells"]}
+    for cell in after["cells"]:
+        if isinstance(cell, FrozenDict):
+            continue
+        was = old.get(cell.get("id"))
+        if was is None or (cell is not was and cell != was):
+            return str(cell.get("id"))
+    return None
+
+
 def _index(ids: list[Any], cell_id: str) -> int | None:
     """The index of the (first) cell with `cell_id` among the document's `ids`."""
     with contextlib.suppress(ValueError):

@@ -1,0 +1,93 @@
+"""The agents in a Jupyter server's global awareness room, where JupyterLab's collaborators panel finds who
+is working, and on which notebooks: one websocket per server, opened when the first agent works in a live
+notebook there, joined again after a drop, and told when an agent leaves (its session ended, it went idle).
+The agents' states are live/presence.py's; the documents they list are the notebooks they worked in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
+
+from ...protocol.errors import ToolError
+from ..runtime import Agent
+from .presence import RENEW_S, Presence, document_name, identity
+from .rooms import Rooms
+
+logger = logging.getLogger(__name__)
+
+RETRY_S = 2.0
+
+
+class Lobby:
+    def __init__(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+        self._presence = Presence()
+        self._documents: dict[str, list[str]] = {}  # agent key → the notebooks it works in, as JupyterLab names them
+        self._socket: ClientConnection | None = None
+        self._outbox: asyncio.Queue[bytes] | None = None  # of the open socket
+        self._task: asyncio.Task[None] | None = None
+
+    def present(self, agent: Agent, path: str) -> None:
+        """`agent` works in the notebook at `path`."""
+        documents = self._documents.setdefault(agent.key, [])
+        if document_name(path) not in documents:
+            documents.append(document_name(path))
+        self._send(self._presence.set(agent.key, {"user": identity(agent), "documents": list(documents), "current": None}))
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._stay_connected(), name="global awareness")
+
+    def left(self, key: str) -> None:
+        self._documents.pop(key, None)
+        self._send(self._presence.leave(key))
+
+    def _send(self, message: bytes | None) -> None:
+        if message is not None and self._outbox is not None:
+            self._outbox.put_nowait(message)
+
+    async def _stay_connected(self) -> None:
+        while True:
+            try:
+                async with self._rooms.connect_global() as socket:
+                    self._socket, self._outbox = socket, asyncio.Queue()
+                    self._send(self._presence.renewal())
+                    async with asyncio.TaskGroup() as tasks:
+                        tasks.create_task(self._drain(socket))
+                        tasks.create_task(self._keep())
+                        while True:
+                            await socket.send(await self._outbox.get())
+            except (ConnectionClosed, OSError, ToolError, ExceptionGroup) as exc:
+                logger.info("global awareness room: %s; joining again", type(exc).__name__)
+            finally:
+                self._socket, self._outbox = None, None
+            await asyncio.sleep(RETRY_S)
+
+    @staticmethod
+    async def _drain(socket: ClientConnection) -> None:
+        """What the room sends (the others' awareness) is not read: taken off the socket, so it never backs up."""
+        async for _ in socket:
+            pass
+        raise ConnectionClosed(None, None)
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_S)
+            for key in self._presence.idle(time.monotonic()):
+                self.left(key)
+            self._send(self._presence.renewal())
+
+    async def close(self) -> None:
+        """Every agent leaves (said before the socket closes: else people see them 30 s more), then the socket closes."""
+        leaving, socket = self._presence.leave_all(), self._socket
+        if leaving is not None and socket is not None:
+            with contextlib.suppress(ConnectionClosed, TimeoutError):
+                await asyncio.wait_for(socket.send(leaving), 2)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
