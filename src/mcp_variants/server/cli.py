@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "without it (and without --jupyter-url) the server works through that one [MCP_VARIANTS_EMBEDDED=1]")
     serve.add_argument("--agent-name", default=_env("AGENT_NAME", DEFAULT_AGENT_NAME),
                        help="the name people see the agent by in a live notebook in JupyterLab; {client} is the MCP client's "
-                            "own name [MCP_VARIANTS_AGENT_NAME, default '%(default)s']")
+                            f"own name [MCP_VARIANTS_AGENT_NAME, default '{DEFAULT_AGENT_NAME}']")
     serve.add_argument("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024, **_number(int)),
                        help="largest message taken: a stdio line, an HTTP request body; a larger one is refused "
                             "[MCP_VARIANTS_MAX_MESSAGE_BYTES, default 4194304]")

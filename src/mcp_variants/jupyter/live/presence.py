@@ -35,8 +35,9 @@ DRIVE = "RTC"  # how JupyterLab names the collaborative drive in `documents`
 
 def selection(source: Text) -> list[dict[str, Any]]:
     """`cursors` selecting the whole of a cell's `source`, as y-codemirror sends a person's; none for an empty
-    cell (a relative position needs a character to stick to)."""
-    length = len(source)
+    cell (a relative position needs a character to stick to). A position counts in UTF-16 code units, as Yjs's
+    clocks do (`len()` of a pycrdt Text counts UTF-8 bytes)."""
+    length = len(str(source).encode("utf-16-le")) // 2
     if length == 0:
         return []
     anchor, head = StickyIndex.new(source, 0, Assoc.AFTER), StickyIndex.new(source, length, Assoc.BEFORE)
