@@ -6,6 +6,7 @@ the browser test in tests/apps/test_jupyterlab_live.py shows the same in Jupyter
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -50,6 +51,10 @@ def watchers(jupyterlab: JupyterServerProcess) -> Iterator[dict[str, Watcher]]:
         watcher.close()
 
 
+def named(states: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    return [s for s in states if (s.get("user") or {}).get("display_name") == name]
+
+
 def ok(out: dict[str, Any]) -> dict[str, Any]:
     assert not out["result"].get("isError"), out["result"]
     return out
@@ -67,8 +72,8 @@ def test_a_client_is_seen_by_its_name_on_the_cell_it_runs_until_its_session_ends
         assert not room.named(agent) and not lobby.named(agent), "not there before it works"
         with ThreadPoolExecutor(1) as pool:
             run = pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": "slow"})
-            marked = room.wait(lambda states: any(s.get("cursors") for s in room.named(agent)), timeout=30)
-            state = next(s for s in marked if (s.get("user") or {}).get("display_name") == agent)
+            marked = room.wait(lambda states: any(s.get("cursors") for s in named(states, agent)), timeout=30)
+            state = next(s for s in named(marked, agent) if s.get("cursors"))
             assert not run.done(), "marked while it runs"
             user = state["user"]
             assert user["name"] == agent and user["initials"] == "CD" and user["color"].startswith("#")
@@ -78,16 +83,16 @@ def test_a_client_is_seen_by_its_name_on_the_cell_it_runs_until_its_session_ends
                      StickyIndex.new(source, len(source), Assoc.BEFORE).to_json()["item"]]
             cursor = state["cursors"][0]
             assert [cursor["anchor"]["item"], cursor["head"]["item"]] == whole, "the whole of the running cell selected"
-            listed = lobby.wait(lambda states: bool(lobby.named(agent)), timeout=10)
-            assert [s["documents"] for s in listed if s["user"]["display_name"] == agent] == [[f"RTC:{name}"]]
+            listed = lobby.wait(lambda states: bool(named(states, agent)), timeout=10)
+            assert [s["documents"] for s in named(listed, agent)] == [[f"RTC:{name}"]]
             assert "slept" in text(ok(run.result(timeout=60))[AC])
-        room.wait(lambda states: [s.get("cursors") for s in room.named(agent)] == [[]], timeout=SHOWN_AT_LEAST_S + 10)
+        room.wait(lambda states: [s.get("cursors") for s in named(states, agent)] == [[]], timeout=SHOWN_AT_LEAST_S + 10)
         assert room.named(agent) and lobby.named(agent), "still among the collaborators while its session lasts"
     finally:
         server.close()
         person.close()
-    room.wait(lambda states: not room.named(agent), timeout=10)
-    lobby.wait(lambda states: not lobby.named(agent), timeout=10)
+    room.wait(lambda states: not named(states, agent), timeout=10)
+    lobby.wait(lambda states: not named(states, agent), timeout=10)
     assert "mcp-variants" not in (jupyterlab.root / name).read_text(), "nothing of it in the file"
 
 
@@ -100,11 +105,32 @@ def test_two_clients_are_two_collaborators_each_by_its_own_name(
     try:
         ok(claude.call("overwrite_cell_source", {"notebook": name, "cell_id": "a", "source": "a = 10"}))
         ok(cursor.call("overwrite_cell_source", {"notebook": name, "cell_id": "b", "source": "b = 20"}))
-        states = room.wait(lambda states: bool(room.named("Claude Desktop via mcp-variants") and room.named("cursor-vscode (agent)")))
+        states = room.wait(lambda states: bool(named(states, "Claude Desktop via mcp-variants") and
+                                               named(states, "cursor-vscode (agent)")))
         users = {s["user"]["display_name"]: s["user"] for s in states if "user" in s}
         assert users["Claude Desktop via mcp-variants"]["username"] != users["cursor-vscode (agent)"]["username"]
     finally:
         claude.close()
-    room.wait(lambda states: not room.named("Claude Desktop via mcp-variants") and bool(room.named("cursor-vscode (agent)")))
+    room.wait(lambda states: not named(states, "Claude Desktop via mcp-variants") and bool(named(states, "cursor-vscode (agent)")))
     cursor.close()
-    room.wait(lambda states: not room.named("cursor-vscode (agent)"))
+    room.wait(lambda states: not named(states, "cursor-vscode (agent)"))
+
+
+def test_a_person_who_opens_the_notebook_later_sees_the_agent_at_once(
+        jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper, watchers: dict[str, Watcher]) -> None:
+    """A room passes awareness on but keeps none: someone who joins after the agent said who it is hears it when it
+    next renews (every 10 s), or at once, since the agent answers a newcomer's first state with its own."""
+    name = notebook(jupyterlab, "later.ipynb", [("a", "a = 1")])
+    room = notebook_room(jupyterlab, name)
+    server = session(jupyterlab, tmp_path, reaper, CLAUDE)
+    try:
+        ok(server.call("overwrite_cell_source", {"notebook": name, "cell_id": "a", "source": "a = 2"}))
+        watchers["later"] = later = Watcher(jupyterlab, room)
+        time.sleep(0.5)
+        assert not later.named("Claude Desktop via mcp-variants"), "nothing kept for newcomers"
+        began = time.monotonic()
+        later.announce({"user": {"username": "ada", "name": "Ada", "display_name": "Ada"}})
+        later.wait(lambda states: bool(named(states, "Claude Desktop via mcp-variants")), timeout=5)
+        assert time.monotonic() - began < 5, "before the next renewal"
+    finally:
+        server.close()

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-from pycrdt import Awareness, Doc, YMessageType, read_message
+from pycrdt import Awareness, Doc, YMessageType, create_awareness_message, read_message
 from websockets.asyncio.client import ClientConnection, connect
 
 from .person import JupyterServer
@@ -42,6 +42,7 @@ class Watcher:
         self._thread.start()
         self._joined: Future[None] = Future()
         self._stop: asyncio.Event | None = None
+        self._socket: Any = None
         self._task = asyncio.run_coroutine_threadsafe(self._run(), self._loop)
         self._joined.result(timeout=30)
 
@@ -50,6 +51,7 @@ class Watcher:
         try:
             async with connect(self._url, additional_headers=self._headers, max_size=None) as socket:
                 self._joined.set_result(None)
+                self._socket = socket
                 listening = asyncio.create_task(self._listen(socket))
                 await self._stop.wait()
                 listening.cancel()
@@ -63,6 +65,15 @@ class Watcher:
             if isinstance(message, bytes) and message[0] == YMessageType.AWARENESS:
                 self._awareness.apply_awareness_update(read_message(message[1:]), "room")
 
+    def announce(self, state: dict[str, Any]) -> None:
+        """Say who this client is, as a JupyterLab that opens the notebook does."""
+        async def send() -> None:
+            self._awareness.set_local_state(state)
+            update = self._awareness.encode_awareness_update([self._awareness.client_id])
+            await self._socket.send(create_awareness_message(update))
+
+        asyncio.run_coroutine_threadsafe(send(), self._loop).result(timeout=10)
+
     def states(self) -> list[dict[str, Any]]:
         """Every state heard and not withdrawn (a copy), but this watcher's own (empty) one."""
         async def read() -> list[dict[str, Any]]:
@@ -73,6 +84,7 @@ class Watcher:
         return result
 
     def named(self, name: str) -> list[dict[str, Any]]:
+        """The states now of the collaborators called `name`."""
         return [s for s in self.states() if (s.get("user") or {}).get("display_name") == name]
 
     def wait(self, check: Callable[[list[dict[str, Any]]], bool], timeout: float = 10) -> list[dict[str, Any]]:

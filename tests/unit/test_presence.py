@@ -38,6 +38,20 @@ def test_two_agents_are_two_collaborators_until_each_leaves() -> None:
     assert names(room) == []
 
 
+def test_a_newcomer_hears_every_agent_at_once() -> None:
+    presence = Presence()
+    agent = Agent("stdio", "Claude Desktop via mcp-variants")
+    ours = presence.set(agent.key, {"user": identity(agent)})
+    assert ours is not None and presence.heard(read_message(ours[1:])) is None, "its own state, sent back by the room"
+    person = Awareness(Doc())
+    person.set_local_state({"user": {"name": "Ada"}})
+    update = person.encode_awareness_update([person.client_id])
+    newcomer = Awareness(Doc())
+    heard(newcomer, presence.heard(update))
+    assert names(newcomer) == ["Claude Desktop via mcp-variants"]
+    assert presence.heard(update) is None, "told once; the renewals do the rest"
+
+
 def test_an_agent_idle_for_long_is_found() -> None:
     presence = Presence()
     presence.set("a", {"user": {}})

@@ -204,13 +204,15 @@ class SharedNotebook(NotebookEdits):
                 if kind == YSyncMessageType.SYNC_STEP2 and (asked := self._barriers.answer()) is not None:
                     self._server.saw(decode_state_vector(asked))  # it holds all this side had when it asked
             self._wake()
+        elif message[0] == YMessageType.AWARENESS:
+            self._awareness(self._presence.heard(read_message(message[1:])))
         elif message[0] == RAW_MESSAGE:
             decoder = Decoder(message)
             decoder.read_var_uint()
             with contextlib.suppress(ValueError):
                 if json.loads(decoder.read_var_string()).get("type") == "conflict":
                     logger.warning("shared document %s: the server reports a conflict", self.path)
-        return True  # others' awareness (who else is there) is not read: only the agents' own is sent
+        return True
 
     @property
     def _synced(self) -> bool:

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import time
 
+from pycrdt import YMessageType, read_message
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -67,11 +68,11 @@ class Lobby:
                 self._socket, self._outbox = None, None
             await asyncio.sleep(RETRY_S)
 
-    @staticmethod
-    async def _drain(socket: ClientConnection) -> None:
-        """What the room sends (the others' awareness) is not read: taken off the socket, so it never backs up."""
-        async for _ in socket:
-            pass
+    async def _drain(self, socket: ClientConnection) -> None:
+        """What the room sends: others' awareness, only looked at for newcomers (Presence.heard)."""
+        async for message in socket:
+            if isinstance(message, bytes) and message[:1] == bytes([YMessageType.AWARENESS]):
+                self._send(self._presence.heard(read_message(message[1:])))
         raise ConnectionClosed(None, None)
 
     async def _keep(self) -> None:

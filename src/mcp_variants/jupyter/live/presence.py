@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pycrdt import Assoc, Encoder, StickyIndex, Text, create_awareness_message
+from pycrdt import Assoc, Decoder, Encoder, StickyIndex, Text, create_awareness_message
 
 from ..runtime import Agent
 
@@ -69,6 +69,22 @@ class Presence:
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry] = {}
+        self._others: set[int] = set()  # the client ids heard in the room
+
+    def heard(self, update: bytes) -> bytes | None:
+        """Someone's awareness update (the payload of an awareness message): when it comes from a client not heard
+        before (a person who just opened the notebook), every state here again, so that they see the agents at once
+        rather than at the next renewal (rooms pass awareness on, but keep none for newcomers)."""
+        decoder = Decoder(update)
+        new = False
+        ours = {entry.client_id for entry in self._entries.values()}  # the room sends a client its own back
+        for _ in range(decoder.read_var_uint()):
+            client = decoder.read_var_uint()
+            decoder.read_var_uint()
+            if decoder.read_var_string() != "null" and client not in self._others and client not in ours:
+                self._others.add(client)
+                new = True
+        return self.renewal() if new else None
 
     def __contains__(self, key: str) -> bool:
         entry = self._entries.get(key)
