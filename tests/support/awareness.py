@@ -6,9 +6,7 @@ collaborators panel). It runs its event loop in a thread; `states()` is what it 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -18,7 +16,8 @@ import httpx
 from pycrdt import Awareness, Doc, YMessageType, create_awareness_message, read_message
 from websockets.asyncio.client import ClientConnection, connect
 
-from .person import JupyterServer
+from .person import JupyterServer, stop_thread
+from .waiting import until
 
 GLOBAL_ROOM = "JupyterLab:globalAwareness"
 
@@ -89,19 +88,11 @@ class Watcher:
 
     def wait(self, check: Callable[[list[dict[str, Any]]], bool], timeout: float = 10) -> list[dict[str, Any]]:
         """Until `check(states)` holds; the states then."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def holds() -> tuple[list[dict[str, Any]]] | None:
             states = self.states()
-            if check(states):
-                return states
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not within {timeout} s; the room's awareness is {states}")
-            time.sleep(0.05)
+            return (states,) if check(states) else None
+
+        return until(holds, "the room's awareness", timeout)[0]
 
     def close(self) -> None:
-        if self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        with contextlib.suppress(Exception):
-            self._task.result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
+        stop_thread(self._loop, self._thread, self._stop, self._task)

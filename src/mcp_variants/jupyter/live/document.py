@@ -53,7 +53,7 @@ from ..runtime import Agent, Origin
 from . import cells
 from .edits import NotebookEdits
 from .presence import RENEW_S, SHOWN_AT_LEAST_S, Presence, identity, selection
-from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose
+from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose, send_last
 from .sync import Barriers, ServerView, decode_state_vector
 
 logger = logging.getLogger(__name__)
@@ -255,10 +255,7 @@ class SharedNotebook(NotebookEdits):
     async def close(self) -> None:
         self.closed = True
         self._listeners.clear()
-        leaving, socket = self._presence.leave_all(), self._socket
-        if leaving is not None and socket is not None:  # said before the socket closes: else people see the agents 30 s more
-            with contextlib.suppress(ConnectionClosed, TimeoutError):
-                await asyncio.wait_for(socket.send(leaving), 2)
+        await send_last(self._socket, self._presence.leave_all())
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

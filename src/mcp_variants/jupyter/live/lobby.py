@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from ...protocol.errors import ToolError
 from ..runtime import Agent
 from .presence import RENEW_S, Presence, document_name, identity
-from .rooms import Rooms
+from .rooms import Rooms, send_last
 
 logger = logging.getLogger(__name__)
 
@@ -83,11 +83,8 @@ class Lobby:
             self._send(self._presence.renewal())
 
     async def close(self) -> None:
-        """Every agent leaves (said before the socket closes: else people see them 30 s more), then the socket closes."""
-        leaving, socket = self._presence.leave_all(), self._socket
-        if leaving is not None and socket is not None:
-            with contextlib.suppress(ConnectionClosed, TimeoutError):
-                await asyncio.wait_for(socket.send(leaving), 2)
+        """Every agent leaves, then the socket closes."""
+        await send_last(self._socket, self._presence.leave_all())
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -9,6 +9,7 @@ room, `/api/collaboration/room/JupyterLab:globalAwareness`, is where JupyterLab 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -110,6 +111,14 @@ def ack_at_once(connection: ClientConnection) -> None:
     if raw is not None and hasattr(socket, "TCP_QUICKACK"):
         with contextlib.suppress(OSError):
             raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
+
+
+async def send_last(socket: ClientConnection | None, message: bytes | None) -> None:
+    """`message` on the open `socket` before it closes (the agents leaving: else people see them 30 s more), for at
+    most 2 s; nothing when either is None or the socket is gone."""
+    if message is not None and socket is not None:
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            await asyncio.wait_for(socket.send(message), 2)
 
 
 def closed_on_purpose(error: ConnectionClosed) -> RoomClosed | None:
