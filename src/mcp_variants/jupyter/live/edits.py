@@ -72,9 +72,9 @@ class NotebookEdits(ABC):
         cells.check_edited(after)
         await self._ready()
         now = self._kept_cells.ids(self.notebook)  # with what others did meanwhile
-        self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
+        edited = self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
         if agent is not None:
-            self.present(agent, cells.first_changed(before, after))
+            self.present(agent, edited)
             self.finished(agent)
         await self._settled()
 
