@@ -64,6 +64,8 @@ class Lobby:
                             await socket.send(await self._outbox.get())
             except (ConnectionClosed, OSError, ToolError, ExceptionGroup) as exc:
                 logger.info("global awareness room: %s; joining again", type(exc).__name__)
+            except Exception:  # a background loop: whatever went wrong, the agents are shown again on the next socket
+                logger.exception("global awareness room: joining again after an unexpected error")
             finally:
                 self._socket, self._outbox = None, None
             await asyncio.sleep(RETRY_S)
