@@ -16,9 +16,10 @@ import nbformat
 import pytest
 from pycrdt import Assoc, StickyIndex
 
+from mcp_variants.client.stdio import envelope
 from mcp_variants.processes import JupyterServerProcess
 from support.awareness import GLOBAL_ROOM, Watcher, notebook_room
-from support.checked_server import AC, Server, text
+from support.checked_server import AC, OUTPUTS_VERSION, Server, text
 from support.person import Person
 from support.processes import Reaper
 
@@ -134,3 +135,20 @@ def test_a_person_who_opens_the_notebook_later_sees_the_agent_at_once(
         assert time.monotonic() - began < 5, "before the next renewal"
     finally:
         server.close()
+
+
+def test_a_stateless_request_is_seen_by_the_client_info_it_carries(
+        jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper, watchers: dict[str, Watcher]) -> None:
+    """At 2026-07-28 and later a request says who sends it in its own `_meta` (no initialize): that name is shown."""
+    name = notebook(jupyterlab, "stateless.ipynb", [("a", "a = 1")])
+    watchers["room"] = room = Watcher(jupyterlab, notebook_room(jupyterlab, name))
+    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    try:
+        meta = {**envelope(OUTPUTS_VERSION), "io.modelcontextprotocol/clientInfo": {"name": "zed", "title": "Zed", "version": "1"}}
+        result = server.request("tools/call", {"name": "overwrite_cell_source", "_meta": meta,
+                                               "arguments": {"notebook": name, "cell_id": "a", "source": "a = 2"}})["result"]
+        assert not result.get("isError"), result
+        room.wait(lambda states: bool(named(states, "Zed via mcp-variants")))
+    finally:
+        server.close()
+    room.wait(lambda states: not named(states, "Zed via mcp-variants"))
