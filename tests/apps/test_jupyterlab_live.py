@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -21,7 +22,8 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text, through
-from support.lab import LabError, LabPage, now_ms
+from support.lab import PANEL, LabError, LabPage, now_ms
+from support.processes import Reaper
 
 from .support import ARTIFACTS, apps_installed, chromium, node
 
@@ -268,3 +270,57 @@ def test_a_screenshot_of_an_agents_cell_as_it_arrives(jupyterlab: JupyterServerP
     assert shot.stat().st_size > 10_000
 
 
+
+
+# In the page: JupyterLab's collaborators panel, as a person reads it (each collaborator's name), and the remote
+# selections and cursors drawn in one cell's editor (y-codemirror's, from the room's awareness), with their colours.
+COLLABORATORS = ("() => Array.from(document.querySelectorAll('.jp-CollaboratorsList .jp-CollaboratorHeader > span'))"
+                 ".map((e) => e.innerText.trim())")
+MARKS = f"""([path, index]) => {{
+  const cell = ({PANEL})(path).content.widgets[index].node;
+  return Array.from(cell.querySelectorAll(".jp-remote-selection, .jp-remote-cursor")).map((e) =>
+    e.className.includes("selection") ? e.style.backgroundColor : e.style.borderLeftColor);
+}}"""
+FLAGS = ("() => Array.from(document.querySelectorAll('.jp-remote-userFlag:not(.jp-mod-idle) .jp-remote-userFlag-name'))"
+         ".map((e) => e.innerText)")
+
+
+def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyterlab: JupyterServerProcess, page: LabPage,
+                                                                           tmp_path: Path) -> None:
+    """A client of ours with a session (it says it is "Claude Desktop" in initialize) runs a cell: JupyterLab's
+    collaborators panel lists it by that name, and the cell shows its colour while it runs, then not; when its session
+    ends it is gone from the panel. Screenshots: build/test-artifacts/apps/live/agent-*.png."""
+    name = notebook_file(jupyterlab, "who-is-here.ipynb", [
+        {**nbformat.v4.new_markdown_cell("# Who is here\nThe agent runs the cell below through mcp-variants."), "id": "intro"},
+        code("import time\ntime.sleep(4)  # the agent's run: long enough to see\nprint('done')", "slow"),
+    ])
+    opened(page, jupyterlab, name)
+    page.eval("() => { window.jupyterapp.shell.activateById('jp-collaboration-panel'); return true; }")
+    agent = "Claude Desktop via mcp-variants"
+    reaper = Reaper()
+    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=False,
+                    reaper=reaper, client_info={"name": "claude-ai", "title": "Claude Desktop", "version": "1"})
+    try:
+        assert agent not in page.eval(COLLABORATORS)
+        with ThreadPoolExecutor(1) as pool:
+            run = pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": "slow"})
+            page.wait(f"() => ({COLLABORATORS})().includes({json.dumps(agent)})", timeout=30)
+            colours = page.wait(f"(arg) => {{ const marks = ({MARKS})(arg); return marks.length ? marks : null; }}",
+                                [name, 1], timeout=30)
+            flags = page.eval(FLAGS)
+            shot = page.screenshot(SHOTS / "agent-on-its-cell.png")
+            assert not run.done(), "seen while it runs"
+            assert len(set(colours)) == 1 and colours[0].startswith("rgb"), colours
+            assert flags == [agent], "its name on the cell"
+            assert page.eval(MARKS, [name, 0]) == [], "only on the cell it runs"
+            assert "done" in text(ok(run.result(timeout=60))[AC])
+        page.wait(f"() => ({MARKS})({json.dumps([name, 1])}).length === 0", timeout=15)
+        assert agent in page.eval(COLLABORATORS), "still a collaborator while its session lasts"
+    finally:
+        server.close()
+        reaper.kill_all()
+    page.wait(f"() => !({COLLABORATORS})().includes({json.dumps(agent)})", timeout=15)
+    page.screenshot(SHOTS / "agent-gone.png")
+    assert shot.stat().st_size > 10_000
+    saved = (jupyterlab.root / name).read_text()
+    assert agent not in saved and "mcp-variants-" not in saved and "cursors" not in saved, "nothing of it in the file"

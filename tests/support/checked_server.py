@@ -36,7 +36,7 @@ class Server:
     """
 
     def __init__(self, root: Path, *extra: str, stateless: bool, reaper: Reaper, env: dict[str, str] | None = None,
-                 fresh: bool = False) -> None:
+                 fresh: bool = False, client_info: dict[str, Any] | None = None) -> None:
         self.connection = serve_stdio(root, *extra, fresh=fresh, stderr_keep=None, env=env)  # all of it: a secret may be anywhere
         self.process = reaper.watch(self.connection.process.pid)
         self.stateless = stateless
@@ -45,7 +45,7 @@ class Server:
             listed = self.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION, UI_EXTENSIONS)})
             self.tools = {t["name"]: t for t in listed["result"]["tools"]}
         else:
-            assert self.connection.initialize(LEGACY_VERSION)["result"]["protocolVersion"] == LEGACY_VERSION
+            assert self.connection.initialize(LEGACY_VERSION, client_info=client_info)["result"]["protocolVersion"] == LEGACY_VERSION
             self.tools = {t["name"]: t for t in self.request("tools/list", {})["result"]["tools"]}
 
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:

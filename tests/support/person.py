@@ -165,12 +165,17 @@ class Person:
             time.sleep(0.05)
 
     def close(self) -> None:
-        if self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        with contextlib.suppress(Exception):
-            self._task.result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
+        stop_thread(self._loop, self._thread, self._stop, self._task)
+
+
+def stop_thread(loop: asyncio.AbstractEventLoop, thread: threading.Thread, stop: asyncio.Event | None, task: Future[None]) -> None:
+    """End a client whose event loop runs in `thread`: `stop` set, its `task` awaited, the loop stopped."""
+    if stop is not None:
+        loop.call_soon_threadsafe(stop.set)
+    with contextlib.suppress(Exception):
+        task.result(timeout=10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
 
 
 def cell_ids(notebook: dict[str, Any]) -> list[str]:

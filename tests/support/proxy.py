@@ -1,6 +1,6 @@
 """A TCP proxy on a free loopback port in front of a Jupyter server, to break its websockets on purpose.
 
-Everything passes through as it is. The test can hold what either side sends on the rooms'
+Everything passes through as it is. The test can hold what either side sends on the documents' rooms'
 websockets (kept back, not delivered), and cut those connections (what was held is lost, as on
 a real network failure); REST requests and kernel websockets are never touched. It runs its
 event loop in a thread.
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from mcp_variants.processes import LOOPBACK, free_port
 
-ROOM = b"/api/collaboration/room/"
+ROOM = b"/api/collaboration/room/json:"  # a document's room; the global awareness room passes as REST does
 
 
 @dataclass

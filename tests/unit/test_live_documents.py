@@ -552,3 +552,20 @@ def test_a_deleted_cell_gets_nothing_and_no_other_cell_does() -> None:
         running.end(document)
     assert running.gone
     assert cells.read(document)["cells"] == [code("b", "other")]
+
+
+def test_apply_names_the_cell_the_agent_is_seen_on() -> None:
+    """The cell an edit changed, else the one it put in; none for an edit that only deleted (presence marks it)."""
+    def applied(change: Callable[[dict[str, Any]], Any]) -> str | None:
+        document = shared(notebook(code("a", "a = 1"), code("b", "b = 1"), markdown("c", "# c")))
+        kept = keep(document)
+        before = cells.read(document, kept.read(document))
+        after = cells.editable(before)
+        change(after)
+        with document.ydoc.transaction():
+            return cells.apply(document, before, after, kept.ids(document))
+
+    assert applied(lambda nb: nb["cells"][1].update(source="b = 2")) == "b"
+    assert applied(lambda nb: nb["cells"].insert(1, code("new", "x"))) == "new"
+    assert applied(lambda nb: nb["cells"].pop(0)) is None
+    assert applied(lambda nb: nb["cells"][0]) is None, "taken but not changed"

@@ -122,14 +122,15 @@ class StdioConnection:
         self.send(message)
         return self.wait_response(message["id"], timeout, method)
 
-    def initialize(self, version: str, extensions: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The handshake of the 2024-11-05 … 2025-11-25 eras."""
+    def initialize(self, version: str, extensions: dict[str, Any] | None = None, *,
+                   client_info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The handshake of the 2024-11-05 … 2025-11-25 eras; `client_info`: who this client says it is."""
         if version not in HANDSHAKE_VERSIONS:
             raise ValueError(f"{version} has no initialize handshake")
         capabilities: dict[str, Any] = {"extensions": extensions} if extensions else {}
         response = self.request("initialize", {
             "protocolVersion": version, "capabilities": capabilities,
-            "clientInfo": {"name": "mcp-variants-raw", "version": "0"},
+            "clientInfo": client_info or {"name": "mcp-variants-raw", "version": "0"},
         })
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return response

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from .notebook_model import ensure_ids
-from .runtime import ChangeListener, Origin, OutputsListener, Unwatch
+from .runtime import Agent, ChangeListener, Origin, OutputsListener, Unwatch
 
 
 class FileNotebooks(ABC):
@@ -40,7 +40,7 @@ class FileNotebooks(ABC):
         Files under one process's lock cannot change under it: nothing to check."""
 
     @asynccontextmanager
-    async def edit_notebook(self, path: str, *, origin: Origin) -> AsyncIterator[dict[str, Any]]:
+    async def edit_notebook(self, path: str, *, origin: Origin, agent: Agent | None = None) -> AsyncIterator[dict[str, Any]]:
         notebook, version = await self._read_for_edit(path)
         notebook = ensure_ids(notebook)
         yield notebook
@@ -49,8 +49,12 @@ class FileNotebooks(ABC):
         self._changed(path, origin)
 
     @asynccontextmanager
-    async def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AsyncIterator[OutputsListener | None]:
+    async def running_cell(self, path: str, cell_id: str, *, origin: Origin,
+                           agent: Agent | None = None) -> AsyncIterator[OutputsListener | None]:
         yield None
+
+    async def agent_left(self, key: str) -> None:  # noqa: B027 - nothing to do: nobody sees an agent in a file
+        """Nobody sees an agent in a file."""
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
         token = object()

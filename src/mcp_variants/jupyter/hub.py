@@ -165,6 +165,14 @@ class Hub:
         if self._clients.pop(key, None) is not None:
             logger.debug("client %s ended: its state is forgotten", key)
 
+    async def agent_left(self, key: str) -> None:
+        """The client's session ended: its agent leaves every live notebook it was seen in, on every runtime."""
+        for backend in list(self._backends.values()):
+            try:
+                await backend.contents.agent_left(key)
+            except Exception:  # one runtime's failure must not keep the agent in the others
+                logger.exception("the agent of %s could not leave %s", key, backend.key)
+
     def backend(self, client: ClientState) -> Backend:
         backend = self._backends.get(client.backend_key)
         if backend is None:

@@ -12,6 +12,9 @@ Contents with those kernels.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -30,6 +33,47 @@ Unwatch = Callable[[], Awaitable[None]]  # ends a watch (Contents.watch)
 # The kernelspec a notebook's new kernel gets (its metadata's, when the runtime has it), None for the
 # runtime's default; asked only when a kernel must start, since it reads the notebook.
 KernelspecChoice = Callable[[], Awaitable[str | None]]
+DEFAULT_AGENT_NAME = "{client} via mcp-variants"  # the server option --agent-name; {client}: the MCP client's own name
+UNKNOWN_CLIENT = "An MCP client"  # a client that gave no clientInfo
+# Colours a person tells apart on JupyterLab's light and dark themes (JupyterLab's own collaborator colours are CSS
+# variables that only its pages resolve).
+COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e")
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One MCP client at work, as people see it: `key` is who it is to the server (hub.ClientState.key, or one
+    request's id when stateless), `name` what JupyterLab shows."""
+
+    key: str
+    name: str
+
+    @property
+    def username(self) -> str:
+        return "mcp-variants-" + _digest(self.key)[:12]
+
+    @property
+    def colour(self) -> str:
+        return COLOURS[int(_digest(self.key)[:8], 16) % len(COLOURS)]
+
+    @property
+    def initials(self) -> str:
+        words = [w for w in self.name.split() if w[:1].isalnum()][:2]
+        return "".join(w[0].upper() for w in words) or "AI"
+
+
+def agent_name(template: str, client: str | None) -> str:
+    """The name people see: `template` with {client} the MCP client's own name."""
+    return (template or DEFAULT_AGENT_NAME).replace("{client}", (client or "").strip() or UNKNOWN_CLIENT)[:100]
+
+
+def _digest(key: str) -> str:
+    """Of `key` in this process: two processes' clients (each "stdio", say) are two people to JupyterLab. The process
+    id is in it too: processes forked from one that made the salt share it."""
+    return hashlib.sha256(f"{os.getpid()}:{_SALT}:{key}".encode()).hexdigest()
+
+
+_SALT = secrets.token_hex(8)
 
 
 @dataclass(frozen=True)
@@ -139,14 +183,20 @@ class Contents(Protocol):
         """Replace the notebook at `path` whole (creating it), or not at all."""
         ...
 
-    def edit_notebook(self, path: str, *, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]:
+    def edit_notebook(self, path: str, *, origin: Origin, agent: Agent | None = None) -> AbstractAsyncContextManager[dict[str, Any]]:
         """The notebook at `path` (every cell with an id), to change in place: saved when the block
-        succeeds, untouched when it raises. The caller holds the notebook's lock."""
+        succeeds, untouched when it raises. The caller holds the notebook's lock. In a live notebook,
+        `agent` shows among its collaborators, on the cell it changed."""
         ...
 
-    def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AbstractAsyncContextManager[OutputsListener | None]:
+    def running_cell(self, path: str, cell_id: str, *, origin: Origin,
+                     agent: Agent | None = None) -> AbstractAsyncContextManager[OutputsListener | None]:
         """While a run of cell `cell_id` lasts: where its outputs go as they come (a live notebook's
-        cell), or None where they are written once, at the end."""
+        cell), or None where they are written once, at the end. In a live notebook, `agent` shows on the cell."""
+        ...
+
+    async def agent_left(self, key: str) -> None:
+        """The agent of client `key` is gone (its session ended): it leaves every notebook people see it in."""
         ...
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .live.contents import LiveContents, LiveDocument
 from .live.document import SharedNotebook
+from .live.lobby import Lobby
 from .live.rooms import Rooms
 from .live.sessions import SessionKernels
 from .local_contents import LocalContents
@@ -39,6 +40,7 @@ class RoomDocuments:
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
+        self.lobby: Lobby | None = Lobby(rooms)
 
     @property
     def available(self) -> bool | None:

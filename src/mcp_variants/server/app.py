@@ -31,7 +31,7 @@ from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
-from ..jupyter.runtime import Backend
+from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
@@ -42,7 +42,7 @@ from ..sdk._task_store import TaskStore
 from ..sdk._toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
-from .callers import call_info
+from .callers import agent_of, call_info
 from .image_resources import ImageResources, image_owner
 from .notebook_resources import NotebookResources
 from .observe import CallObserver
@@ -73,6 +73,7 @@ class ServerState:
     observer: CallObserver
     tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/_task_store.py)
     outputs: OutputStore = field(default_factory=OutputStore)  # execute_code's outputs, for resources/read (output_links.py)
+    agent_name: str = DEFAULT_AGENT_NAME  # what people see a client called in a live notebook ({client}: its own name)
 
     async def aclose(self) -> None:
         """At shutdown: no more notifications or runs, then every kernel, document and sandbox of ours; the audit trail
@@ -173,6 +174,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
             connection.exit_stack.callback(hub.forget, key)
             connection.exit_stack.push_async_callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
+            connection.exit_stack.push_async_callback(state.hub.agent_left, key)  # it leaves the notebooks people see it in
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
     return hub.client(key)
@@ -244,4 +246,4 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
     client = client_state(ctx, state)
     return ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress,
                        images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key),
-                       outputs=OutputKeeper(state.outputs, image_owner(client)))
+                       outputs=OutputKeeper(state.outputs, image_owner(client)), agent=agent_of(ctx, client.key, state.agent_name))

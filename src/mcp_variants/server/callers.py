@@ -17,7 +17,9 @@ from typing import Any
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
+from mcp_types import CLIENT_INFO_META_KEY
 
+from ..jupyter.runtime import Agent, agent_name
 from ..protocol.versions import OUTPUTS_VERSION
 from ..sdk._bridge import is_outputs_request
 from ..tools.shared.spec import Caller, CallInfo
@@ -52,6 +54,27 @@ def caller_of(ctx: ServerRequestContext[Any, Any]) -> Caller:
     if ctx.request.headers.get("authorization"):  # only --token's BearerAuth lets a request with one through unverified
         return Caller(os_user(), "token")
     return Caller("anonymous", "http")
+
+
+def client_name(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    """The MCP client's own name, for people to see: the request's clientInfo (2026-07-28 on), else its connection's
+    (initialize); its title where it gives one, else its name."""
+    meta = (ctx.params or {}).get("_meta")
+    info: Any = meta.get(CLIENT_INFO_META_KEY) if isinstance(meta, dict) else None
+    if isinstance(info, dict):
+        return str(info.get("title") or info.get("name") or "") or None
+    params = ctx.session.client_params
+    if params is None:
+        return None
+    return params.client_info.title or params.client_info.name
+
+
+def agent_of(ctx: ServerRequestContext[Any, Any], session: str | None, template: str) -> Agent:
+    """The agent people see for this request: its session's, or, stateless, its caller's with that client's name
+    (one collaborator for every request it makes, not one each)."""
+    name = client_name(ctx)
+    key = session if session is not None else f"stateless:{caller_of(ctx).name}:{name}"
+    return Agent(key, agent_name(template, name))
 
 
 def call_info(ctx: ServerRequestContext[Any, Any], session: str | None) -> CallInfo:

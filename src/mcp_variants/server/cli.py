@@ -129,6 +129,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
                            observer=CallObserver(audit, content=args.audit_content), shared=shared)
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
+    state.agent_name = args.agent_name
     return build_server(state), state, listening
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..images import DEFAULT_MAX_PIXELS, ImageMode
+from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..sdk._http import HttpLimits
 from ..tools.shared.spec import Limits
 
@@ -142,6 +143,8 @@ SERVE_OPTIONS: tuple[Option, ...] = (
            env="JUPYTER_GATEWAY_AUTH_TOKEN"),
     Option("embedded", "keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
            "without it (and without --jupyter-url) the server works through that one", False, "flag"),
+    Option("agent_name", "the name people see the agent by in a live notebook in JupyterLab; {client} is the MCP client's "
+           "own name", DEFAULT_AGENT_NAME, default_text=f"'{DEFAULT_AGENT_NAME}'"),
     Option("max_message_bytes", "largest message taken: a stdio line, an HTTP request body; a larger one is refused",
            HTTP.max_body_bytes, "int", in_extension=True),
     Option("session_idle_timeout", "HTTP: seconds a session may go without a request in flight or an open stream before it ends",

@@ -301,9 +301,11 @@ def find(notebook: YNotebook, cell_id: str, ids: list[Any] | None = None) -> int
     return _index(ids if ids is not None else _ids_of(notebook), cell_id)
 
 
-def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any], ids: list[Any] | None = None) -> None:
+def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any], ids: list[Any] | None = None) -> str | None:
     """Make in `notebook` the changes that turned `before` into `after` (call it in a transaction); `ids`:
-    the document's cell ids now, in order, as read already (ReadCells), else read here.
+    the document's cell ids now, in order, as read already (ReadCells), else read here. Returns the id of a cell
+    the edit changed, else of one it put in (where people see the agent at work); None when it only deleted cells
+    or changed the metadata.
 
     The cells to change are the ones of `after` that are not those of `before` (EditedCells) and differ;
     their places in the document, from `ids`, kept up to date as cells are taken out and put in: pycrdt
@@ -339,6 +341,7 @@ def apply(notebook: YNotebook, before: dict[str, Any], after: dict[str, Any], id
         index = _after_predecessor(ids, order, position)
         ycells.insert(index, notebook.create_ycell(new[cell_id]))
         ids.insert(index, cell_id)
+    return next(iter(changed), None) or next((cell_id for _, cell_id in putting if cell_id not in old), None)
 
 
 def _index(ids: list[Any], cell_id: str) -> int | None:

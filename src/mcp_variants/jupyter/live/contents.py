@@ -6,6 +6,10 @@ there is one writer, and a JupyterLab that has it open shows every change as it 
 notebook that does not exist yet is created through the contents API (no room can be in use
 for it). Files and folders are always listed through the contents API.
 
+An agent (the MCP client a tool call comes from) that edits or runs a cell in a shared document shows among
+JupyterLab's collaborators: in the notebook's room, on the cell (live/document.py), and in the server's
+global awareness room, in the collaborators panel (live/lobby.py). Files show nobody.
+
 The same over either way to the server: `server_backend.remote_contents` joins its rooms over websockets and
 keeps files through /api/contents; the Jupyter server extension uses the server's own rooms and
 contents manager, in process (jupyter/inprocess).
@@ -21,7 +25,7 @@ from typing import Any, Protocol
 from ..keyed_locks import KeyedLocks
 from ..paths import clean_relative
 from ..refusals import no_notebook
-from ..runtime import ChangeListener, Contents, Origin, OutputsListener, Unwatch
+from ..runtime import Agent, ChangeListener, Contents, Origin, OutputsListener, Unwatch
 
 IDLE_CLOSE_S = 600.0  # a document nobody used or watched for this long is let go (the server keeps the notebook)
 
@@ -41,19 +45,38 @@ class LiveDocument(Protocol):
 
     def read(self) -> dict[str, Any]: ...
 
-    def editing(self, origin: Origin) -> AbstractAsyncContextManager[dict[str, Any]]: ...
+    def editing(self, origin: Origin, agent: Agent | None = None) -> AbstractAsyncContextManager[dict[str, Any]]: ...
 
     async def replace(self, notebook: dict[str, Any]) -> None: ...
 
-    def running(self, cell_id: str, origin: Origin) -> AbstractAsyncContextManager[OutputsListener]: ...
+    def running(self, cell_id: str, origin: Origin, agent: Agent | None = None) -> AbstractAsyncContextManager[OutputsListener]: ...
+
+    def left(self, key: str) -> None:
+        """The agent of client `key` leaves the notebook's collaborators."""
+        ...
 
     def watch(self, listener: ChangeListener) -> Unwatch: ...
 
     async def close(self) -> None: ...
 
 
+class Lobby(Protocol):
+    """Where JupyterLab lists who works on which notebook (live/lobby.Lobby: the server's global awareness room)."""
+
+    def present(self, agent: Agent, path: str) -> None: ...
+
+    def left(self, key: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 class Documents(Protocol):
     """Where a server's shared documents come from."""
+
+    @property
+    def lobby(self) -> Lobby | None:
+        """Where the agents show in JupyterLab's collaborators panel; None: nowhere."""
+        ...
 
     @property
     def available(self) -> bool | None:
@@ -121,23 +144,36 @@ class LiveContents:
         await document.replace(notebook)
 
     @asynccontextmanager
-    async def edit_notebook(self, path: str, *, origin: Origin) -> AsyncIterator[dict[str, Any]]:
+    async def edit_notebook(self, path: str, *, origin: Origin, agent: Agent | None = None) -> AsyncIterator[dict[str, Any]]:
         document = await self._document(path)
         if document is None:
             async with self.rest.edit_notebook(path, origin=origin) as notebook:
                 yield notebook
             return
-        async with document.editing(origin) as notebook:
+        self._seen(agent, path)
+        async with document.editing(origin, agent) as notebook:
             yield notebook
 
     @asynccontextmanager
-    async def running_cell(self, path: str, cell_id: str, *, origin: Origin) -> AsyncIterator[OutputsListener | None]:
+    async def running_cell(self, path: str, cell_id: str, *, origin: Origin,
+                           agent: Agent | None = None) -> AsyncIterator[OutputsListener | None]:
         document = await self._document(path)
         if document is None:
             yield None
             return
-        async with document.running(cell_id, origin) as write:
+        self._seen(agent, path)
+        async with document.running(cell_id, origin, agent) as write:
             yield write
+
+    def _seen(self, agent: Agent | None, path: str) -> None:
+        if agent is not None and self.documents.lobby is not None:
+            self.documents.lobby.present(agent, clean_relative(path).as_posix())
+
+    async def agent_left(self, key: str) -> None:
+        for document in self._documents.values():
+            document.left(key)
+        if self.documents.lobby is not None:
+            self.documents.lobby.left(key)
 
     async def watch(self, path: str, listener: ChangeListener) -> Unwatch:
         document = await self._document(path)
@@ -152,4 +188,6 @@ class LiveContents:
         documents, self._documents = list(self._documents.values()), {}
         for document in documents:
             await document.close()
+        if self.documents.lobby is not None:
+            await self.documents.lobby.close()
         await self.rest.aclose()

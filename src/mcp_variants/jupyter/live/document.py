@@ -13,6 +13,11 @@ not applied.
 
 The connection runs as an asyncio task of its own: it outlives the call that opened the
 document, until `close`.
+
+The agents working in the notebook are in the room's awareness (live/presence.py): JupyterLab shows
+each as a collaborator, its colour and name on the cell it edits or runs. They are announced again
+on every new connection, renewed while they stay, and leave when their session ends, when they go
+idle, or when the document is closed.
 """
 
 from __future__ import annotations
@@ -44,9 +49,11 @@ from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..refusals import Recourse, RuntimeRefusal
-from ..runtime import Origin
+from ..runtime import Agent, Origin
+from . import cells
 from .edits import NotebookEdits
-from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose
+from .presence import RENEW_S, SHOWN_AT_LEAST_S, Presence, identity, selection
+from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose, send_last
 from .sync import Barriers, ServerView, decode_state_vector
 
 logger = logging.getLogger(__name__)
@@ -77,6 +84,9 @@ class SharedNotebook(NotebookEdits):
         self._origin: Origin | object = None  # who makes the transaction now being committed
         self._task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
+        self._presence = Presence()  # the agents in the room's awareness
+        self._marks: dict[str, tuple[int, float]] = {}  # agent key → (its mark's number, when it was set), while on a cell
+        self._marked = 0
         self._start_over()
 
     def _start_over(self) -> None:
@@ -148,7 +158,9 @@ class SharedNotebook(NotebookEdits):
             self._connection += 1
             ack_at_once(socket)
             self._ask()
+            self._awareness(self._presence.renewal())  # the agents here, on this connection too
             sender = asyncio.get_running_loop().create_task(self._send(socket, self._outbox))
+            keeper = asyncio.get_running_loop().create_task(self._keep_presence())
             try:
                 async for message in socket:
                     ack_at_once(socket)
@@ -160,9 +172,10 @@ class SharedNotebook(NotebookEdits):
                     raise closed from None
                 raise
             finally:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sender
+                for task in (sender, keeper):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
 
     async def _send(self, socket: ClientConnection, outbox: asyncio.Queue[bytes]) -> None:
         """Everything sent on the socket goes through here, in order."""
@@ -191,13 +204,15 @@ class SharedNotebook(NotebookEdits):
                 if kind == YSyncMessageType.SYNC_STEP2 and (asked := self._barriers.answer()) is not None:
                     self._server.saw(decode_state_vector(asked))  # it holds all this side had when it asked
             self._wake()
+        elif message[0] == YMessageType.AWARENESS:
+            self._awareness(self._presence.heard(read_message(message[1:])))
         elif message[0] == RAW_MESSAGE:
             decoder = Decoder(message)
             decoder.read_var_uint()
             with contextlib.suppress(ValueError):
                 if json.loads(decoder.read_var_string()).get("type") == "conflict":
                     logger.warning("shared document %s: the server reports a conflict", self.path)
-        return True  # awareness (who else is there) is not used
+        return True
 
     @property
     def _synced(self) -> bool:
@@ -240,6 +255,7 @@ class SharedNotebook(NotebookEdits):
     async def close(self) -> None:
         self.closed = True
         self._listeners.clear()
+        await send_last(self._socket, self._presence.leave_all())
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -342,6 +358,50 @@ class SharedNotebook(NotebookEdits):
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await previous
         await self._stay_connected(joined_before=True)
+
+    # ---- who is here (presence) ----------------------------------------------------------------
+
+    def _awareness(self, message: bytes | None) -> None:
+        if message is not None and self._outbox is not None:
+            self._outbox.put_nowait(message)
+
+    async def _keep_presence(self) -> None:
+        """While connected: the agents' states renewed (others drop one not renewed in 30 s), idle agents let go."""
+        while True:
+            await asyncio.sleep(RENEW_S)
+            for key in self._presence.idle(time.monotonic()):
+                self.left(key)
+            self._awareness(self._presence.renewal())
+
+    def present(self, agent: Agent, cell_id: str | None = None) -> None:
+        cursors: list[dict[str, Any]] = []
+        if cell_id is not None and self._synced:
+            index = cells.find(self.notebook, cell_id, self._kept_cells.ids(self.notebook))
+            if index is not None:
+                cursors = selection(self.notebook.ycells[index]["source"])
+        if cursors:
+            self._marked += 1
+            self._marks[agent.key] = (self._marked, time.monotonic())
+        self._awareness(self._presence.set(agent.key, {"user": identity(agent), "cursors": cursors}))
+
+    def finished(self, agent: Agent) -> None:
+        mark = self._marks.get(agent.key)
+        if mark is not None:
+            wait = max(0.0, mark[1] + SHOWN_AT_LEAST_S - time.monotonic())
+            asyncio.get_running_loop().call_later(wait, self._unmark, agent.key, mark[0])
+
+    def _unmark(self, key: str, number: int) -> None:
+        """The mark `number` of `key`'s agent goes, unless a later one replaced it."""
+        if self._marks.get(key, (None,))[0] != number:
+            return
+        del self._marks[key]
+        state = self._presence.state(key)
+        if state is not None and not self.closed:
+            self._awareness(self._presence.set(key, {**state, "cursors": []}))
+
+    def left(self, key: str) -> None:
+        self._marks.pop(key, None)
+        self._awareness(self._presence.leave(key))
 
     # ---- what the contents do with it (NotebookEdits) ------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any
 from jupyter_ydoc import YNotebook
 
 from ..notebook_format import check
-from ..runtime import ChangeListener, Origin, OutputsListener, Unwatch
+from ..runtime import Agent, ChangeListener, Origin, OutputsListener, Unwatch
 from . import cells
 
 
@@ -41,6 +41,15 @@ class NotebookEdits(ABC):
     async def _settled(self) -> None:  # noqa: B027 - a hook: nothing follows a change where the change is the server's at once
         """After a change: until the server holds it; a ToolError when it does not."""
 
+    def present(self, agent: Agent, cell_id: str | None = None) -> None:  # noqa: B027 - a hook: presence where the room is reached
+        """`agent` is among the notebook's collaborators, marking cell `cell_id` (None: no cell) until `finished`."""
+
+    def finished(self, agent: Agent) -> None:  # noqa: B027 - a hook, as `present`
+        """`agent`'s mark on a cell goes (once people had time to see it); the agent stays until `left` or idle."""
+
+    def left(self, key: str) -> None:  # noqa: B027 - a hook, as `present`
+        """The agent of client `key` leaves the notebook's collaborators."""
+
     def _with_ids(self, origin: Origin) -> list[dict[str, Any]]:
         """The cells now, every one with an id of its own (given here, once, if it lacked one)."""
         if self._kept_cells.lacking_ids(self.notebook):
@@ -53,9 +62,9 @@ class NotebookEdits(ABC):
         return cells.read(self.notebook, self._with_ids(None))
 
     @asynccontextmanager
-    async def editing(self, origin: Origin) -> AsyncIterator[dict[str, Any]]:
+    async def editing(self, origin: Origin, agent: Agent | None = None) -> AsyncIterator[dict[str, Any]]:
         """The notebook to change (its cells copied as the block takes them: cells.EditedCells); the difference
-        is applied when the block succeeds, then settled."""
+        is applied when the block succeeds, then settled. `agent` is seen on the first cell the edit changed."""
         await self._ready()
         before = cells.read(self.notebook, self._with_ids(origin))
         after = cells.editable(before)
@@ -63,7 +72,10 @@ class NotebookEdits(ABC):
         cells.check_edited(after)
         await self._ready()
         now = self._kept_cells.ids(self.notebook)  # with what others did meanwhile
-        self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
+        edited = self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
+        if agent is not None:
+            self.present(agent, edited)
+            self.finished(agent)
         await self._settled()
 
     async def replace(self, notebook: dict[str, Any]) -> None:
@@ -76,11 +88,13 @@ class NotebookEdits(ABC):
         await self._settled()
 
     @asynccontextmanager
-    async def running(self, cell_id: str, origin: Origin) -> AsyncIterator[OutputsListener]:
-        """Where a run of `cell_id` writes its outputs as they come."""
+    async def running(self, cell_id: str, origin: Origin, agent: Agent | None = None) -> AsyncIterator[OutputsListener]:
+        """Where a run of `cell_id` writes its outputs as they come; `agent` is seen on the cell while it runs."""
         await self._ready()
         run = cells.RunningCell(cell_id, self._kept_cells)
         self.change(origin, run.begin)
+        if agent is not None:
+            self.present(agent, cell_id)
 
         def write(outputs: list[dict[str, Any]], execution_count: int | None) -> None:
             if not run.gone:
@@ -91,6 +105,8 @@ class NotebookEdits(ABC):
         finally:
             if not run.gone and not self.closed:
                 self.change(origin, run.end)
+            if agent is not None:
+                self.finished(agent)
 
     def watch(self, listener: ChangeListener) -> Unwatch:
         token = object()

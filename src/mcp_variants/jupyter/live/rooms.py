@@ -3,16 +3,18 @@ whether the server has it, a notebook's document session, and the websocket of i
 
 `PUT /api/collaboration/session/<path>` gives the notebook's file id and the server's session
 id; the room is `/api/collaboration/room/json:notebook:<file id>?sessionId=<session id>`, the
-one JupyterLab joins. A server without the extension answers the PUT with 404.
+one JupyterLab joins. A server without the extension answers the PUT with 404. The global awareness
+room, `/api/collaboration/room/JupyterLab:globalAwareness`, is where JupyterLab says who is working on what.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
@@ -24,6 +26,7 @@ from ..paths import clean_relative
 from ..remote.server_client import JupyterServerClient, reason
 
 OPEN_TIMEOUT_S = 10.0
+GLOBAL_AWARENESS = "JupyterLab:globalAwareness"  # the room whose awareness JupyterLab's collaborators panel lists
 PING_INTERVAL_S = 20.0  # keeps idle connections (and proxies between) open, and notices a dead server
 
 
@@ -72,11 +75,17 @@ class Rooms:
             await self.session(path)
         return bool(self.available)
 
-    @asynccontextmanager
-    async def connect(self, session: DocumentSession) -> AsyncIterator[ClientConnection]:
+    def connect(self, session: DocumentSession) -> AbstractAsyncContextManager[ClientConnection]:
         """The room's websocket, open; an OSError or ToolError when it cannot be opened."""
-        url = self.server.websocket_url(f"api/collaboration/room/json:notebook:{session.file_id}",
-                                        urlencode({"sessionId": session.session_id}))
+        return self._open(self.server.websocket_url(f"api/collaboration/room/json:notebook:{session.file_id}",
+                                                    urlencode({"sessionId": session.session_id})))
+
+    def connect_global(self) -> AbstractAsyncContextManager[ClientConnection]:
+        """The websocket of the server's global awareness room (who is in JupyterLab, and on which documents)."""
+        return self._open(self.server.websocket_url(f"api/collaboration/room/{GLOBAL_AWARENESS}", ""))
+
+    @asynccontextmanager
+    async def _open(self, url: str) -> AsyncIterator[ClientConnection]:
         try:
             socket = await connect(url, additional_headers=self.server.ws_headers(), max_size=None, compression=None,
                                    open_timeout=OPEN_TIMEOUT_S, ping_interval=PING_INTERVAL_S, ping_timeout=PING_INTERVAL_S)
@@ -102,6 +111,14 @@ def ack_at_once(connection: ClientConnection) -> None:
     if raw is not None and hasattr(socket, "TCP_QUICKACK"):
         with contextlib.suppress(OSError):
             raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
+
+
+async def send_last(socket: ClientConnection | None, message: bytes | None) -> None:
+    """`message` on the open `socket` before it closes (the agents leaving: else people see them 30 s more), for at
+    most 2 s; nothing when either is None or the socket is gone."""
+    if message is not None and socket is not None:
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            await asyncio.wait_for(socket.send(message), 2)
 
 
 def closed_on_purpose(error: ConnectionClosed) -> RoomClosed | None:

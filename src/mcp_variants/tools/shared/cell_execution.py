@@ -34,7 +34,7 @@ async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str,
         )
     kernel_id, replaced = await notebook_kernel(ctx, path)
     timeout = timeout_of(ctx, args)
-    async with ctx.backend.contents.running_cell(path, cell_id, origin=ctx.client.key) as on_outputs:
+    async with ctx.backend.contents.running_cell(path, cell_id, origin=ctx.client.key, agent=ctx.agent) as on_outputs:
         execution = await ctx.backend.kernels.execute(source_text(cell), kernel_id=kernel_id, timeout=timeout,
                                                       progress=progress_of(ctx, args), on_outputs=on_outputs)
     if replaced:

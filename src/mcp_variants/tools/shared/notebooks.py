@@ -74,7 +74,7 @@ async def editing(ctx: ToolContext, path: str) -> AsyncIterator[dict[str, Any]]:
     whole, atomically, or in a live notebook the difference applied to its shared document, by
     cell id, so what others changed meanwhile stays. A ToolError inside the block changes nothing.
     """
-    async with notebook_lock(ctx, path), ctx.backend.contents.edit_notebook(path, origin=ctx.client.key) as notebook:
+    async with notebook_lock(ctx, path), ctx.backend.contents.edit_notebook(path, origin=ctx.client.key, agent=ctx.agent) as notebook:
         yield notebook
 
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from ...images import ImagePolicy
 from ...jupyter.hub import ClientState, Hub
-from ...jupyter.runtime import Backend, ProgressCallback
+from ...jupyter.runtime import Agent, Backend, ProgressCallback
 from ...output_links import OutputKeeper
 from ...protocol.projection import Outcome, ToolProjectors
 
@@ -51,6 +51,7 @@ class ToolContext:
     images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
     call: CallInfo = field(default_factory=CallInfo)
     outputs: OutputKeeper = field(default_factory=OutputKeeper)  # keeps execute_code's outputs as resources, for this client
+    agent: Agent | None = None  # who people see at work in a live notebook (jupyter/live/presence.py); None: nobody
 
     @property
     def backend(self) -> Backend:

@@ -1,0 +1,85 @@
+"""The agents' awareness states (jupyter/live/presence.py), read back by pycrdt's own Awareness, which takes
+updates as y-protocols (JupyterLab's) does."""
+
+from __future__ import annotations
+
+import time
+
+from pycrdt import Array, Awareness, Doc, Map, StickyIndex, Text, read_message
+
+from mcp_variants.jupyter.live.presence import Presence, identity, selection
+from mcp_variants.jupyter.runtime import Agent, agent_name
+
+
+def heard(awareness: Awareness, message: bytes | None) -> None:
+    assert message is not None and message[0] == 1, "an awareness message"
+    awareness.apply_awareness_update(read_message(message[1:]), "room")
+
+
+def names(awareness: Awareness) -> list[str]:
+    return sorted(s["user"]["display_name"] for c, s in awareness.states.items() if c != awareness.client_id and s)
+
+
+def test_two_agents_are_two_collaborators_until_each_leaves() -> None:
+    room = Awareness(Doc())
+    presence = Presence()
+    claude, cursor = Agent("http:one", "Claude Desktop via mcp-variants"), Agent("http:two", "Cursor via mcp-variants")
+    heard(room, presence.set(claude.key, {"user": identity(claude)}))
+    heard(room, presence.set(cursor.key, {"user": identity(cursor)}))
+    assert names(room) == ["Claude Desktop via mcp-variants", "Cursor via mcp-variants"], "a new client's first state is taken"
+    assert identity(claude)["username"] != identity(cursor)["username"], "JupyterLab lists one per username"
+    assert presence.set(claude.key, {"user": identity(claude)}) is None, "the same state again: nothing to send"
+    heard(room, presence.renewal())
+    assert len(names(room)) == 2
+    heard(room, presence.leave(claude.key))
+    assert names(room) == ["Cursor via mcp-variants"]
+    assert presence.leave(claude.key) is None
+    heard(room, presence.leave_all())
+    assert names(room) == []
+
+
+def test_a_newcomer_hears_every_agent_at_once() -> None:
+    presence = Presence()
+    agent = Agent("stdio", "Claude Desktop via mcp-variants")
+    ours = presence.set(agent.key, {"user": identity(agent)})
+    assert ours is not None and presence.heard(read_message(ours[1:])) is None, "its own state, sent back by the room"
+    person = Awareness(Doc())
+    person.set_local_state({"user": {"name": "Ada"}})
+    update = person.encode_awareness_update([person.client_id])
+    newcomer = Awareness(Doc())
+    heard(newcomer, presence.heard(update))
+    assert names(newcomer) == ["Claude Desktop via mcp-variants"]
+    assert presence.heard(update) is None, "told once; the renewals do the rest"
+
+
+def test_an_agent_idle_for_long_is_found() -> None:
+    presence = Presence()
+    presence.set("a", {"user": {}})
+    assert presence.idle(time.monotonic()) == []
+    assert presence.idle(time.monotonic() + 3600) == ["a"]
+
+
+def test_the_selection_covers_the_whole_cell_source() -> None:
+    doc: Doc = Doc()
+    cells = doc.get("cells", type=Array)
+    cells.append(Map({"source": Text("print('abc')")}))
+    cells.append(Map({"source": Text("print('héllo 🎉')\nx = 1")}))  # 22 characters, 23 UTF-16 code units, 26 bytes
+    cells.append(Map({"source": Text("")}))
+    for source, units in ((cells[0]["source"], 12), (cells[1]["source"], 23)):
+        [cursor] = selection(source)
+        assert cursor["primary"] and not cursor["empty"] and cursor["anchor"]["type"] is None
+        anchor, head = StickyIndex.from_json(cursor["anchor"], source), StickyIndex.from_json(cursor["head"], source)
+        assert (anchor.assoc, head.assoc) == (0, -1), "from before the first character to after the last"
+        # One insert is one run of clocks, one per UTF-16 code unit (Yjs's): the last character's is units - 1 on.
+        assert cursor["head"]["item"]["clock"] - cursor["anchor"]["item"]["clock"] == units - 1
+    assert selection(cells[2]["source"]) == [], "an empty cell has nothing to stick to"
+
+
+def test_the_name_people_see() -> None:
+    assert agent_name("{client} via mcp-variants", "Claude Desktop") == "Claude Desktop via mcp-variants"
+    assert agent_name("{client} via mcp-variants", None) == "An MCP client via mcp-variants"
+    assert agent_name("Our notebook agent", "cursor") == "Our notebook agent"
+    assert len(agent_name("{client}", "x" * 500)) == 100
+    assert Agent("stdio", "Claude Desktop via mcp-variants").initials == "CD"
+    assert Agent("stdio", "???").initials == "AI"
+    assert Agent("stdio", "a").colour.startswith("#")
