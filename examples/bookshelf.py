@@ -75,8 +75,8 @@ def find_books(text: str) -> Results:
 
 
 def markdown(table: Table) -> str:
-    lines = [table.columns, ["---"] * len(table.columns), *table.rows]
-    return "\n".join("| " + " | ".join(map(str, line)) + " |" for line in lines)
+    lines: list[list[str | int]] = [[*table.columns], ["---"] * len(table.columns), *table.rows]
+    return "\n".join("| " + " | ".join(str(cell) for cell in line) + " |" for line in lines)
 
 
 @variants.tool(variant("assistant/content", project=lambda t: f"{len(t.rows)} books, in a table for the user"),

@@ -1,5 +1,6 @@
 """A server author's type checker sees the server API's types (py.typed): `mypy --strict` passes a server written as
-the guide writes it, and catches a misspelt selector in `variant(...)` and in `Results({...})`."""
+the guide writes it (and the guide's own example), and catches a misspelt selector in `variant(...)` and in
+`Results({...})`."""
 
 from __future__ import annotations
 
@@ -39,10 +40,11 @@ if __name__ == "__main__":
 def test_mypy_strict_passes_a_server_and_catches_a_misspelt_selector(tmp_path: Path) -> None:
     (tmp_path / "good.py").write_text(SERVER.format(selector="programmatic/structured"))
     (tmp_path / "bad.py").write_text(SERVER.format(selector="programatic/structured"))
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "good.py", "bad.py"],
+    guide = Path(__file__).resolve().parents[2] / "examples" / "bookshelf.py"
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "good.py", "bad.py", str(guide)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=280)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
-    assert not [e for e in errors if e.startswith("good.py")], done.stdout  # typed, and nothing to say of a good server
+    assert not [e for e in errors if e.startswith(("good.py", str(guide)))], done.stdout  # typed, and nothing to say of good servers
     assert any(e.startswith("bad.py:14:") and "Literal['programatic/structured']" in e for e in errors), done.stdout  # variant(...)
     assert any(e.startswith("bad.py:16:") and "[dict-item]" in e for e in errors), done.stdout  # Results({...})
     assert len(errors) == 2, done.stdout

@@ -174,3 +174,8 @@ def test_apps_tool_stacked_on_a_variants_tool_is_refused_when_the_server_is_made
 
     with pytest.raises(DeclarationError, match=r"registered with @apps.tool too: give its view with variants.tool\(..., view=View"):
         MCPServer("twice", extensions=[apps, variants], middleware=[variants.middleware])
+
+
+def test_a_misspelt_audience_is_refused_naming_the_one_meant() -> None:
+    with pytest.raises(ValueError, match=r"'programatic/structured' names no audience: did you mean programmatic/structured\?"):
+        variant("programatic/structured", {"type": "object"})  # type: ignore[arg-type]

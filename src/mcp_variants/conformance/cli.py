@@ -29,8 +29,8 @@ from .verdict import EXIT_CODES, EXIT_UNREACHABLE
 from .wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcp-variants check", description=__doc__.split("\n\n")[0], epilog=EXIT_CODES,
+def build_parser(prog: str = "mcp-variants check") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0], epilog=EXIT_CODES,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
     return parser
@@ -105,4 +105,5 @@ def main(args: argparse.Namespace) -> int:
 
 
 def entry(argv: list[str] | None = None) -> int:
-    return main(build_parser().parse_args(argv))
+    """`mcp-variants-check`, the command the suite's own distribution installs."""
+    return main(build_parser("mcp-variants-check").parse_args(argv))

@@ -10,6 +10,7 @@ combinations or a known extension's; every schema valid JSON Schema 2020-12).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -21,7 +22,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from ..protocol.declarations import parse_declaration
 from ..protocol.projection import ToolProjectors
-from ..protocol.types import Selector, ToolDeclaration
+from ..protocol.types import CORE_AUDIENCES, Selector, ToolDeclaration
 from ._toolset import ResultsMismatch
 
 SchemaLike: TypeAlias = type[BaseModel] | Mapping[str, Any]
@@ -72,6 +73,10 @@ def parse_selector(selector: SelectorName | str | Selector) -> Selector:
     audience, _, fmt = selector.rpartition("/")
     if not audience or fmt not in ("content", "structured"):
         raise ValueError(f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}")
+    if audience not in CORE_AUDIENCES and "." not in audience:  # an extension's audience is its reverse-DNS identifier
+        close = difflib.get_close_matches(audience, sorted(CORE_AUDIENCES), n=1)
+        hint = f"did you mean {close[0]}/{fmt}?" if close else f"the audiences are {', '.join(sorted(CORE_AUDIENCES))}, or an extension's"
+        raise ValueError(f"{selector!r} names no audience: {hint}")
     return Selector(audience, fmt)
 
 
