@@ -93,6 +93,17 @@ def with_otel(venv: Path, empty: Path) -> None:
     assert "--server-cmd" in run(venv, "mcp-variants-check", "--help", cwd=empty)
 
 
+def with_redis(venv: Path, empty: Path) -> None:
+    """What the extra adds: the shared state store's client (the server itself: WHOLE and server_works)."""
+    run(venv, "python", "-c", "import redis.asyncio, mcp_variants.state.redis_client", cwd=empty)
+
+
+def with_fastmcp(venv: Path, empty: Path) -> None:
+    """The server API with FastMCP: its layer imports beside FastMCP, and the suite's command runs."""
+    suite_works(venv, empty)
+    run(venv, "python", "-c", "import fastmcp, mcp_variants.fastmcp", cwd=empty)
+
+
 def with_lab(venv: Path, empty: Path) -> None:
     """What the extra adds (the editable server itself: `pip install -e .` and editable_works)."""
     run(venv, "python", "-c", "import jupyterlab, jupyter_collaboration, mcp_variants.server.cli", cwd=empty)
@@ -113,6 +124,8 @@ RUN_HERE: dict[str, tuple[Callable[[Path, Path], None], bool]] = {
     "pip install -e '.[lab]'": (with_lab, False),
     "pip install ./distributions/conformance ./distributions/sdk '.[otel]'": (with_otel, False),
     "python -m pip install ipykernel": (ipykernel_works, False),
+    "pip install ./distributions/conformance ./distributions/sdk '.[redis]'": (with_redis, False),
+    "pip install ./distributions/conformance './distributions/sdk[fastmcp]'": (with_fastmcp, False),
 }
 RUN_ELSEWHERE = {
     BUILD: "the wheels fixture (conftest.py)",

@@ -130,7 +130,8 @@ def test_a_results_unlike_the_declaration_fails_whatever_was_requested(target: S
     error = outputs_of(result)
     text = json.dumps(error)
     assert "tool mismatched returned Results with" in text and "assistant/content, programmatic/structured" in text, error
-    assert ("programatic/structured not declared" if how == "misspelt" else "no entry for programmatic/structured") in text
+    assert ("programatic/structured not declared (did you mean programmatic/structured?)" if how == "misspelt"
+            else "no entry for programmatic/structured") in text
 
 
 @pytest.mark.parametrize(("kind", "blocks"), [

@@ -57,7 +57,7 @@ READS = [
     ("mcp", "mcp.server.runner:_serve_modern_stream",
      ("read_stream: ReadStream", "write_stream: WriteStream", "lifespan_state: LifespanT", "raise_exceptions: bool"),
      "sdk/_stdio.py (StdioConnection.serve: a 2026 connection)"),
-    ("fastmcp", "4.1.6", "fastmcp.server.server:FastMCP", ("self._mcp_server: LowLevelServer[",),
+    ("fastmcp", "fastmcp.server.server:FastMCP", ("self._mcp_server: LowLevelServer[",),
      "fastmcp/_lowlevel.py (FastMCP's low-level Server: bridged stdio, the tools/list middleware)"),
 ]
 

@@ -67,13 +67,15 @@ def variant(selector: SelectorName | Selector, schema: SchemaLike | None = None,
     return VariantSpec(parse_selector(selector), schema_of(schema) if schema is not None else None, project)
 
 
-def parse_selector(selector: SelectorName | str | Selector) -> Selector:
+def parse_selector(selector: SelectorName | str | Selector, *, declaring: bool = True) -> Selector:
+    """The selector `audience/format` names. `declaring`: a misspelt core audience is refused here, naming the one
+    meant; a `Results` key is only split, and a wrong one found against the declaration (`ResultsMismatch`)."""
     if isinstance(selector, Selector):
         return selector
     audience, _, fmt = selector.rpartition("/")
     if not audience or fmt not in ("content", "structured"):
         raise ValueError(f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}")
-    if audience not in CORE_AUDIENCES and "." not in audience:  # an extension's audience is its reverse-DNS identifier
+    if declaring and audience not in CORE_AUDIENCES and "." not in audience:  # an extension's audience is its reverse-DNS identifier
         close = difflib.get_close_matches(audience, sorted(CORE_AUDIENCES), n=1)
         hint = f"did you mean {close[0]}/{fmt}?" if close else f"the audiences are {', '.join(sorted(CORE_AUDIENCES))}, or an extension's"
         raise ValueError(f"{selector!r} names no audience: {hint}")
@@ -98,7 +100,7 @@ class Results:
     __slots__ = ("_entries",)
 
     def __init__(self, entries: Mapping[SelectorName | Selector, Any]) -> None:
-        self._entries: dict[Selector, Any] = {parse_selector(key): value for key, value in entries.items()}
+        self._entries: dict[Selector, Any] = {parse_selector(key, declaring=False): value for key, value in entries.items()}
 
     @property
     def selectors(self) -> frozenset[Selector]:

@@ -8,6 +8,7 @@ projectors and compiled validators together, so that a server cannot list one th
 
 from __future__ import annotations
 
+import difflib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -183,7 +184,8 @@ class ResultsMismatch(TypeError):
 
         problems = []
         if extra := given - declared:
-            problems.append(f"{names(extra)} not declared")
+            meant = {str(e): difflib.get_close_matches(str(e), [str(d) for d in declared - given], n=1) for e in extra}
+            problems.append(f"{names(extra)} not declared" + "".join(f" (did you mean {m[0]}?)" for m in meant.values() if m))
         if missing := declared - given:
             problems.append(f"no entry for {names(missing)}")
         super().__init__(f"tool {tool} returned Results with {'; '.join(problems)}: it declares {names(declared)}, "

@@ -138,7 +138,7 @@ def _state_store(url: str, namespace: str) -> Any:
     try:
         from ..state.redis_client import StateStore
     except ImportError:
-        sys.exit("mcp-variants: --state-url needs the redis package: pip install 'mcp-variants[redis]'")
+        sys.exit("mcp-variants: --state-url needs the redis package: install the server with its redis extra ('.[redis]' from a clone)")
     store = StateStore(url, namespace)
     if problem := store.check():
         sys.exit(f"mcp-variants: cannot start: {problem}")
