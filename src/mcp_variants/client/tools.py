@@ -44,10 +44,6 @@ class ToolInfo:
     def declares(self, selector: Selector) -> bool:
         return selector in self.selectors
 
-    def schema_for(self, selector: Selector) -> dict[str, Any] | None:
-        """The schema of the variant `selector` names, never another audience's."""
-        return next((v.schema for v in self.variants if v.selector == selector), None)
-
 
 class ToolIndex:
     """Listed tools by name, with one precompiled validator per (tool, selector).

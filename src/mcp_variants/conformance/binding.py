@@ -167,11 +167,6 @@ def describe_need(spec: Mapping[str, Any]) -> str:
     return f"a tool that {', '.join(parts) or 'exists'} (tools/list at 2026-12-01 {listing})"
 
 
-def bind_tool(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> dict[str, Any]:
-    """The bindings for one scenario; BindingSkip / BindingFailure when none can be made."""
-    return bind_all(spec, listings, config)[0]
-
-
 def _fit(tool: Mapping[str, Any], arguments: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any] | None:
     """The bindings of `tool` for the spec, or None when its declaration does not fit."""
     declared = selectors_of(tool)

@@ -337,10 +337,6 @@ def _schema_error(text: str) -> str | None:
     return None
 
 
-def evaluate_all(checks: Sequence[Mapping[str, Any]], document: Any) -> list[Verdict]:
-    return [evaluate(c, document) for c in checks]
-
-
 def validate_check(check: Any, where: str = "check") -> list[str]:
     """Structural problems of a check (unknown op, bad path), for the vector tests."""
     problems: list[str] = []

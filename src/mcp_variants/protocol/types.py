@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-Format = Literal["content", "structured"]
 FORMATS: Final[frozenset[str]] = frozenset({"content", "structured"})
 
 CORE_AUDIENCES: Final[frozenset[str]] = frozenset({"assistant", "user", "programmatic"})
