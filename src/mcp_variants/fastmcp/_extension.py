@@ -28,7 +28,6 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import anyio
@@ -47,17 +46,18 @@ from pydantic import BaseModel
 
 from ..protocol.errors import ProtocolError
 from ..protocol.projection import Outcome
-from ..protocol.types import ASSISTANT_CONTENT, Selector
+from ..protocol.types import ASSISTANT_CONTENT
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
 from ..sdk._declare import projectors_for
-from ..sdk._extension import listed_entry
+from ..sdk._extension import ToolCall, listed_entry
+from ..sdk._migrate import StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
 from ..sdk._toolset import internal_failure
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
 from ._lowlevel import lowlevel_server
-from ._migrate import StructuredAudience, legacy_variants
+from ._migrate import legacy_variants
 
 logger = logging.getLogger(__name__)
 
@@ -72,19 +72,9 @@ variant without further ado."""
 _Fn = TypeVar("_Fn", bound=Callable[..., Any])
 
 
-@dataclass
-class _Call:
-    """One tools/call of a tool of ours, from the interceptor to the tool's wrapper and back."""
-
-    name: str
-    selectors: tuple[Selector, ...]
-    era: Era
-    result: dict[str, Any] | None = None
-
-
 _REQUEST: contextvars.ContextVar[ServerRequestContext[Any, Any] | None] = contextvars.ContextVar(
     "mcp_variants_fastmcp_request", default=None)
-_CURRENT: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_variants_fastmcp_call", default=None)
+_CURRENT: contextvars.ContextVar[ToolCall | None] = contextvars.ContextVar("mcp_variants_fastmcp_call", default=None)
 
 
 class Variants(ServerExtension):
@@ -151,7 +141,7 @@ class Variants(ServerExtension):
         async def run(**kwargs: Any) -> Any:
             call = _CURRENT.get()
             if call is None or call.name != name:  # called in process, not through the interceptor
-                call = _Call(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
+                call = ToolCall(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
             outcome = await _outcome(name, fn, is_async, kwargs)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: FastMCP answers it
@@ -173,7 +163,7 @@ class Variants(ServerExtension):
                                                   negotiated_extensions(request, self._served))
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
-        call = _Call(params.name, selectors, era)
+        call = ToolCall(params.name, selectors, era)
         token = _CURRENT.set(call)
         try:
             answered = await call_next()

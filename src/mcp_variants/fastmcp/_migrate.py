@@ -11,34 +11,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
-from fastmcp.tools import Tool, ToolResult
+from fastmcp.tools import Tool
 
-from ..protocol.types import Selector
-from ..sdk import VariantSpec, variant
-
-StructuredAudience = Literal["programmatic", "assistant"]
+from ..sdk import VariantSpec
+from ..sdk._migrate import StructuredAudience, check_audience, inferred_variants
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
     """The variants a legacy FastMCP tool already has: assistant/content, and with `structured` its outputSchema for
     that one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
-    if structured not in (None, "programmatic", "assistant"):
-        raise ValueError(f"a legacy outputSchema maps to one audience, programmatic or assistant, not {structured!r}")
+    check_audience(structured)
     legacy = Tool.from_function(fn)
-
-    def converted(value: Any) -> ToolResult:
-        return legacy.convert_result(value)
-
-    def content(value: Any) -> list[dict[str, Any]]:
-        return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in converted(value).content]
-
-    specs = [variant("assistant/content", project=content)]
-    if structured:
-        if legacy.output_schema is None:
-            raise ValueError(f"{getattr(fn, '__name__', fn)!r} has no outputSchema (no return annotation FastMCP reads) "
-                             f"to declare as {structured}/structured")
-        specs.append(variant(Selector(structured, "structured"), legacy.output_schema,
-                             project=lambda value: converted(value).structured_content))
-    return specs
+    return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result)

@@ -71,8 +71,8 @@ SDK_TAKES_VARIANTS: Final[bool] = "output_variants" in inspect.signature(MCPServ
 
 
 @dataclass
-class _Call:
-    """One tools/call of a tool of ours, from the interceptor to the tool's wrapper and back."""
+class ToolCall:
+    """One tools/call of a tool of ours, from the interceptor to the tool's wrapper and back (FastMCP's layer too)."""
 
     name: str
     selectors: tuple[Selector, ...]
@@ -81,7 +81,7 @@ class _Call:
     ran: bool = False  # the tool's wrapper ran: MCPServer called this extension's function, not another's
 
 
-_CURRENT: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("mcp_variants_call", default=None)
+_CURRENT: contextvars.ContextVar[ToolCall | None] = contextvars.ContextVar("mcp_variants_call", default=None)
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ class Variants(Extension):
         async def run(**kwargs: Any) -> Any:
             call = _CURRENT.get()
             if call is None or call.name != name:  # called in process (MCPServer.call_tool), not over the wire
-                call = _Call(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
+                call = ToolCall(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
             call.ran = True
             outcome = await self._outcome(name, fn, is_async, kwargs, legacy=name in self._legacy)
             if isinstance(outcome.value, InputRequiredResult):
@@ -283,7 +283,7 @@ class Variants(Extension):
                 self.tools_by_name.arguments(params.name, params.arguments or {})
             except ToolError as exc:
                 return finish(ctx, "tools/call", era, self.tools_by_name.project(params.name, selectors, era, Outcome(failure=exc)))
-        call = _Call(params.name, selectors, era)
+        call = ToolCall(params.name, selectors, era)
         token = _CURRENT.set(call)
         try:
             answered = await call_next(ctx)

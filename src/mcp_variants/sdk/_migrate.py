@@ -24,8 +24,7 @@ StructuredAudience = Literal["programmatic", "assistant"]
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
     """The variants a legacy tool already has: assistant/content, and with `structured` its outputSchema for that
     one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
-    if structured not in (None, "programmatic", "assistant"):
-        raise ValueError(f"a legacy outputSchema maps to one audience, programmatic or assistant, not {structured!r}")
+    check_audience(structured)
     legacy = Tool.from_function(fn, structured_output=True if structured else None).fn_metadata
 
     def converted(value: Any) -> CallToolResult:
@@ -34,14 +33,29 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
             raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(result).__name__}, which has no legacy content")
         return result
 
+    return inferred_variants(fn, structured, legacy.output_schema, converted)
+
+
+def check_audience(structured: object) -> None:
+    """ValueError unless `structured` is None or one audience a legacy outputSchema may map to."""
+    if structured not in (None, "programmatic", "assistant"):
+        raise ValueError(f"a legacy outputSchema maps to one audience, programmatic or assistant, not {structured!r}")
+
+
+def inferred_variants(fn: Callable[..., Any], structured: StructuredAudience | None, output_schema: dict[str, Any] | None,
+                      converted: Callable[[Any], Any]) -> list[VariantSpec]:
+    """The SEP's inferences, whichever framework's conversion of the return value `converted` is (a result with
+    `content` blocks and `structured_content`): its content as assistant/content; with `structured`, its
+    outputSchema as that one audience's structured variant."""
+
     def content(value: Any) -> Any:
         return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in converted(value).content]
 
     specs = [variant("assistant/content", project=content)]
     if structured:
-        if legacy.output_schema is None:
+        if output_schema is None:
             raise ValueError(f"{getattr(fn, '__name__', fn)!r} has no outputSchema (no return annotation) "
                              f"to declare as {structured}/structured")
-        specs.append(variant(Selector(structured, "structured"), legacy.output_schema,
+        specs.append(variant(Selector(structured, "structured"), output_schema,
                              project=lambda value: converted(value).structured_content))
     return specs
