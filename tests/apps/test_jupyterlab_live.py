@@ -22,6 +22,7 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text, through
+from support.jupyter import on_disk
 from support.lab import PANEL, LabError, LabPage, now_ms
 from support.processes import Reaper
 
@@ -42,21 +43,6 @@ def notebook_file(lab: JupyterServerProcess, name: str, cells: list[dict[str, An
 
 def code(source: str, cell_id: str) -> dict[str, Any]:
     return {**nbformat.v4.new_code_cell(source), "id": cell_id}
-
-
-def on_disk(lab: JupyterServerProcess, name: str, timeout: float = 15) -> nbformat.NotebookNode:
-    """The file once JupyterLab's autosave caught up with the room (it saves about a second after the last change)."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        current = (lab.root / name).read_text()
-        if current == last:
-            notebook = nbformat.reads(current, as_version=4)
-            nbformat.validate(notebook)
-            return notebook
-        last = current
-    raise AssertionError(f"{name} kept changing on disk")
 
 
 @pytest.fixture(scope="module")
@@ -155,8 +141,8 @@ def page_types_while_the_agent_edits(lab: JupyterServerProcess, page: LabPage, m
                           cells[0].source === {json.dumps(typed)}; }}""", timeout=10)
     read = ok(mcp.call("read_notebook", {"notebook": name, "detail": "detailed"}))[PS]["cells"]
     assert [c["source"] for c in read] == [typed, "agent = 10"]
-    saved = on_disk(lab, name)
-    assert [c.source for c in saved.cells] == [typed, "agent = 10"], "after JupyterLab saves, the file holds both"
+    # After JupyterLab saves (about a second after the last change), the file holds both.
+    on_disk(lab, name, lambda nb: [c.source for c in nb.cells] == [typed, "agent = 10"], timeout=30)
     assert page.eval(NO_RELOAD) and page.conflict_dialog() is None
 
 
@@ -209,8 +195,7 @@ def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab
     while all_cells(mcp, name) != ids:
         assert time.monotonic() < deadline, "the agent sees the same notebook"
         time.sleep(0.2)
-    saved = on_disk(jupyterlab, name)
-    assert [c.id for c in saved.cells] == ids and [c.source for c in saved.cells] == sources
+    on_disk(jupyterlab, name, lambda nb: [c.id for c in nb.cells] == ids and [c.source for c in nb.cells] == sources, timeout=30)
     assert page.conflict_dialog() is None
 
 
