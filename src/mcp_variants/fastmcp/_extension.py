@@ -47,10 +47,10 @@ from pydantic import BaseModel
 from ..protocol.errors import ProtocolError
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT
-from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
+from ..protocol.versions import OUTPUTS_VERSION, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
 from ..sdk._declare import projectors_for
-from ..sdk._extension import ToolCall, listed_entry
+from ..sdk._extension import ToolCall, with_variants
 from ..sdk._migrate import StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
 from ..sdk._toolset import internal_failure
@@ -189,16 +189,7 @@ class Variants(ServerExtension):
                 return await call_next(ctx)
             finally:
                 _REQUEST.reset(token)
-        result = await call_next(ctx)
-        if not isinstance(result, dict):
-            return result
-        if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
-            era = request_era(ctx)
-            ours = {e["name"]: e for e in self.tools_by_name.entries(era, negotiated_extensions(ctx, self._served))}
-            result["tools"] = [listed_entry(entry, ours.get(entry.get("name"))) for entry in result["tools"]]
-        elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
-            result["supportedVersions"] = list(SUPPORTED_VERSIONS)
-        return result
+        return with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:

@@ -311,17 +311,23 @@ class Variants(Extension):
             logger.warning("this server runs outside mcp_variants.sdk's transports (MCPServer.run?): the installed SDK "
                            "refuses 2026-12-01 clients with -32022 before any handler runs. Serve it with "
                            "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it) to answer them.")
-        result = await call_next(ctx)
-        if not isinstance(result, dict):
-            return result
-        if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
-            era = request_era(ctx)
-            ours = {e["name"]: e for e in self.tools_by_name.entries(era, negotiated_extensions(ctx, self._served))}
-            result["tools"] = [listed_entry(entry, ours.get(entry.get("name")), entry.get("name") in self._declared_inputs)
-                               for entry in result["tools"]]
-        elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
-            result["supportedVersions"] = list(SUPPORTED_VERSIONS)
+        return with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs)
+
+
+def with_variants(ctx: ServerRequestContext[Any, Any], result: HandlerResult, tools: ToolSet, served: frozenset[str],
+                  declared_inputs: Iterable[str] = ()) -> HandlerResult:
+    """A framework's tools/list with each of our tools' variants (`listed_entry`), and its server/discover with
+    2026-12-01 among the versions: what an extension cannot intercept, for MCPServer and FastMCP alike."""
+    if not isinstance(result, dict):
         return result
+    if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
+        era = request_era(ctx)
+        ours = {e["name"]: e for e in tools.entries(era, negotiated_extensions(ctx, served))}
+        result["tools"] = [listed_entry(entry, ours.get(entry.get("name")), entry.get("name") in declared_inputs)
+                           for entry in result["tools"]]
+    elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
+        result["supportedVersions"] = list(SUPPORTED_VERSIONS)
+    return result
 
 
 def listed_entry(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declared_input: bool = False) -> dict[str, Any]:
