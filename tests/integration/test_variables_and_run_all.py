@@ -233,6 +233,9 @@ def test_execute_notebook_runs_a_range_and_every_variant_on_success(stateless: S
     assert out[UI_S]["view"] == "notebook" and [c["index"] for c in out[UI_S]["cells"]] == [0, 2]
     later = stateless.call("execute_notebook", {"notebook": "range.ipynb", "start_index": 4})
     assert [c["index"] for c in later[PS]["cells"]] == [4] and "20" in text_of(later[AC]), "the state of the first run is there"
+    write_notebook(root / "aligned.ipynb", [code("print('\\n   x  y\\n0  1  2\\n')")])
+    aligned = text_of(stateless.call("execute_notebook", {"notebook": "aligned.ipynb"})[AC])
+    assert aligned.endswith(":\n   x  y\n0  1  2"), f"a table's header keeps its alignment: {aligned!r}"
 
     for arguments, hint in (({"start_index": 9}, "out of range"), ({"start_index": 1, "end_index": 2}, "No code cells"),
                             ({"start_index": 3, "end_index": 1}, "before start_index")):

@@ -87,13 +87,15 @@ def _label(cell: CellRun) -> str:
 def _text(cell: CellRun) -> str:
     """What a cell printed, for a model: its outputs' text, or why it failed when it has none."""
     blocks = output_blocks(cell.outputs, 1 << 30, for_model=True) if cell.outputs else []
-    text = "".join(b["text"] for b in blocks if b["type"] == "text").strip()
+    # Only blank lines go from the front: a printed table's first line starts with its alignment (DataFrame.describe()).
+    printed = "".join(b["text"] for b in blocks if b["type"] == "text").lstrip("\n").rstrip()
+    lines = [printed] if printed else []
     images = sum(b["type"] != "text" for b in blocks)
     if images:
-        text = (text + f"\n[{plural(images, 'image')}: {IMAGES_HINT}]").strip()
+        lines.append(f"[{plural(images, 'image')}: {IMAGES_HINT}]")
     if cell.failure is not None and cell.failure.kind not in STATUS:
-        text = (text + "\n" + cell.failure.message).strip()
-    return text
+        lines.append(cell.failure.message)
+    return "\n".join(lines)
 
 
 def _lines(run: NotebookRun, *, first: str) -> str:
