@@ -14,6 +14,8 @@ import pytest
 from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.servers import HttpServer
+from support.stalled import stall, still_open
+from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -155,3 +157,37 @@ def test_discover_names_2026_12_01_and_the_extension(target: Target) -> None:
     result = target.exchange("2026-07-28", None, "server/discover", {}).result
     assert OUTPUTS_VERSION in result["supportedVersions"]
     assert result["capabilities"]["extensions"]["io.github.mcp-variants/output-variants"] == {"versions": [OUTPUTS_VERSION]}
+
+
+GUARDED = """\
+import sys
+
+import anyio
+
+sys.path.insert(0, {folder!r})
+from fastmcp_sample_server import mcp
+
+from mcp_variants.fastmcp import serve_http
+from mcp_variants.sdk import HttpLimits
+
+port = int(sys.argv[sys.argv.index("--port") + 1])
+anyio.run(lambda: serve_http(mcp, port=port, limits=HttpLimits(read_timeout=2, max_connections=20)))
+"""
+
+
+def test_stalled_connections_neither_starve_a_client_nor_stay_on_fastmcps_http(tmp_path: Path) -> None:
+    """FastMCP's HTTP app served by `mcp_variants.fastmcp.serve_http` keeps the same read deadline and connection cap
+    as the SDK's: 100 half-sent requests against a cap of 20 leave a client served, and close by the deadline."""
+    script = tmp_path / "guarded.py"
+    script.write_text(GUARDED.format(folder=str(SERVER.parent)))
+    server = HttpServer(tmp_path, log=tmp_path / "server.log", command=[sys.executable, str(script)])
+    stalled = stall(server.port, 100)
+    try:
+        for _ in range(3):
+            assert server.target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]
+        assert len(still_open(stalled)) <= 20
+        until(lambda: not still_open(stalled), "the stalled connections closed after the read deadline", timeout=10, every=0.2)
+    finally:
+        for connection in stalled:
+            connection.close()
+        server.close()

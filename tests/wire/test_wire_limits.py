@@ -18,6 +18,8 @@ from raw_support import check_error, memory_of
 from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from support.servers import HttpServer, serve_command
+from support.stalled import stall, still_open
+from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -80,39 +82,17 @@ def test_stalled_connections_neither_starve_a_client_nor_stay(tmp_path: Path) ->
     stalled ones beyond the cap are closed as new ones come, and the rest when their deadline passes (issue 13:
     they stayed open indefinitely)."""
     server = HttpServer(tmp_path, "--max-connections", "50", "--read-timeout", "4", log=tmp_path.parent / f"{tmp_path.name}.log")
-    stalled: list[socket.socket] = []
+    stalled = stall(server.port, 300)
     try:
-        for _ in range(300):
-            connection = socket.create_connection(("127.0.0.1", server.port))
-            connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
-            stalled.append(connection)
         for request_id in range(3):
             trip = server.post(tools_list(request_id), LIST, timeout=3)
             assert trip.status == 200 and trip.result["tools"], trip.problem
-        assert len(_open(stalled)) <= 50
-        deadline = time.monotonic() + 10
-        while _open(stalled) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _open(stalled), f"{len(_open(stalled))} stalled connections still open after the read timeout"
+        assert len(still_open(stalled)) <= 50
+        until(lambda: not still_open(stalled), "the stalled connections closed after the read timeout", timeout=10, every=0.2)
     finally:
         for connection in stalled:
             connection.close()
         server.close()
-
-
-def _open(connections: list[socket.socket]) -> list[socket.socket]:
-    """The connections the server has not closed (a closed one reads as EOF)."""
-    still = []
-    for connection in connections:
-        connection.setblocking(False)
-        try:
-            if connection.recv(1, socket.MSG_PEEK):
-                still.append(connection)
-        except BlockingIOError:
-            still.append(connection)
-        except OSError:
-            pass
-    return still
 
 
 # ---- sessions -----------------------------------------------------------------------------------------

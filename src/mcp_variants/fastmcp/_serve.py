@@ -6,7 +6,9 @@ request to the SDK as 2026-07-28 and puts the real result back on the wire:
 - stdio: the bridged stdio connection serves FastMCP's low-level server (FastMCP's `run_stdio_async` takes no
   streams, hence `_lowlevel.py`), with FastMCP's lifespan, extensions' lifespans included, entered as the SDK enters it;
 - HTTP: FastMCP's own Starlette app (`FastMCP.http_app`: its auth provider, custom routes, Host/Origin guard, session
-  manager) with the bridge as one more ASGI middleware, served by uvicorn.
+  manager) with the bridge as one more ASGI middleware, served by uvicorn with the limits `mcp_variants.sdk`'s own
+  HTTP server keeps (`HttpLimits`: body size, session idle timeout, read deadline, connection cap). FastMCP makes its
+  session manager itself and takes no session cap, so `HttpLimits.max_sessions` does not apply (docs/fastmcp-change.md).
 
 `bridge`: None (the default) bridges exactly when the installed SDK needs it; True or False forces it.
 """
@@ -24,8 +26,9 @@ from starlette.middleware import Middleware
 
 from ..sdk import serve_stdio as serve_lowlevel_stdio
 from ..sdk._bridge import DEFAULT_MAX_MESSAGE_BYTES, BridgeMiddleware
-from ..sdk._http import is_loopback
-from ..sdk._serve import CannotListen, bridging, listen
+from ..sdk._connections import GuardedH11Protocol
+from ..sdk._http import HttpLimits, is_loopback
+from ..sdk._serve import DEFAULT_LIMITS, CannotListen, bridging, listen
 from ._lowlevel import lowlevel_server
 
 
@@ -40,25 +43,31 @@ async def serve_stdio(server: FastMCP[Any], *, max_message_bytes: int = DEFAULT_
 
 
 def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
-             max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, bridge: bool | None = None,
-             middleware: Sequence[Middleware] = (), **http_app_kwargs: Any) -> StarletteWithLifespan:
+             limits: HttpLimits = DEFAULT_LIMITS, bridge: bool | None = None, middleware: Sequence[Middleware] = (),
+             **http_app_kwargs: Any) -> StarletteWithLifespan:
     """`FastMCP.http_app` (streamable HTTP at `path`) behind the bridge, which also keeps each POST body within
-    `max_body_bytes` and answers what is no message the SDK would answer. FastMCP's Host/Origin guard serves `host`
-    and `allowed_hosts` (a loopback `host`, as `FastMCP.run_http_async` does); `http_app_kwargs` go to
-    `FastMCP.http_app` as they are (`json_response`, `stateless_http`, `event_store`, `session_idle_timeout`, ...)."""
+    `limits.max_body_bytes` and answers what is no message the SDK would answer; an idle session ends after
+    `limits.session_idle_timeout`. FastMCP's Host/Origin guard serves `host` and `allowed_hosts` (a loopback `host`, as
+    `FastMCP.run_http_async` does); `http_app_kwargs` go to `FastMCP.http_app` as they are (`json_response`,
+    `stateless_http`, `event_store`, `session_idle_timeout` in place of the limit's, ...)."""
     hosts = [*allowed_hosts, *((host,) if is_loopback(host) else ())]
-    bridged = Middleware(BridgeMiddleware, max_body_bytes=max_body_bytes, rewrite=bridging(bridge))
+    bridged = Middleware(BridgeMiddleware, max_body_bytes=limits.max_body_bytes, rewrite=bridging(bridge))
+    http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
     return server.http_app(path=path, transport="http", middleware=[bridged, *middleware],
                            allowed_hosts=hosts or None, **http_app_kwargs)
 
 
 async def serve_http(server: FastMCP[Any], *, host: str = "127.0.0.1", port: int = 8000,
-                     allowed_hosts: Sequence[str] = (), bridge: bool | None = None, **http_app_kwargs: Any) -> None:
-    """uvicorn on `http_app` until SIGTERM or SIGINT; CannotListen when the port cannot be had."""
+                     allowed_hosts: Sequence[str] = (), limits: HttpLimits = DEFAULT_LIMITS, bridge: bool | None = None,
+                     **http_app_kwargs: Any) -> None:
+    """uvicorn on `http_app` until SIGTERM or SIGINT, with `limits`' read deadline and connection cap, as
+    `mcp_variants.sdk.serve_http` serves (a half-sent request does not hold a connection forever, nor stalled ones
+    every slot); CannotListen when the port cannot be had."""
     import uvicorn
 
-    app = http_app(server, host=host, allowed_hosts=allowed_hosts, bridge=bridge, **http_app_kwargs)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2)
+    app = http_app(server, host=host, allowed_hosts=allowed_hosts, limits=limits, bridge=bridge, **http_app_kwargs)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2,
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
     await uvicorn.Server(config).serve(sockets=[listen(host, port)])
 
 

@@ -26,12 +26,14 @@ Every other module of this package is private. docs/guides/python-servers.md has
 from ..protocol.errors import DeclarationError, ErrorKind, ToolError
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
+from ._http import HttpLimits
 from ._serve import cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
 __all__ = [
     "DeclarationError",
     "ErrorKind",
+    "HttpLimits",
     "Results",
     "ResultsMismatch",
     "SelectorName",
