@@ -4,6 +4,9 @@ are for (mcp_variants.sdk's GuardedH11Protocol, under both frameworks' servers).
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
+
+from support.waiting import until
 
 
 def stall(port: int, count: int) -> list[socket.socket]:
@@ -29,3 +32,12 @@ def still_open(connections: list[socket.socket]) -> list[socket.socket]:
         except OSError:
             pass
     return still
+
+
+def check_stalled_are_handled(stalled: list[socket.socket], serve_one: Callable[[], object], cap: int, deadline: float) -> None:
+    """With `stalled` open, a client is served three times (`serve_one` asserts its answer), no more than `cap` of them
+    stay open, and the rest close within `deadline` seconds (the server's read deadline and then some)."""
+    for _ in range(3):
+        serve_one()
+    assert len(still_open(stalled)) <= cap
+    until(lambda: not still_open(stalled), "the stalled connections closed after the read deadline", timeout=deadline, every=0.2)

@@ -18,8 +18,7 @@ from raw_support import check_error, memory_of
 from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from support.servers import HttpServer, serve_command
-from support.stalled import stall, still_open
-from support.waiting import until
+from support.stalled import check_stalled_are_handled, stall
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -84,11 +83,11 @@ def test_stalled_connections_neither_starve_a_client_nor_stay(tmp_path: Path) ->
     server = HttpServer(tmp_path, "--max-connections", "50", "--read-timeout", "4", log=tmp_path.parent / f"{tmp_path.name}.log")
     stalled = stall(server.port, 300)
     try:
-        for request_id in range(3):
-            trip = server.post(tools_list(request_id), LIST, timeout=3)
+        def served() -> None:
+            trip = server.post(tools_list(server.next_id()), LIST, timeout=3)
             assert trip.status == 200 and trip.result["tools"], trip.problem
-        assert len(still_open(stalled)) <= 50
-        until(lambda: not still_open(stalled), "the stalled connections closed after the read timeout", timeout=10, every=0.2)
+
+        check_stalled_are_handled(stalled, served, cap=50, deadline=10)
     finally:
         for connection in stalled:
             connection.close()
