@@ -56,7 +56,7 @@ def call(state: ServerState, tool: str, arguments: dict[str, Any], requested: li
     info = CallInfo(caller, "2026-12-01", tuple(f"{s['audience']}/{s['format']}" for s in requested), "http:abc")
 
     def context() -> ToolContext:
-        return ToolContext(limits=state.limits, hub=state.hub, client=state.hub.client(None), call=info)
+        return ToolContext(limits=state.limits, registry=state.registry, client=state.registry.client(None), call=info)
 
     params = {"name": tool, "arguments": arguments, "requestedOutputs": requested}
     return anyio.run(lambda: state.tools.call(params, Era.OUTPUTS, frozenset(), context))

@@ -12,7 +12,7 @@ from mcp.shared.exceptions import MCPError
 from PIL import Image
 
 from mcp_variants.images import URI_PREFIX, ImageMode, ImagePolicy, ImageStore, scaled
-from mcp_variants.jupyter.hub import ClientState
+from mcp_variants.jupyter.registry import ClientState
 from mcp_variants.protocol.projection import legacy_content
 from mcp_variants.protocol.versions import Era
 from mcp_variants.server.image_resources import ImageResources, image_owner

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from mcp.shared.exceptions import MCPError
 
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, DeclarationError
 from ..protocol.types import UI_STRUCTURED, ToolDeclaration

@@ -9,7 +9,7 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 
 from ..images import URI_PREFIX, ImageNotKept, ImageStore
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 

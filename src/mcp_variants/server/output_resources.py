@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp.shared.exceptions import MCPError
 
-from ..jupyter.hub import ClientState, Hub
+from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..output_links import (
     CELL_SCHEME,
@@ -77,8 +77,8 @@ class RunOutputResources:
 
 
 class CellOutputResources:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, registry: RuntimeRegistry) -> None:
+        self.registry = registry
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(f"{CELL_SCHEME}:")
@@ -103,7 +103,7 @@ class CellOutputResources:
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         path, cell_id, index = self._path(uri)
         try:
-            notebook = await self.hub.backend(client).contents.read_notebook(path)
+            notebook = await self.registry.backend(client).contents.read_notebook(path)
         except ToolError as exc:
             raise notebook_resources.failure(exc, uri) from None
         cell = next((c for c in notebook.get("cells", []) if c.get("id") == cell_id), None)
@@ -121,6 +121,6 @@ class CellOutputResources:
     async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
         path, _, _ = self._path(uri)
         try:
-            return await self.hub.backend(client).contents.watch(path, listener)
+            return await self.registry.backend(client).contents.watch(path, listener)
         except ToolError as exc:
             raise notebook_resources.failure(exc, uri) from None

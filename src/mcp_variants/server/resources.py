@@ -28,7 +28,7 @@ from mcp_types import (
 )
 
 from ..apps.resources import not_found
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ToolError
 from ..protocol.versions import STATELESS_VERSIONS

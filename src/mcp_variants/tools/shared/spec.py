@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ...images import ImagePolicy
-from ...jupyter.hub import ClientState, Hub
+from ...jupyter.registry import ClientState, RuntimeRegistry
 from ...jupyter.runtime import Agent, Backend, ProgressCallback
 from ...output_links import OutputKeeper
 from ...protocol.projection import Outcome, ToolProjectors
@@ -39,13 +39,13 @@ class CallInfo:
     caller: Caller = Caller("unknown", "internal")
     protocol_version: str | None = None  # the client's: 2026-12-01 for a bridged request
     requested: tuple[str, ...] = ()  # requestedOutputs as "audience/format"; () for the default selection
-    session: str | None = None  # the client's key (hub.ClientState.key): "stdio", "http:<session id>"; None when stateless
+    session: str | None = None  # the client's key (registry.ClientState.key): "stdio", "http:<session id>"; None when stateless
 
 
 @dataclass
 class ToolContext:
     limits: Limits
-    hub: Hub
+    registry: RuntimeRegistry
     client: ClientState
     progress: ProgressCallback | None = None
     images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
@@ -55,7 +55,7 @@ class ToolContext:
 
     @property
     def backend(self) -> Backend:
-        return self.hub.backend(self.client)
+        return self.registry.backend(self.client)
 
 
 ToolRun = Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
