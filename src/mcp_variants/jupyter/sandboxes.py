@@ -30,7 +30,7 @@ from .refusals import Recourse, RuntimeRefusal
 from .registry import RuntimeRegistry
 from .remote.server_client import JupyterServerClient
 from .sandbox_server import Sandbox
-from .server_backend import server_backend
+from .server_backend import http_server_backend
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ async def launch_sandbox(registry: RuntimeRegistry, *, hard_cap_bytes: int) -> S
         raise
     sandbox = Sandbox(sandbox_id, server, datetime.now(UTC).isoformat(timespec="seconds"))
     client = JupyterServerClient(server.url, server.token)
-    registry.add_sandbox(sandbox, server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
+    registry.add_sandbox(sandbox, http_server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
     return sandbox
 
 

@@ -18,7 +18,7 @@ from traitlets import Bool, Enum, Float, Int, TraitType, Unicode, default
 
 from .. import __version__, telemetry
 from ..images import ImageMode, ImagePolicy
-from ..jupyter.inprocess import SERVER, server_backend
+from ..jupyter.inprocess import SERVER, inprocess_backend
 from ..jupyter.registry import RuntimeRegistry
 from ..sdk._http import HttpLimits, build_http_app
 from ..sdk._serve import bridging
@@ -78,7 +78,7 @@ class MCPVariants(ExtensionApp):
         assert self.serverapp is not None
         limits = Limits(default_timeout=self.timeout, assistant_text_bytes=self.output_cap, hard_cap_bytes=self.hard_cap)
         observer = CallObserver(AuditLog.open(self.audit_log) if self.audit_log else None, content=self.audit_content)
-        backend = server_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
+        backend = inprocess_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
         self.state: ServerState = assemble_state(load_tools(observer), RuntimeRegistry({SERVER: backend}, default_backend=SERVER), limits,
                                                  ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer,
                                                  self._shared_state())

@@ -19,7 +19,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     # On first use: the remote runtime imports httpx, websockets and pycrdt, which a server that never
     # connects (or only lists its tools) should not pay for at start-up.
     from ..jupyter.remote.server_client import JupyterServerClient, split_url
-    from ..jupyter.server_backend import REMOTE, remote_key, server_backend
+    from ..jupyter.server_backend import REMOTE, http_server_backend, remote_key
 
     provider = args.get("document_provider", "jupyter")
     if provider != "jupyter":
@@ -44,7 +44,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         return Outcome(value=Message("jupyter.connect", status_text + STATELESS_NOTE, record))
     backend = registry.backends.get(key)
     if backend is None:
-        registry.add_backend(server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
+        registry.add_backend(http_server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
                                        hard_cap_bytes=ctx.limits.hard_cap_bytes))
     elif not _server(backend).same_token(token):
         _server(backend).set_token(token)  # same server, a token that works now

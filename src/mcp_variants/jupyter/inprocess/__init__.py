@@ -19,7 +19,7 @@ from .kernels import ServerKernels
 SERVER = "server"  # the backend key of the server the extension runs in
 
 
-def server_backend(serverapp: Any, *, kernel_name: str, hard_cap_bytes: int) -> Backend:
+def inprocess_backend(serverapp: Any, *, kernel_name: str, hard_cap_bytes: int) -> Backend:
     """A Backend on `serverapp` (a jupyter_server ServerApp), in process."""
     kernels = ServerKernels(serverapp, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
     contents = LiveContents(ServerContents(serverapp.contents_manager), ServerRooms(serverapp))
