@@ -18,7 +18,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .apps.host import linked_view, view_resource
+from .apps.apps_host import linked_view, view_resource
 from .client.errors import InvalidServerResponse
 from .client.stdio import VERSION_KEY, StdioConnection, envelope
 from .conformance.traceability import coverage

@@ -10,7 +10,7 @@
 """
 
 from .errors import ClientError, InvalidServerResponse, SelectionError, ServerError, TransportError
-from .host import Host, HostCall
+from .minimal_host import Host, HostCall
 from .modes import Mode, Selection, select
 from .results import CallResult
 from .router import Delivery, HostRouter, RouteReport

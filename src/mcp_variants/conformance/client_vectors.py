@@ -379,7 +379,7 @@ def reference_client_available() -> str | None:
 def replay(vector: Mapping[str, Any]) -> dict[str, Any]:
     """Run one client vector against the reference client; the host record."""
     from ..client.errors import ClientError, InvalidServerResponse, SelectionError, ServerError
-    from ..client.host import Host
+    from ..client.minimal_host import Host
     from ..client.modes import Mode
     from ..client.router import HostRouter
     from ..client.session import ClientSession

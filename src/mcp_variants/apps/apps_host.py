@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..client.errors import ClientError, InvalidServerResponse, ServerError
-from ..client.host import Host, HostCall
+from ..client.minimal_host import Host, HostCall
 from ..client.modes import Mode
 from ..client.router import Delivery, HostRouter
 from ..client.session import ClientSession
