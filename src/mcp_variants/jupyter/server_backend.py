@@ -2,7 +2,7 @@
 
 `http_server_backend` is the one assembly on a Jupyter server (`--jupyter-url`, connect_to_jupyter,
 sandboxes): its kernels are `SessionKernels` (a notebook runs in its JupyterLab session's kernel),
-its contents `LiveContents` (shared documents where the server has real-time collaboration, files
+its contents `JupyterContents` (shared documents where the server has real-time collaboration, files
 otherwise). `gateway_backend` pairs an Enterprise Gateway's kernels with `--root` or `--jupyter-url`'s
 contents.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .live.contents import LiveContents, LiveDocument
+from .live.contents import JupyterContents, LiveDocument
 from .live.document import SharedNotebook
 from .live.lobby import Lobby
 from .live.rooms import Rooms
@@ -54,9 +54,9 @@ class RoomDocuments:
         return document
 
 
-def remote_contents(server: JupyterServerClient) -> LiveContents:
+def remote_contents(server: JupyterServerClient) -> JupyterContents:
     """The contents of a Jupyter server reached by URL: its rooms over websockets, its files through /api/contents."""
-    return LiveContents(RemoteContents(server), RoomDocuments(Rooms(server)))
+    return JupyterContents(RemoteContents(server), RoomDocuments(Rooms(server)))
 
 
 def http_server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,

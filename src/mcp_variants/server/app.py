@@ -43,11 +43,11 @@ from ..sdk._toolset import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import Limits, ToolContext
 from .callers import agent_of, call_info
-from .image_resources import ImageResources, image_owner
+from .image_resources import ImageResources
 from .notebook_resources import NotebookResources
 from .observe import CallObserver
 from .output_resources import CellOutputResources, RunOutputResources
-from .resources import Resources, register_resources
+from .resources import Resources, link_owner, register_resources
 from .subscriptions import Subscriptions
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
             connection.exit_stack.callback(registry.forget, key)
-            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
+            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # link_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
             connection.exit_stack.push_async_callback(state.registry.agent_left, key)  # it leaves the notebooks people see it in
         else:
@@ -245,5 +245,5 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
 
     client = client_state(ctx, state)
     return ToolContext(limits=state.limits, registry=state.registry, client=client, progress=progress,
-                       images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key),
-                       outputs=OutputKeeper(state.outputs, image_owner(client)), agent=agent_of(ctx, client.key, state.agent_name))
+                       images=state.images.for_owner(link_owner(client)), call=call_info(ctx, client.key),
+                       outputs=OutputKeeper(state.outputs, link_owner(client)), agent=agent_of(ctx, client.key, state.agent_name))

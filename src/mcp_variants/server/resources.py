@@ -39,6 +39,13 @@ logger = logging.getLogger(__name__)
 PAGE = 100  # resources per resources/list page
 
 
+def link_owner(client: ClientState) -> str:
+    """Who may read the links made for `client` (its images and its runs' and cells' outputs): its connection
+    (stdio) or HTTP session; a stateless request, which has no identity of its own, shares with the stateless
+    requests working through the same runtime, as the notebooks it reads are that runtime's."""
+    return client.key if client.key is not None else f"stateless:{client.backend_key}"
+
+
 class Source(Protocol):
     def owns(self, uri: str) -> bool: ...
 
