@@ -24,13 +24,14 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
-from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
+from ..processes import ProcessStartError
 from ..protocol.errors import ErrorKind, ToolError
 from .refusals import Recourse, RuntimeRefusal
 from .registry import RuntimeRegistry
 from .remote.server_client import JupyterServerClient
 from .sandbox_server import Sandbox
 from .server_backend import http_server_backend
+from .server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess, installed
 
 logger = logging.getLogger(__name__)
 
