@@ -370,7 +370,7 @@ class ScriptedTransport:
 def reference_client_available() -> str | None:
     """None when mcp_variants.client has what the host scenarios drive; else why not."""
     try:
-        from ..client import errors, host, modes, router, session  # noqa: F401
+        from ..client import errors, minimal_host, modes, router, session  # noqa: F401
     except ImportError as exc:
         return f"pending: the reference client (mcp_variants.client session/router) is not importable: {exc}"
     return None
