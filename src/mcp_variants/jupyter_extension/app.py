@@ -20,13 +20,13 @@ from .. import __version__, telemetry
 from ..images import ImageMode, ImagePolicy
 from ..jupyter.inprocess import SERVER, inprocess_backend
 from ..jupyter.registry import RuntimeRegistry
+from ..limits import Limits
 from ..sdk._http import HttpLimits, build_http_app
 from ..sdk._serve import bridging
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver
 from ..server.options import OPTIONS, Option
-from ..tools.shared.spec import Limits
 from .asgi import AsgiApp
 from .handler import MCPHandler
 

@@ -32,6 +32,7 @@ from ..jupyter.embedded import EmbeddedRuntime
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.registry import EMBEDDED, ClientState, RuntimeRegistry
 from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
+from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION
@@ -41,7 +42,7 @@ from ..sdk._requests import client_key
 from ..sdk._task_store import TaskStore
 from ..sdk._toolset import ToolSet, VariantTool
 from ..tools import TOOLS
-from ..tools.shared.spec import Limits, ToolContext
+from ..tools.shared.spec import ToolContext
 from .callers import agent_of, call_info
 from .image_resources import ImageResources
 from .notebook_resources import NotebookResources
