@@ -35,7 +35,7 @@ from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
 from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
-from ..protocol.types import UI_EXTENSION
+from ..protocol.types import UI_EXTENSION, ui_capability
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ..sdk._lowlevel import serve_tools
 from ..sdk._requests import client_key
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Extensions this server advertises (SEP-2133 capability map).
-SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: ui_capability()}
 LIST_TTL_MS = 60_000
 
 
