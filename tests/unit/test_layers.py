@@ -37,7 +37,7 @@ def _registry_storage() -> set[str]:
 
 
 def test_only_registry_py_touches_the_registrys_state() -> None:
-    """Everything else changes it through Hub's and ClientState's methods (their properties are read-only views)."""
+    """Everything else changes it through RuntimeRegistry's and ClientState's methods (their properties are read-only views)."""
     storage = _registry_storage()
     assert {"_backends", "_notebook_kernels", "_attached_kernels", "_clients", "_notebook_names"} <= storage
     found = []
