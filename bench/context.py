@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_variants.client import CallResult, ClientError, ClientSession, StdioConnection, StdioTransport
-from mcp_variants.processes import COLLABORATION_EXTENSIONS, JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED, Selector
 
 from . import tokens

@@ -83,7 +83,7 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
     await app._post_start()  # what start_ioloop schedules: the extensions' start (the MCP app's lifespan)
     extension = next(iter(app.extension_manager.extension_apps["mcp_variants.jupyter_extension"]))
     state = extension.state
-    kernels = state.hub.backends["server"].kernels
+    kernels = state.registry.backends["server"].kernels
     km = app.kernel_manager
 
     raw_id = await km.start_kernel(kernel_name="python3", path="")
@@ -96,7 +96,7 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
     tool_kernel = await kernels.start_kernel()
 
     def context() -> ToolContext:
-        return ToolContext(limits=state.limits, hub=state.hub, client=state.hub.client(None), images=state.images)
+        return ToolContext(limits=state.limits, registry=state.registry, client=state.registry.client(None), images=state.images)
 
     http = await asyncio.create_subprocess_exec(sys.executable, "-m", "bench.extension", "--client", f"{app.connection_url}mcp",
                                                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

@@ -1,7 +1,7 @@
 """Live notebooks: how soon an agent's edit shows in a person's JupyterLab page, and every notebook
 tool over the shared document against the REST path, in the same run.
 
-Two Jupyter servers, both from the product's launcher (mcp_variants.processes.JupyterServerProcess):
+Two Jupyter servers, both from the product's launcher (mcp_variants.jupyter.server_launcher.JupyterServerProcess):
 
   live   JupyterLab 4.6 with jupyter-collaboration 5 (the browser tests' one:
          tests/support/jupyter.jupyterlab_server), `serve --jupyter-url <it>`, 2026-12-01 stateless;
@@ -40,7 +40,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
 from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
 from .stats import summarize

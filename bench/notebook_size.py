@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_variants.client.stdio import envelope
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
 from .record import REPO
 from .roundtrip import StdioServer

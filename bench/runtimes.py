@@ -19,7 +19,7 @@ every contestant once, in a shuffled order); every contestant has its own proces
              server --jupyter-url <sandbox> requesting programmatic/structured: its timings.durationMs
              is the remote runtime's own message loop (the run loop), to split the overhead
 
-Both jupyter-servers come from the product's launcher (mcp_variants.processes.JupyterServerProcess:
+Both jupyter-servers come from the product's launcher (mcp_variants.jupyter.server_launcher.JupyterServerProcess:
 the command line, isolation and token file of a sandbox), with the sandboxes' configuration
 (sandboxes.CONFIG) for the sandbox and an empty configuration file for the stock one: the
 TCP_NODELAY websocket class is the one difference.
@@ -52,7 +52,7 @@ import psutil
 
 from mcp_variants.jupyter import sandboxes
 from mcp_variants.jupyter.remote.websocket import disconnect
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
 from .roundtrip import (
     CODE,

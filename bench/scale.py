@@ -40,7 +40,7 @@ import nbformat
 import pytest
 
 from mcp_variants.jupyter import sandboxes
-from mcp_variants.processes import TokenEndpoint
+from mcp_variants.jupyter.server_launcher import TokenEndpoint
 
 from .record import machine, short_sha, write
 from .roundtrip import CODE, StdioServer, _cpu_times, cpu_busy, execute_default, tree_cpu_seconds, wait_for_quiet

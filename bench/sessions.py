@@ -4,7 +4,7 @@ First, rounds of N sessions opened (initialize, notifications/initialized) and l
 default idle timeout: the server's memory (USS: what it alone holds) after each round; what the
 later rounds add is what an open abandoned session holds (the first pays for what any session costs
 once: allocator arenas, caches). Then `serve --http --session-idle-timeout 1`; rounds of N sessions,
-each opened, used once (tools/call list_kernels, so that the Hub holds state for it) and abandoned
+each opened, used once (tools/call list_kernels, so that the runtime registry holds state for it) and abandoned
 (never DELETE); the memory once every session of the round expired: what the later rounds add is what
 an expired session keeps. Then with --max-sessions M, 3M sessions are opened one after another: each
 beyond M ends the least recently used idle one, memory bounded.

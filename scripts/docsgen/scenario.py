@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_variants.conformance.wire import RoundTrip
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
 from .measurements import measure
 from .normalize import Normalizer

@@ -18,20 +18,20 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .apps.host import linked_view, view_resource
+from .apps.apps_host import linked_view, view_resource
 from .client.errors import InvalidServerResponse
 from .client.stdio import VERSION_KEY, StdioConnection, envelope
 from .conformance.traceability import coverage
 from .conformance.verdict import verdict_lines
 from .protocol.declarations import parse_declaration
 from .protocol.errors import DeclarationError
-from .protocol.types import UI_EXTENSION, Selector
+from .protocol.types import UI_EXTENSION, Selector, ui_capability
 from .protocol.versions import era_for
 from .report.numbers import read_bench, results_dir
 from .report.page import without_base64, write_report
 from .report.record import DemoRun, Execution, Step, route
 
-UI = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+UI = {UI_EXTENSION: ui_capability()}
 # A line chart drawn with Pillow, one of the server's dependencies: the kernel runs in the server's
 # environment, and a plain install has no matplotlib.
 PLOT = (

@@ -6,7 +6,7 @@
   with the image as a blob. The bytes are kept in an ImageStore: the most recently used images
   within a byte budget. A link lives until its image is the least recently used one when the
   budget is full, or the server stops; an image shown again (read_cell, a re-run) gets its link back.
-  A link is read only by the client it was given to (server/image_resources.py `image_owner`).
+  A link is read only by the client it was given to (server/resources.py `link_owner`).
 
 Structured variants are not changed by the mode: assistant/structured references an image by type
 and size (and its link, in link mode); programmatic/structured and the views keep the bytes.
@@ -42,7 +42,7 @@ class ImageNotKept(LookupError):
 class _Kept:
     mime: str
     data: bytes
-    owners: set[str]  # who may read it: image_owner() of each client it was shown to
+    owners: set[str]  # who may read it: link_owner() of each client it was shown to
 
 
 class ImageStore:
@@ -94,7 +94,7 @@ class ImagePolicy:
     mode: ImageMode = ImageMode.INLINE
     max_pixels: int = DEFAULT_MAX_PIXELS  # the longer side of the model's inline images; 0: not scaled
     store: ImageStore = field(default_factory=ImageStore)
-    owner: str = ""  # whose links this policy makes, for a request: image_owner() of its client (`for_owner`)
+    owner: str = ""  # whose links this policy makes, for a request: link_owner() of its client (`for_owner`)
 
     def for_owner(self, owner: str) -> ImagePolicy:
         return self if self.mode is ImageMode.INLINE else replace(self, owner=owner)

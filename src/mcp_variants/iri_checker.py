@@ -7,7 +7,7 @@ readiness 1.25 -> 0.36 s; docs/performance.md). Without the module jsonschema sk
 every other one.
 
 `python -m mcp_variants.iri_checker MODULE ARGS...` runs MODULE as `python -m MODULE ARGS...` would, without
-the checker: how processes.JupyterServerProcess starts jupyter_server and JupyterLab, whose jupyter-events
+the checker: how jupyter.server_launcher.JupyterServerProcess starts jupyter_server and JupyterLab, whose jupyter-events
 validates event schemas that name no `iri` format (tests/unit/test_iri_checker.py holds that).
 """
 

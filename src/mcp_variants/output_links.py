@@ -2,7 +2,7 @@
 
 * A run of execute_code: `mcp-variants://runs/<run>/outputs/<n>`, its outputs kept (up to --hard-cap, as the
   run kept them) in an OutputStore: the most recently used runs within a byte budget, each readable by the
-  client that ran it only (server/image_resources.py `image_owner`), until it is the least recently used
+  client that ran it only (server/resources.py `link_owner`), until it is the least recently used
   when the budget is full, its client's session ends, or the server stops.
 * A notebook cell's output: `cell-output:///<path>/cells/<cell id>/outputs/<n>`, read from the notebook
   as it is now (server/output_resources.py), so always the cell's current output.
@@ -154,7 +154,7 @@ class OutputStore:
 
 @dataclass(frozen=True)
 class OutputKeeper:
-    """The store, for one request: keeps its runs for its client (`owner`: image_owner() of it)."""
+    """The store, for one request: keeps its runs for its client (`owner`: link_owner() of it)."""
 
     store: OutputStore = field(default_factory=OutputStore)
     owner: str = ""

@@ -22,7 +22,7 @@ import httpx
 import nbformat
 import pytest
 
-from mcp_variants.apps.host import AppsHost
+from mcp_variants.apps.apps_host import AppsHost
 from mcp_variants.client import ClientSession, Routing, envelope
 from mcp_variants.client.http import HttpTransport
 from support.jupyter import jupyterlab  # noqa: F401 - the fixture, for the live-notebook browser tests

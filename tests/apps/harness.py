@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-from mcp_variants.apps.host import AppsCall, AppsHost, ViewCallRefused
+from mcp_variants.apps.apps_host import AppsCall, AppsHost, ViewCallRefused
 from mcp_variants.client import ClientError, ServerError
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.extension import ENDPOINT, EndpointServer, extension_server
 from support.lab import LabPage
 

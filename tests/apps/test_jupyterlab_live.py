@@ -20,7 +20,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text, through
 from support.jupyter import on_disk
 from support.lab import PANEL, LabError, LabPage, now_ms

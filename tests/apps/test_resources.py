@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_variants.apps.resources import MIME_TYPE, VIEWS, check_view_links
+from mcp_variants.apps.resources import VIEWS, check_view_links
 from mcp_variants.catalog import load_declarations
 from mcp_variants.protocol.errors import DeclarationError
-from mcp_variants.protocol.types import UI_STRUCTURED, ToolDeclaration
+from mcp_variants.protocol.types import UI_MIME_TYPE, UI_STRUCTURED, ToolDeclaration
 from mcp_variants.protocol.versions import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
 
 from .conftest import NOTEBOOK, Pool
@@ -56,12 +56,12 @@ def test_every_version_lists_and_reads_the_views(raw: Raw, version: str) -> None
     # The views first, then the root's notebooks (notebook:///, tests/integration/test_notebook_resources.py).
     assert [r["uri"] for r in listed["resources"]] == [v.uri for v in VIEWS] + [f"notebook:///{NOTEBOOK}"]
     for entry in listed["resources"][:len(VIEWS)]:
-        assert entry["uri"].startswith("ui://") and entry["mimeType"] == MIME_TYPE
+        assert entry["uri"].startswith("ui://") and entry["mimeType"] == UI_MIME_TYPE
         assert entry["_meta"]["ui"]["csp"] == {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
     for view in VIEWS:
         result = raw.request(version, "resources/read", {"uri": view.uri})["result"]
         (content,) = result["contents"]
-        assert content["uri"] == view.uri and content["mimeType"] == MIME_TYPE
+        assert content["uri"] == view.uri and content["mimeType"] == UI_MIME_TYPE
         assert content["text"] == (VIEWS_DIR / view.file).read_text(encoding="utf-8")
         assert content["_meta"]["ui"]["csp"]["connectDomains"] == []
         if version not in HANDSHAKE_VERSIONS:  # the stateless eras' required cache hints
@@ -139,5 +139,5 @@ def test_an_app_only_tool_may_leave_the_view_to_its_caller() -> None:
 
 def test_the_server_advertises_the_extension(raw: Raw) -> None:
     discovered = raw.request("2026-12-01", "server/discover")["result"]
-    assert discovered["capabilities"]["extensions"][UI] == {"mimeTypes": [MIME_TYPE]}
+    assert discovered["capabilities"]["extensions"][UI] == {"mimeTypes": [UI_MIME_TYPE]}
     assert json.dumps(discovered).count(UI) == 1

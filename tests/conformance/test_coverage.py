@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_variants.conformance.client_scenarios import client_mode_scenarios
-from mcp_variants.conformance.host import client_vectors
+from mcp_variants.conformance.client_vectors import client_vectors
 from mcp_variants.conformance.scenarios import server_vectors
 
 from .test_broken import EXPECTED as BROKEN_SERVERS

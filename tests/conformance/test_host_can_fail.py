@@ -15,7 +15,7 @@ from mcp_variants.client.errors import InvalidServerResponse
 from mcp_variants.client.results import CallResult, wire_selector
 from mcp_variants.client.router import Delivery, RouteReport
 from mcp_variants.client.tools import ToolIndex, ToolInfo
-from mcp_variants.conformance.host import client_vectors, run_client_vector
+from mcp_variants.conformance.client_vectors import client_vectors, run_client_vector
 from mcp_variants.protocol.types import Selector, Variant
 
 

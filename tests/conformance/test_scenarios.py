@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mcp_variants.conformance.host import client_vectors, run_client_vector
+from mcp_variants.conformance.client_vectors import client_vectors, run_client_vector
 from mcp_variants.conformance.verdict import REQUIRED_LEVELS
 
 from .conftest import Suite, explain

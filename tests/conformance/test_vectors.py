@@ -10,7 +10,7 @@ from typing import Any
 
 from mcp_variants.conformance.checks import OPS, placeholders, validate_check
 from mcp_variants.conformance.cli import vector_text
-from mcp_variants.conformance.host import run_client_vector
+from mcp_variants.conformance.client_vectors import run_client_vector
 from mcp_variants.conformance.runner import RunConfig, all_vectors, load_vectors, packaged_vectors_dir, run
 
 from .conftest import Suite, target_labels

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import envelope
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.checked_server import Server, text
 from support.processes import Reaper
 from support.servers import serve_stdio

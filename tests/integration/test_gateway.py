@@ -20,7 +20,7 @@ import psutil
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.scale import (
     GatewayProcess,
     gateway_fixture,  # noqa: F401 - the `gateway` fixture

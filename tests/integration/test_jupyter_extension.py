@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.server.callers import os_user
 from mcp_variants.server.observe import digest
 from support.extension import ENDPOINT, EndpointConnection, extension_server

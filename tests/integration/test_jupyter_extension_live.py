@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.extension import ENDPOINT, EndpointConnection, extension_server
 from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts

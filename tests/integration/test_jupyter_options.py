@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess, free_port
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from mcp_variants.processes import free_port
 from support.servers import serve_command
 
 pytestmark = pytest.mark.timeout(120)

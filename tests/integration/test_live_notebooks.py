@@ -25,7 +25,7 @@ import httpx
 import nbformat
 import pytest
 
-from mcp_variants.processes import JupyterServerProcess, TokenEndpoint
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess, TokenEndpoint
 from support.checked_server import AC, AS, PS, Server, text, through
 from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts

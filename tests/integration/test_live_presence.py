@@ -17,7 +17,7 @@ import pytest
 from pycrdt import Assoc, StickyIndex
 
 from mcp_variants.client.stdio import envelope
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.awareness import GLOBAL_ROOM, Watcher, notebook_room
 from support.checked_server import AC, OUTPUTS_VERSION, Server, text
 from support.person import Person

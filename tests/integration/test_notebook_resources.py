@@ -25,7 +25,7 @@ import nbformat
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.sse import read_sse
 from support.person import Person
 from support.servers import serve_stdio

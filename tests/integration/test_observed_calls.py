@@ -21,11 +21,13 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from mcp_variants.call_info import Caller, CallInfo
+from mcp_variants.limits import Limits
 from mcp_variants.protocol.versions import Era
 from mcp_variants.server.app import ServerState, load_state
 from mcp_variants.server.audit import AuditLog
 from mcp_variants.server.observe import CallObserver, digest
-from mcp_variants.tools.shared.spec import Caller, CallInfo, Limits, ToolContext
+from mcp_variants.tools.shared.spec import ToolContext
 
 pytestmark = pytest.mark.timeout(120)
 PS = {"audience": "programmatic", "format": "structured"}
@@ -56,7 +58,7 @@ def call(state: ServerState, tool: str, arguments: dict[str, Any], requested: li
     info = CallInfo(caller, "2026-12-01", tuple(f"{s['audience']}/{s['format']}" for s in requested), "http:abc")
 
     def context() -> ToolContext:
-        return ToolContext(limits=state.limits, hub=state.hub, client=state.hub.client(None), call=info)
+        return ToolContext(limits=state.limits, registry=state.registry, client=state.registry.client(None), call=info)
 
     params = {"name": tool, "arguments": arguments, "requestedOutputs": requested}
     return anyio.run(lambda: state.tools.call(params, Era.OUTPUTS, frozenset(), context))

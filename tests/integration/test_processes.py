@@ -1,5 +1,6 @@
 """mcp_variants.processes on real processes: ports, readiness, stopping by PID with everything a child
-started, and a jupyter-server that keeps its token out of its command line and its kernels' environment."""
+started, and a jupyter-server (mcp_variants.jupyter.server_launcher) that keeps its token out of its command line
+and its kernels' environment."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import httpx
 import psutil
 import pytest
 
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.processes import (
     FREE_PORT_LOW,
-    JupyterServerProcess,
     PipedProcess,
     ProcessExited,
     ProcessStartError,

@@ -27,7 +27,7 @@ import pytest
 
 from mcp_variants.jupyter.remote.server_client import JupyterServerClient
 from mcp_variants.jupyter.remote.websocket import open_channels
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.protocol.errors import ToolError
 from support.checked_server import AC, AS, PS, Server, stdout_of, text
 from support.jupyter import kernel_ids

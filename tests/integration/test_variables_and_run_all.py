@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from mcp_variants.client.stdio import envelope
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.checked_server import Server
 from support.person import Person, output_texts
 from support.processes import Reaper

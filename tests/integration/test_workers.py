@@ -25,7 +25,7 @@ import pytest
 
 from mcp_variants.jupyter.remote.contents import RemoteContents
 from mcp_variants.jupyter.remote.server_client import JupyterServerClient
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.protocol.errors import ErrorKind, ToolError
 from support.jupyter import jupyterlab_server, on_disk
 

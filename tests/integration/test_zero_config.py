@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from mcp_variants.jupyter.discovery import running_servers, server_on
-from mcp_variants.processes import JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.checked_server import AC, PS, Server, text
 from support.processes import Reaper, started_by_exec
 

@@ -19,7 +19,7 @@ import httpx
 
 from mcp_variants.client.http import parse_messages
 from mcp_variants.client.stdio import envelope
-from mcp_variants.processes import COLLABORATION_EXTENSIONS, JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
 from support.checked_server import OUTPUTS_VERSION, UI_EXTENSIONS, Server
 from support.jupyter import LAB_SETTINGS
 

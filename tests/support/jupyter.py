@@ -12,7 +12,7 @@ import httpx
 import nbformat
 import pytest
 
-from mcp_variants.processes import COLLABORATION_EXTENSIONS, JupyterServerProcess
+from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
 
 # JupyterLab settings for pages a test drives: no news or update prompts over the notebook, and
 # every cell in the DOM (JupyterLab 4 renders only the cells in view by default).

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from mcp_variants.processes import JupyterServerProcess, PipedProcess
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from mcp_variants.processes import PipedProcess
 
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "apps"

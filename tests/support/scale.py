@@ -27,7 +27,8 @@ from typing import Any
 import httpx
 import pytest
 
-from mcp_variants.processes import LOOPBACK, TokenServerProcess, free_port, tls_context
+from mcp_variants.jupyter.server_launcher import TokenServerProcess
+from mcp_variants.processes import LOOPBACK, free_port, tls_context
 from support.envs import cached_venv, unavailable
 
 GATEWAY_REQUIREMENTS = ("jupyter_enterprise_gateway==3.3.0", "ipykernel>=6.29")

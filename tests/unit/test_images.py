@@ -12,10 +12,11 @@ from mcp.shared.exceptions import MCPError
 from PIL import Image
 
 from mcp_variants.images import URI_PREFIX, ImageMode, ImagePolicy, ImageStore, scaled
-from mcp_variants.jupyter.hub import ClientState
+from mcp_variants.jupyter.registry import ClientState
 from mcp_variants.protocol.projection import legacy_content
 from mcp_variants.protocol.versions import Era
-from mcp_variants.server.image_resources import ImageResources, image_owner
+from mcp_variants.server.image_resources import ImageResources
+from mcp_variants.server.resources import link_owner
 
 
 def png(width: int, height: int, color: str = "red") -> str:
@@ -44,7 +45,7 @@ def test_the_store_keeps_the_most_recently_used_images_within_its_budget():
 def test_a_resource_read_returns_the_blob_and_an_evicted_link_says_what_to_do():
     store = ImageStore(max_bytes=150)
     resources, client = ImageResources(store), ClientState()
-    uri = store.put("image/png", b"x" * 100, image_owner(client))
+    uri = store.put("image/png", b"x" * 100, link_owner(client))
     with pytest.raises(MCPError, match="not kept for this client"):  # another client's
         anyio.run(partial(resources.read, ClientState(key="http:other"), uri, stateless=False))
     result = anyio.run(partial(resources.read, client, uri, stateless=False))

@@ -6,7 +6,8 @@ run alone, a worker. So each module is imported in a fresh interpreter of its ow
 forked from one that imported only third-party libraries: tests/support/fresh_imports.py), and
 the graph read from the sources (every import statement, those in functions and under `if
 TYPE_CHECKING:` included) has no cycle between modules nor between the
-parts of any package. client/ and conformance/ stand on the core alone.
+parts of any package. client/ and conformance/ stand on the core alone, and each light wheel
+(distributions/) ships what its modules import and, of the shared modules, nothing else.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -223,3 +225,33 @@ def test_the_graph_sees_what_python_sees(tmp_path: Path) -> None:
     edges = graph(modules(tmp_path, "p"))
     assert sorted(cycles(edges)) == [["p.eager", "p.lazy"], ["p.hinted", "p.typed"], ["p.live.sessions", "p.remote"]]
     assert sorted(cycles(parts_of("p", edges))) == [["p.eager", "p.lazy"], ["p.hinted", "p.typed"], ["p.live", "p.remote"]]
+
+
+def shipped(distribution: str) -> set[str]:
+    """The modules a distribution of distributions/ ships: its pyproject.toml's force-include, read as modules."""
+    folder = REPO / "distributions" / distribution
+    included = tomllib.loads((folder / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    found = set()
+    for source in included:
+        path = (folder / source).resolve()
+        if path.name == "__init__.py":
+            found.add(".".join(path.parent.relative_to(SRC).parts))
+        elif path.suffix == ".py" or path.is_dir():
+            prefix = ".".join(path.relative_to(SRC).with_suffix("").parts)
+            found |= {name for name in PACKAGE if name == prefix or name.startswith(prefix + ".")}
+    return found
+
+
+def test_each_light_wheel_ships_what_it_imports_and_no_shared_module_it_does_not() -> None:
+    """mcp-variants-conformance holds what client/, conformance/ and protocol/ import, and of the modules at the top
+    of the package only those (the Jupyter server launcher, say, is the application's); mcp-variants-sdk, on it,
+    what sdk/ and fastmcp/ import."""
+    suite, sdk = shipped("conformance"), shipped("sdk")
+    assert {"mcp_variants.protocol", "mcp_variants.client.session", "mcp_variants.processes"} <= suite
+    assert {"mcp_variants.sdk", "mcp_variants.fastmcp._serve"} <= sdk
+    for wheel, roots, beneath in ((suite, ("client", "conformance", "protocol"), set()), (sdk, ("sdk", "fastmcp"), suite)):
+        own = [name for name in wheel if name.partition(".")[2].partition(".")[0] in roots]
+        needed = set(own).union(*(reachable(name, EDGES) for name in own))
+        assert needed <= wheel | beneath, f"imported, not shipped: {sorted(needed - wheel - beneath)}"
+        unneeded = {name for name in wheel - needed if name.count(".") == 1 and name != "mcp_variants"}
+        assert not unneeded, f"shipped, imported by none of {roots}: {sorted(unneeded)}"

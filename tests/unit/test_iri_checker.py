@@ -66,7 +66,7 @@ def _event_schemas() -> dict[str, Any]:
 
 
 def test_the_jupyter_servers_we_start_validate_no_iri_format() -> None:
-    """processes.JupyterServerProcess starts jupyter_server and JupyterLab without the checkers."""
+    """jupyter.server_launcher.JupyterServerProcess starts jupyter_server and JupyterLab without the checkers."""
     schemas = _event_schemas()
     assert {"jupyter_server/event_schemas/kernel_actions/v1.yaml", "jupyter_server_ydoc/events/session.yaml"} <= set(schemas)
     asking = {name: sorted(_formats(schema) & {"iri", "iri-reference"}) for name, schema in schemas.items()}

@@ -13,22 +13,22 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_variants.jupyter.hub import ClientState, Hub
 from mcp_variants.jupyter.refusals import Recourse, RuntimeRefusal, no_folder
+from mcp_variants.jupyter.registry import ClientState, RuntimeRegistry
 from mcp_variants.jupyter.runtime import Backend
 from mcp_variants.protocol.errors import ErrorKind, ToolError
 from mcp_variants.protocol.projection import Outcome
 from mcp_variants.tools.shared.hints import HINTS, hinted, with_hints
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "mcp_variants"
-HUB = SRC / "jupyter" / "hub.py"
+REGISTRY = SRC / "jupyter" / "registry.py"
 
 
-def _hub_storage() -> set[str]:
-    """The private attributes Hub and ClientState keep their state in, as hub.py assigns them."""
+def _registry_storage() -> set[str]:
+    """The private attributes RuntimeRegistry and ClientState keep their state in, as registry.py assigns them."""
     names = set()
-    for node in ast.walk(ast.parse(HUB.read_text())):
-        if isinstance(node, ast.ClassDef) and node.name in ("Hub", "ClientState"):
+    for node in ast.walk(ast.parse(REGISTRY.read_text())):
+        if isinstance(node, ast.ClassDef) and node.name in ("RuntimeRegistry", "ClientState"):
             for target in ast.walk(node):
                 if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
                         and target.attr.startswith("_") and isinstance(target.ctx, ast.Store)):
@@ -36,35 +36,35 @@ def _hub_storage() -> set[str]:
     return names
 
 
-def test_only_hub_py_touches_the_hubs_state() -> None:
-    """Everything else changes it through Hub's and ClientState's methods (their properties are read-only views)."""
-    storage = _hub_storage()
+def test_only_registry_py_touches_the_registrys_state() -> None:
+    """Everything else changes it through RuntimeRegistry's and ClientState's methods (their properties are read-only views)."""
+    storage = _registry_storage()
     assert {"_backends", "_notebook_kernels", "_attached_kernels", "_clients", "_notebook_names"} <= storage
     found = []
     for path in sorted(SRC.rglob("*.py")):
-        if path == HUB:
+        if path == REGISTRY:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             # Another class's own private attribute of the same name is reached through self.
             if (isinstance(node, ast.Attribute) and node.attr in storage
                     and not (isinstance(node.value, ast.Name) and node.value.id == "self")):
                 found.append(f"{path.relative_to(SRC.parent)}:{node.lineno}: {ast.unparse(node)}")
-    assert not found, "the Hub's state touched outside jupyter/hub.py:\n" + "\n".join(found)
+    assert not found, "the registry's state touched outside jupyter/registry.py:\n" + "\n".join(found)
 
 
-def test_what_the_hub_shows_cannot_be_written() -> None:
-    hub = Hub({})
-    client = hub.client("stdio")
+def test_what_the_registry_shows_cannot_be_written() -> None:
+    registry = RuntimeRegistry({})
+    client = registry.client("stdio")
     client.use_notebook("a.ipynb", "a")
     with pytest.raises(TypeError):
-        hub.notebook_kernels[("embedded", "a.ipynb")] = "k"  # type: ignore[index]
+        registry.notebook_kernels[("embedded", "a.ipynb")] = "k"  # type: ignore[index]
     with pytest.raises(TypeError):
-        hub.backends["x"] = None  # type: ignore[index, assignment]
+        registry.backends["x"] = None  # type: ignore[index, assignment]
     with pytest.raises(TypeError):
         client.notebook_names["b"] = "b.ipynb"  # type: ignore[index]
     with pytest.raises(AttributeError):
-        hub.default_backend = "x"  # type: ignore[misc]
-    assert isinstance(hub.attached_kernels, frozenset) and dict(hub.clients) == {"stdio": client}
+        registry.default_backend = "x"  # type: ignore[misc]
+    assert isinstance(registry.attached_kernels, frozenset) and dict(registry.clients) == {"stdio": client}
 
 
 def test_a_notebook_let_go_of_loses_its_names_and_its_place_as_default() -> None:
@@ -78,15 +78,15 @@ def test_a_notebook_let_go_of_loses_its_names_and_its_place_as_default() -> None
 
 
 def test_a_backend_removed_takes_its_notebooks_kernels_with_it() -> None:
-    hub = Hub({})
-    hub.add_backend(Backend("remote", "a server", None, None), default=True)  # type: ignore[arg-type]
-    hub.set_notebook_kernel("remote", "a.ipynb", "k1", attached=True)
-    hub.set_notebook_kernel("embedded", "a.ipynb", "k2")
-    assert hub.default_backend == "remote" and hub.client("stdio").backend_key == "remote"
-    assert hub.attached_kernels == {("remote", "k1")}
-    assert hub.remove_backend("remote") is not None
-    assert dict(hub.notebook_kernels) == {("embedded", "a.ipynb"): "k2"} and not hub.backends
-    assert hub.drop_notebook_kernel("embedded", "a.ipynb") == "k2" and not hub.notebook_kernels
+    registry = RuntimeRegistry({})
+    registry.add_backend(Backend("remote", "a server", None, None), default=True)  # type: ignore[arg-type]
+    registry.set_notebook_kernel("remote", "a.ipynb", "k1", attached=True)
+    registry.set_notebook_kernel("embedded", "a.ipynb", "k2")
+    assert registry.default_backend == "remote" and registry.client("stdio").backend_key == "remote"
+    assert registry.attached_kernels == {("remote", "k1")}
+    assert registry.remove_backend("remote") is not None
+    assert dict(registry.notebook_kernels) == {("embedded", "a.ipynb"): "k2"} and not registry.backends
+    assert registry.drop_notebook_kernel("embedded", "a.ipynb") == "k2" and not registry.notebook_kernels
 
 
 TOOL_NAMES = sorted(path.stem for path in (SRC / "tools").glob("*.py") if path.stem != "__init__")

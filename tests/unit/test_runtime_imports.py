@@ -18,7 +18,7 @@ PROBE = (
 START_UP_FREE = HEAVY | {"ipykernel", "IPython", "httpx", "websockets", "pycrdt", "jupyter_ydoc", "nbformat", "PIL", "psutil", "tornado"}
 START_UP_PROBE = (
     "import sys; from pathlib import Path; from mcp_variants.server.app import build_server, load_state; "
-    "from mcp_variants.sdk._serve import serve_stdio; from mcp_variants.tools.shared.spec import Limits; "
+    "from mcp_variants.sdk._serve import serve_stdio; from mcp_variants.limits import Limits; "
     "build_server(load_state(Path(sys.argv[1]), Limits())); "
     f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {START_UP_FREE!r}))"
 )

@@ -16,6 +16,7 @@ from mcp_variants.protocol.types import (
     Variant,
 )
 from mcp_variants.protocol.validation import OutputValidators
+from mcp_variants.sdk._toolset import default_error_schema
 
 from .support import CORE, ERROR_SCHEMA, UI, VARIANTS
 
@@ -54,6 +55,7 @@ def test_protocol_error_str_is_its_message() -> None:
 
 def test_loaded_error_shape_is_the_file(error_schema) -> None:
     assert load_shape(VARIANTS, "error.json") == error_schema
+    assert default_error_schema() == error_schema  # the SDK's, without the catalog
 
 
 def test_validators_use_each_variants_schema_and_the_error_shape(declarations, validators: OutputValidators) -> None:

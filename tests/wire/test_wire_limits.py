@@ -141,7 +141,7 @@ def _status(server: HttpServer, session: str | None) -> int | None:
 
 
 def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) -> None:
-    """Sessions opened, used (a tools/call, so that the Hub holds state for each) and abandoned, in rounds of
+    """Sessions opened, used (a tools/call, so that the runtime registry holds state for each) and abandoned, in rounds of
     200 with --session-idle-timeout 1: the server's memory after the later rounds' expiry is no more than 20 KB
     per session above the first round's (issue 13: 164 KB each, kept for 30 minutes). The first round pays for
     what any session costs once (allocator arenas, caches); what stays after that is what a session keeps."""

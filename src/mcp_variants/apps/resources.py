@@ -20,12 +20,11 @@ from typing import Any, Final
 
 from mcp.shared.exceptions import MCPError
 
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, DeclarationError
-from ..protocol.types import UI_STRUCTURED, ToolDeclaration
+from ..protocol.types import UI_MIME_TYPE, UI_STRUCTURED, ToolDeclaration
 
-MIME_TYPE: Final[str] = "text/html;profile=mcp-app"
 VISIBILITIES: Final[frozenset[str]] = frozenset({"model", "app"})
 
 # What each view's content item declares (MCP Apps `McpUiResourceMeta`): no connection,
@@ -131,7 +130,7 @@ def resource_entry(view: View) -> dict[str, Any]:
         "name": view.name,
         "title": view.title,
         "description": view.description,
-        "mimeType": MIME_TYPE,
+        "mimeType": UI_MIME_TYPE,
         "_meta": {"ui": RESOURCE_UI_META},
     }
 
@@ -140,7 +139,7 @@ def read_result(uri: str) -> dict[str, Any] | None:
     """The resources/read result for `uri`, or None when it is not a view of ours."""
     if uri not in VIEWS_BY_URI:
         return None
-    return {"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": view_html(uri), "_meta": {"ui": RESOURCE_UI_META}}]}
+    return {"contents": [{"uri": uri, "mimeType": UI_MIME_TYPE, "text": view_html(uri), "_meta": {"ui": RESOURCE_UI_META}}]}
 
 
 class ViewResources:
@@ -179,7 +178,6 @@ def not_found(uri: str) -> MCPError:
 
 
 __all__ = [
-    "MIME_TYPE",
     "RESOURCE_UI_META",
     "VIEWS",
     "View",

@@ -3,14 +3,14 @@
 * `session.ClientSession` speaks 2026-12-01 and the legacy versions over any `Transport`
   (`stdio.StdioTransport`, `http.HttpTransport`) and enforces the client MUSTs.
 * `modes` chooses the selectors for an execution mode; `router.HostRouter` delivers each
-  output to its audience's sink; `host.Host` ties the three together.
+  output to its audience's sink; `minimal_host.Host` ties the three together.
 * `stdio.StdioConnection` stays the raw JSON-RPC connection the demo uses.
 
 `http` needs httpx and is not imported here.
 """
 
 from .errors import ClientError, InvalidServerResponse, SelectionError, ServerError, TransportError
-from .host import Host, HostCall
+from .minimal_host import Host, HostCall
 from .modes import Mode, Selection, select
 from .results import CallResult
 from .router import Delivery, HostRouter, RouteReport

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from .client_vectors import FULL, TOOL, tool_entry
 from .constants import (
     ASSISTANT_CONTENT,
     ASSISTANT_STRUCTURED,
@@ -36,7 +37,6 @@ from .constants import (
     USER_STRUCTURED,
     VERSION_KEY,
 )
-from .host import FULL, TOOL, tool_entry
 from .rules import (
     ACCEPTS_LEGACY,
     APPS_ROUTING,

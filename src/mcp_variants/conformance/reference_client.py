@@ -18,8 +18,8 @@ import sys
 from typing import IO, Any
 
 from ..client.errors import ClientError
-from ..client.host import Host
 from ..client.http import HttpTransport
+from ..client.minimal_host import Host
 from ..client.modes import Mode
 from ..client.router import Delivery, HostRouter
 from ..client.session import ClientSession

@@ -3,7 +3,7 @@
 For each server vector: choose a tool (binding.py), fill in the placeholders, send each
 step's request (wire.py), evaluate the step's `skipUnless` and `checks` (checks.py), and
 record pass / fail / skip with the evidence: the bindings, every request and response
-(long strings cut), and every check's verdict. Client vectors go to host.py.
+(long strings cut), and every check's verdict. Client vectors go to client_vectors.py.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 from .. import __version__
 from .binding import BindingFailure, BindingSkip, CallConfig, bind_all
 from .checks import CheckError, Verdict, evaluate, placeholders, render
+from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
-from .host import client_vectors, run_client_vector
 from .scenarios import server_vectors
 from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, verdict_lines
 from .wire import RoundTrip, Target, TargetError, ext_key

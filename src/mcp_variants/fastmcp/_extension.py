@@ -46,7 +46,7 @@ from pydantic import BaseModel
 
 from ..protocol.errors import ProtocolError
 from ..protocol.projection import Outcome
-from ..protocol.types import ASSISTANT_CONTENT
+from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
 from ..sdk._declare import projectors_for
@@ -65,9 +65,6 @@ IDENTIFIER: Final[str] = "io.github.mcp-variants/output-variants"
 """Advertised under `capabilities.extensions` (FastMCP advertises every registered extension): this server implements
 the SEP-3279 draft (2026-12-01 `outputVariants` / `requestedOutputs` / `outputs`). The same as `mcp_variants.sdk`'s."""
 
-UI_EXTENSION: Final[str] = "io.modelcontextprotocol/ui"
-"""MCP Apps: FastMCP serves it on every server (it advertises it unconditionally), so a tool may declare its view's
-variant without further ado."""
 
 _Fn = TypeVar("_Fn", bound=Callable[..., Any])
 
@@ -89,7 +86,7 @@ class Variants(ServerExtension):
 
     def __init__(self, server: FastMCP[Any], served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
         self.tools_by_name = ToolSet()
-        self._served = frozenset(served_extensions) | {UI_EXTENSION}
+        self._served = frozenset(served_extensions) | {UI_EXTENSION}  # MCP Apps: FastMCP serves it on every server
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
 

@@ -25,7 +25,7 @@ ProgressCallback = Callable[[float, str], Awaitable[None]]  # (seconds elapsed, 
 # A run's outputs so far (nbformat 4, the list the run keeps growing) and its execution count,
 # after each message that changed them: how a live notebook shows a run as it streams in.
 OutputsListener = Callable[[list[dict[str, Any]], int | None], None]
-# Who changed a notebook: a client's key (hub.ClientState.key), or None for anyone else (a
+# Who changed a notebook: a client's key (registry.ClientState.key), or None for anyone else (a
 # person in JupyterLab, another program, a stateless request).
 Origin = str | None
 ChangeListener = Callable[[Origin], None]
@@ -42,7 +42,7 @@ COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#a
 
 @dataclass(frozen=True)
 class Agent:
-    """One MCP client at work, as people see it: `key` is who it is to the server (hub.ClientState.key, or one
+    """One MCP client at work, as people see it: `key` is who it is to the server (registry.ClientState.key, or one
     request's id when stateless), `name` what JupyterLab shows."""
 
     key: str

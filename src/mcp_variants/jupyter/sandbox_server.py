@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ..processes import JupyterServerProcess
+from .server_launcher import JupyterServerProcess
 
 STOP_TIMEOUT_S = 10.0  # SIGTERM, then SIGKILL: a sandbox's server and the kernels it left
 

@@ -24,13 +24,14 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
-from ..processes import COLLABORATION_EXTENSIONS, JupyterServerProcess, ProcessStartError, installed
+from ..processes import ProcessStartError
 from ..protocol.errors import ErrorKind, ToolError
-from .hub import Hub
 from .refusals import Recourse, RuntimeRefusal
+from .registry import RuntimeRegistry
 from .remote.server_client import JupyterServerClient
 from .sandbox_server import Sandbox
-from .server_backend import server_backend
+from .server_backend import http_server_backend
+from .server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess, installed
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ threading.Thread(target=_exit_with_parent, daemon=True).start()
 '''
 
 
-async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
+async def launch_sandbox(registry: RuntimeRegistry, *, hard_cap_bytes: int) -> Sandbox:
     """Start a sandbox server, wait until it answers, and register its backend as sandbox:<id>."""
     sandbox_id = f"s-{next(_ids)}"
     folder = Path(tempfile.mkdtemp(prefix=f"mcp-variants-sandbox-{sandbox_id}-"))
@@ -90,22 +91,22 @@ async def launch_sandbox(hub: Hub, *, hard_cap_bytes: int) -> Sandbox:
         raise
     sandbox = Sandbox(sandbox_id, server, datetime.now(UTC).isoformat(timespec="seconds"))
     client = JupyterServerClient(server.url, server.token)
-    hub.add_sandbox(sandbox, server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
+    registry.add_sandbox(sandbox, http_server_backend(sandbox.key, client, label=f"sandbox {sandbox_id}", hard_cap_bytes=hard_cap_bytes))
     return sandbox
 
 
-def find_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
-    sandbox = hub.sandboxes.get(sandbox_id)
+def find_sandbox(registry: RuntimeRegistry, sandbox_id: str) -> Sandbox:
+    sandbox = registry.sandboxes.get(sandbox_id)
     if sandbox is None:
-        known = ", ".join(sorted(hub.sandboxes)) or "none are running"
+        known = ", ".join(sorted(registry.sandboxes)) or "none are running"
         raise RuntimeRefusal(ErrorKind.NOT_FOUND, f"No sandbox {sandbox_id!r} ({known}).", recourse=Recourse.SANDBOXES)
     return sandbox
 
 
-async def terminate_sandbox(hub: Hub, sandbox_id: str) -> Sandbox:
+async def terminate_sandbox(registry: RuntimeRegistry, sandbox_id: str) -> Sandbox:
     """Stop a sandbox: its kernels, its server, its folder; forget its backend and notebook kernels."""
-    find_sandbox(hub, sandbox_id)
-    sandbox, backend = hub.remove_sandbox(sandbox_id)
+    find_sandbox(registry, sandbox_id)
+    sandbox, backend = registry.remove_sandbox(sandbox_id)
     if backend is not None:
         with anyio.move_on_after(5, shield=True):  # the server's own shutdown stops kernels anyway
             await backend.contents.aclose()

@@ -1,8 +1,8 @@
 """The Backends on Jupyter's servers, assembled from `remote/` and `live/`.
 
-`server_backend` is the one assembly on a Jupyter server (`--jupyter-url`, connect_to_jupyter,
+`http_server_backend` is the one assembly on a Jupyter server (`--jupyter-url`, connect_to_jupyter,
 sandboxes): its kernels are `SessionKernels` (a notebook runs in its JupyterLab session's kernel),
-its contents `LiveContents` (shared documents where the server has real-time collaboration, files
+its contents `JupyterContents` (shared documents where the server has real-time collaboration, files
 otherwise). `gateway_backend` pairs an Enterprise Gateway's kernels with `--root` or `--jupyter-url`'s
 contents.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .live.contents import LiveContents, LiveDocument
+from .live.contents import JupyterContents, LiveDocument
 from .live.document import SharedNotebook
 from .live.lobby import Lobby
 from .live.rooms import Rooms
@@ -54,12 +54,12 @@ class RoomDocuments:
         return document
 
 
-def remote_contents(server: JupyterServerClient) -> LiveContents:
+def remote_contents(server: JupyterServerClient) -> JupyterContents:
     """The contents of a Jupyter server reached by URL: its rooms over websockets, its files through /api/contents."""
-    return LiveContents(RemoteContents(server), RoomDocuments(Rooms(server)))
+    return JupyterContents(RemoteContents(server), RoomDocuments(Rooms(server)))
 
 
-def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
+def http_server_backend(key: str, server: JupyterServerClient, *, label: str, hard_cap_bytes: int,
                    kernel_name: str = "python3") -> Backend:
     """A Backend on one Jupyter server: its kernels (notebooks in their sessions' kernels) and its contents
     (shared documents where it has real-time collaboration) share the one client."""
@@ -70,7 +70,7 @@ def server_backend(key: str, server: JupyterServerClient, *, label: str, hard_ca
 def remote_backend(key: str, url: str, token: str | None, *, hard_cap_bytes: int, kernel_name: str = "python3") -> Backend:
     """A Backend on the Jupyter server at `url`; a `?token=` in the URL is used when no token is given."""
     base, url_token = split_url(url)
-    return server_backend(key, JupyterServerClient(base, token or url_token), label=f"the Jupyter server at {base}",
+    return http_server_backend(key, JupyterServerClient(base, token or url_token), label=f"the Jupyter server at {base}",
                           hard_cap_bytes=hard_cap_bytes, kernel_name=kernel_name)
 
 

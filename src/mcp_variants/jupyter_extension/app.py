@@ -18,15 +18,15 @@ from traitlets import Bool, Enum, Float, Int, TraitType, Unicode, default
 
 from .. import __version__, telemetry
 from ..images import ImageMode, ImagePolicy
-from ..jupyter.hub import Hub
-from ..jupyter.inprocess import SERVER, server_backend
+from ..jupyter.inprocess import SERVER, inprocess_backend
+from ..jupyter.registry import RuntimeRegistry
+from ..limits import Limits
 from ..sdk._http import HttpLimits, build_http_app
 from ..sdk._serve import bridging
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver
 from ..server.options import OPTIONS, Option
-from ..tools.shared.spec import Limits
 from .asgi import AsgiApp
 from .handler import MCPHandler
 
@@ -78,8 +78,8 @@ class MCPVariants(ExtensionApp):
         assert self.serverapp is not None
         limits = Limits(default_timeout=self.timeout, assistant_text_bytes=self.output_cap, hard_cap_bytes=self.hard_cap)
         observer = CallObserver(AuditLog.open(self.audit_log) if self.audit_log else None, content=self.audit_content)
-        backend = server_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
-        self.state: ServerState = assemble_state(load_tools(observer), Hub({SERVER: backend}, default_backend=SERVER), limits,
+        backend = inprocess_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
+        self.state: ServerState = assemble_state(load_tools(observer), RuntimeRegistry({SERVER: backend}, default_backend=SERVER), limits,
                                                  ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer,
                                                  self._shared_state())
         http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,

@@ -22,6 +22,12 @@ CORE_COMBINATIONS: Final[frozenset[tuple[str, str]]] = frozenset(
 )
 
 UI_EXTENSION: Final[str] = "io.modelcontextprotocol/ui"
+UI_MIME_TYPE: Final[str] = "text/html;profile=mcp-app"  # an MCP Apps view's resource, and what the capability lists
+
+
+def ui_capability() -> dict[str, Any]:
+    """The MCP Apps capability a server advertises and a host sends, under `extensions[UI_EXTENSION]` (a fresh dict)."""
+    return {"mimeTypes": [UI_MIME_TYPE]}
 
 # Extension audiences this server knows, with the formats each extension permits.
 # The MCP Apps extension defines one audience, named after itself, structured only.

@@ -1,5 +1,6 @@
-"""The 2026-12-01 bridge: the workaround for the SDK's protocol versions (the others are one module each, each
-saying when to delete it: _sessions.py, _stdio.py's era loops, _serve.lowlevel_server).
+"""The 2026-12-01 bridge: the workaround for the SDK's protocol versions. The SDK's other gaps are worked around
+where they bite: _sessions.py (no eviction at the session cap), _stdio_era.py (a stdio connection's era fixed by
+whatever request comes first), _serve.lowlevel_server (MCPServer's low-level server is private).
 
 mcp 2.3.0 knows protocol versions up to 2026-07-28. It answers 2026-12-01 with
 -32022 before any handler runs, and it re-validates every result against the
@@ -11,7 +12,7 @@ wire model of the request's version, dropping what it does not know
   client can forge (any incoming copy is removed first);
 * handlers: for a marked request, `tunnel()` hides the real result inside the
   result's `_meta`, where the SDK keeps it untouched;
-* outbound: `unwrap()` puts the real result back on the wire, and every -32022
+* outbound: `unwrap_result()` puts the real result back on the wire, and every -32022
   error names all the versions this server serves.
 
 Delete this module when the SDK serves 2026-12-01 itself: knows the version,
@@ -22,9 +23,9 @@ Until then `needed()` says whether the installed SDK is one that needs it: the
 transports (_serve.py) bridge only then, and `_requests.finish` tunnels only a
 result the SDK would sieve as another version's.
 
-The rewriting is pure (dicts in, dicts out); sdk/_stdio.py applies it to each message
-as it crosses, and the ASGI middleware at the bottom to each HTTP body. Wire tests cover
-both transports.
+The rewriting does no I/O (decoded messages, changed in place); sdk/_stdio.py applies it to each
+message as it crosses, and the ASGI middleware (`BridgeMiddleware`) to each HTTP body. Wire tests
+cover both transports.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def is_outputs_request(params: Any) -> bool:
 
 
 def tunnel(method: str, result: dict[str, Any]) -> dict[str, Any]:
-    """A result the SDK will accept at 2026-07-28, carrying the real one for `unwrap`."""
+    """A result the SDK will accept at 2026-07-28, carrying the real one for `unwrap_result`."""
     return {**_PLACEHOLDERS[method], "_meta": {TUNNEL_KEY: result}}
 
 

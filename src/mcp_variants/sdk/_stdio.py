@@ -10,7 +10,7 @@ stdout, cannot corrupt the wire.
 
 Nothing of ours stands between the pipes and the SDK's JSON-RPC loop: the loop's own reads pull
 the next line from stdin, a handler's answer is written to stdout in the handler's task, and the
-era's loop is called directly rather than through `Server.run`'s relay (StdioConnection). Each
+era's loop is called directly (`StdioServerConnection.serve`) rather than through `Server.run`'s relay. Each
 stream hop removed is a task switch and an event-loop pass less per request.
 
 This transport owns the framing, so that every request with an id gets exactly one answer:
@@ -61,7 +61,7 @@ from ..protocol.jsonrpc import (
 )
 from ._bridge import DEFAULT_MAX_MESSAGE_BYTES, bridge_inbound, bridge_outbound
 from ._lines import LineFramer, Oversized
-from ._stdio_era import ConnectionEra, Era
+from ._stdio_era import ConnectionEra, Opening
 from ._write_streams import DeliveringWriteStream
 
 logger = logging.getLogger(__name__)
@@ -80,15 +80,15 @@ def _key(request_id: int | str) -> _Key:
 
 @asynccontextmanager
 async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[StdioConnection]:
-    """This process's stdin and stdout as one connection, for `StdioConnection.serve`. `at_eof` runs when stdin
+                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[StdioServerConnection]:
+    """This process's stdin and stdout as one connection, for `StdioServerConnection.serve`. `at_eof` runs when stdin
     ends, before the requests still running are waited for (it ends the ones that would never end by themselves:
     subscriptions/listen streams). `bridge=False`: messages cross as they are (the framing and checks stay)."""
     source = await _Input.open(os.dup(0))
     sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
     try:
-        yield StdioConnection(source, sink, max_message_bytes, at_eof, bridge)
+        yield StdioServerConnection(source, sink, max_message_bytes, at_eof, bridge)
     finally:
         try:
             await sink.aclose()  # what is buffered is still written: every answer given reaches the client
@@ -210,7 +210,7 @@ class _PendingBatch:
         self.answers.append(data)
 
 
-class StdioConnection:
+class StdioServerConnection:
     """One stdio connection, served by the SDK's JSON-RPC loop with no task or stream of ours in between: the loop's
     reads pull lines from stdin (`_FromClient`), and what a handler writes goes to stdout in the handler's own task
     (a DeliveringWriteStream). Each stream hop costs a task switch and an event-loop pass: three of them were about 0.2 ms of an
@@ -239,7 +239,7 @@ class StdioConnection:
         reader, writer = _FromClient(self), DeliveringWriteStream(self.write_from_sdk)
         async with server.lifespan(server) as state:
             try:
-                if await self.opening_era() is Era.STATELESS:
+                if await self.opening_era() is Opening.STATELESS:
                     await _serve_modern_stream(server, reader, writer, lifespan_state=state, raise_exceptions=False)
                 else:  # a handshake, or no request at all (as the SDK serves a connection that never asked)
                     await _serve_legacy_stream(server, reader, writer, lifespan_state=state, session_id=None,
@@ -247,9 +247,9 @@ class StdioConnection:
             finally:
                 await writer.aclose()
 
-    async def opening_era(self) -> Era:
+    async def opening_era(self) -> Opening:
         """Read until the first request the SDK will get has come (it fixes the era), or stdin has ended."""
-        while self.era.era is Era.UNDECIDED and not self.ended:
+        while self.era.era is Opening.UNDECIDED and not self.ended:
             await self._read_more()
         return self.era.era
 
@@ -305,7 +305,7 @@ class StdioConnection:
             answer = self.era.screen(message)
             if answer is not None:
                 return answer
-        elif self.era.era is Era.UNDECIDED and len(self.ready) >= EARLY_MESSAGES_KEPT:
+        elif self.era.era is Opening.UNDECIDED and len(self.ready) >= EARLY_MESSAGES_KEPT:
             logger.debug("dropped a %s that came before the first request", message.kind.value)
             return None
         try:
@@ -346,9 +346,9 @@ class StdioConnection:
         await self._flush_batch(pending)
 
     async def _refuse_batch(self, batch: Batch) -> None:
-        if self.era.era is Era.UNDECIDED:
+        if self.era.era is Opening.UNDECIDED:
             why = "before the connection has a version"
-        elif self.era.era is Era.STATELESS:
+        elif self.era.era is Opening.STATELESS:
             why = "at 2026-07-28 and 2026-12-01"
         else:
             why = f"at {self.era.version}"
@@ -398,7 +398,7 @@ class StdioConnection:
 class _FromClient:
     """The SDK's read stream (mcp.shared._stream_protocols.ReadStream): each receive reads on from stdin."""
 
-    def __init__(self, connection: StdioConnection) -> None:
+    def __init__(self, connection: StdioServerConnection) -> None:
         self._connection = connection
 
     async def receive(self) -> SessionMessage | Exception:

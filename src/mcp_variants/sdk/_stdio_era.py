@@ -27,7 +27,7 @@ _STATELESS = ", ".join(sorted(STATELESS_VERSIONS))
 _HANDSHAKE = f"{min(HANDSHAKE_VERSIONS)} … {LATEST_HANDSHAKE_VERSION}"
 
 
-class Era(Enum):
+class Opening(Enum):
     UNDECIDED = "undecided"
     HANDSHAKE = "handshake"
     STATELESS = "stateless"
@@ -37,25 +37,25 @@ class ConnectionEra:
     """The era of one stdio connection; `screen` every request before the SDK sees it."""
 
     def __init__(self) -> None:
-        self.era = Era.UNDECIDED
+        self.era = Opening.UNDECIDED
         self.version: str | None = None  # the handshake version, once initialize was let through
 
     @property
     def allows_batches(self) -> bool:
-        return self.era is Era.HANDSHAKE and self.version in BATCH_VERSIONS
+        return self.era is Opening.HANDSHAKE and self.version in BATCH_VERSIONS
 
     def screen(self, request: Message) -> dict[str, Any] | None:
         """The answer to give `request` instead of passing it to the SDK, or None to pass it."""
         method, params = request.method, request.params
         claimed = _envelope_version(params)
-        if self.era is Era.UNDECIDED:
+        if self.era is Opening.UNDECIDED:
             return self._open(request, method, params, claimed)
-        if self.era is Era.HANDSHAKE and claimed is not None and method != "initialize":
+        if self.era is Opening.HANDSHAKE and claimed is not None and method != "initialize":
             return error_response(
                 request.id, INVALID_REQUEST,
                 f"This connection was opened with initialize at {self.version}; a request carrying the {claimed} _meta "
                 f"envelope is not accepted on it. Open another connection for {claimed}.")
-        if self.era is Era.STATELESS and method == "initialize":
+        if self.era is Opening.STATELESS and method == "initialize":
             return _initialize_refused(request, params)
         return None
 
@@ -65,7 +65,7 @@ class ConnectionEra:
                 requested = InitializeRequestParams.model_validate(params or {}, by_name=False).protocol_version
             except ValidationError as exc:
                 return error_response(request.id, INVALID_PARAMS, f"Invalid params for initialize: {_first_error(exc)}")
-            self.era = Era.HANDSHAKE
+            self.era = Opening.HANDSHAKE
             self.version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE_VERSION  # as the SDK negotiates
             return None
         if claimed is not None:
@@ -76,7 +76,7 @@ class ConnectionEra:
                     error["data"] = route.data
                 rewrite_error(error)
                 return {"jsonrpc": "2.0", "id": request.id, "error": error}
-            self.era = Era.STATELESS
+            self.era = Opening.STATELESS
             return None
         if method == "ping":
             return {"jsonrpc": "2.0", "id": request.id, "result": {}}

@@ -9,6 +9,7 @@ projectors and compiled validators together, so that a server cannot list one th
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,7 +18,6 @@ from typing import Any, Literal
 
 import jsonschema_rs
 
-from ..catalog import load_shape, variants_dir
 from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome, ToolProjectors, build_result
 from ..protocol.selection import select
@@ -193,10 +193,13 @@ class ResultsMismatch(TypeError):
 
 
 def default_error_schema() -> dict[str, Any]:
-    """The one shape of every structured error output, whoever's tool it is (variants/shapes/error.json,
-    docs/choices.md): beside this module in the mcp-variants-sdk wheel, in variants/ elsewhere."""
-    packaged = Path(__file__).parent
-    return load_shape(packaged if (packaged / "shapes").is_dir() else variants_dir(), "error.json")
+    """The one shape of every structured error output, whoever's tool it is (docs/choices.md): the core's,
+    variants/shapes/error.json, which mcp-variants-conformance ships beside protocol/ as its packaged data."""
+    packaged = Path(__file__).resolve().parents[1] / "protocol" / "error.json"
+    source = packaged if packaged.is_file() else Path(__file__).resolve().parents[3] / "variants" / "shapes" / "error.json"
+    schema: dict[str, Any] = json.loads(source.read_text())
+    schema.pop("$comment", None)
+    return schema
 
 
 def internal_failure(name: str) -> ToolError:

@@ -29,25 +29,26 @@ from ..dropin import load_dropins, with_compat
 from ..images import ImagePolicy, ImageStore
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.hub import EMBEDDED, ClientState, Hub
 from ..jupyter.local_contents import LocalContents
+from ..jupyter.registry import EMBEDDED, ClientState, RuntimeRegistry
 from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
+from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
-from ..protocol.types import UI_EXTENSION
+from ..protocol.types import UI_EXTENSION, ui_capability
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ..sdk._lowlevel import serve_tools
 from ..sdk._requests import client_key
 from ..sdk._task_store import TaskStore
 from ..sdk._toolset import ToolSet, VariantTool
 from ..tools import TOOLS
-from ..tools.shared.spec import Limits, ToolContext
+from ..tools.shared.spec import ToolContext
 from .callers import agent_of, call_info
-from .image_resources import ImageResources, image_owner
+from .image_resources import ImageResources
 from .notebook_resources import NotebookResources
 from .observe import CallObserver
 from .output_resources import CellOutputResources, RunOutputResources
-from .resources import Resources, register_resources
+from .resources import Resources, link_owner, register_resources
 from .subscriptions import Subscriptions
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Extensions this server advertises (SEP-2133 capability map).
-SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+SERVER_EXTENSIONS: dict[str, dict[str, Any]] = {UI_EXTENSION: ui_capability()}
 LIST_TTL_MS = 60_000
 
 
@@ -65,7 +66,7 @@ class ServerState:
     """Everything the handlers need, built once at start-up."""
 
     tools: ToolSet
-    hub: Hub
+    registry: RuntimeRegistry
     limits: Limits
     images: ImagePolicy
     resources: Resources
@@ -82,7 +83,7 @@ class ServerState:
         await self.tasks.aclose()
         await self.outputs.aclose()
         await self.images.store.aclose()
-        await self.hub.aclose()
+        await self.registry.aclose()
         await anyio.to_thread.run_sync(self.observer.close)
 
 
@@ -103,18 +104,18 @@ def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
                    for name, dropin in dropins.items())
 
 
-def assemble_state(tools: ToolSet, hub: Hub, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
+def assemble_state(tools: ToolSet, registry: RuntimeRegistry, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
                    shared: StateStore | None = None) -> ServerState:
-    """The state of a server on `hub`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
+    """The state of a server on `registry`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
     tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
     images = images or ImagePolicy()
     tasks, outputs = TaskStore(), OutputStore()
     if shared is not None:
         tasks, outputs, image_store = shared_stores(shared)
         images = replace(images, store=image_store)
-    resources = Resources([ViewResources(), NotebookResources(hub), ImageResources(images.store), RunOutputResources(outputs),
-                           CellOutputResources(hub)])
-    return ServerState(tools=tools, hub=hub, limits=limits, images=images, resources=resources,
+    resources = Resources([ViewResources(), NotebookResources(registry), ImageResources(images.store), RunOutputResources(outputs),
+                           CellOutputResources(registry)])
+    return ServerState(tools=tools, registry=registry, limits=limits, images=images, resources=resources,
                        subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
 
 
@@ -143,41 +144,41 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
     tools = load_tools(observer, compat)
     start_removing_stale_temporaries(root)
     runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-    hub = Hub({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
+    registry = RuntimeRegistry({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
     # The remote runtimes are imported only when asked for: they pull in httpx, websockets and pycrdt.
     if gateway_url:
         from ..jupyter.server_backend import gateway_backend
 
         backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                                   kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-        hub.add_backend(backend, default=True)
+        registry.add_backend(backend, default=True)
     elif jupyter_url:
         from ..jupyter.server_backend import REMOTE, remote_backend
 
-        hub.add_backend(remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
+        registry.add_backend(remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
                                        kernel_name=kernel_name), default=True)
     else:
         runtime.check_kernel_name()
-    return assemble_state(tools, hub, limits, images, observer, shared)
+    return assemble_state(tools, registry, limits, images, observer, shared)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
     """The requesting client's state, created on first use and forgotten, with its subscriptions, when its
     connection ends (an HTTP session's DELETE or idle expiry, the end of stdio)."""
-    hub = state.hub
+    registry = state.registry
     key = client_key(ctx)
-    if key is not None and key not in hub.clients:
+    if key is not None and key not in registry.clients:
         # mcp 2.3.0 hands handlers no public way to the connection; its exit stack is unwound when the
         # connection ends, whether the client ended it or the SDK expired it.
         connection = getattr(ctx.session, "_connection", None)
         if connection is not None:
-            connection.exit_stack.callback(hub.forget, key)
-            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # image_owner() of a client with a key is its key
+            connection.exit_stack.callback(registry.forget, key)
+            connection.exit_stack.push_async_callback(state.outputs.forget, key)  # link_owner() of a client with a key is its key
             connection.exit_stack.push_async_callback(state.subscriptions.forget, key)
-            connection.exit_stack.push_async_callback(state.hub.agent_left, key)  # it leaves the notebooks people see it in
+            connection.exit_stack.push_async_callback(state.registry.agent_left, key)  # it leaves the notebooks people see it in
         else:
             logger.warning("the SDK gives no connection to request %r: the state of %s is kept until exit", ctx.request_id, key)
-    return hub.client(key)
+    return registry.client(key)
 
 
 def build_server(state: ServerState) -> Server[Any]:
@@ -244,6 +245,6 @@ def tool_context(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Too
         await ctx.session.report_progress(elapsed, None, message)
 
     client = client_state(ctx, state)
-    return ToolContext(limits=state.limits, hub=state.hub, client=client, progress=progress,
-                       images=state.images.for_owner(image_owner(client)), call=call_info(ctx, client.key),
-                       outputs=OutputKeeper(state.outputs, image_owner(client)), agent=agent_of(ctx, client.key, state.agent_name))
+    return ToolContext(limits=state.limits, registry=state.registry, client=client, progress=progress,
+                       images=state.images.for_owner(link_owner(client)), call=call_info(ctx, client.key),
+                       outputs=OutputKeeper(state.outputs, link_owner(client)), agent=agent_of(ctx, client.key, state.agent_name))

@@ -19,10 +19,10 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.context import ServerRequestContext
 from mcp_types import CLIENT_INFO_META_KEY
 
+from ..call_info import Caller, CallInfo
 from ..jupyter.runtime import Agent, agent_name
 from ..protocol.versions import OUTPUTS_VERSION
 from ..sdk._bridge import is_outputs_request
-from ..tools.shared.spec import Caller, CallInfo
 
 VIA_CLAIM = "io.github.mcp-variants/via"  # how the principal was authenticated: "jupyter", "jupyterhub"
 

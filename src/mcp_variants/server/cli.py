@@ -18,8 +18,8 @@ import anyio
 
 from .. import __version__
 from ..images import ImageMode, ImagePolicy
+from ..limits import Limits
 from ..protocol.errors import DeclarationError, ToolError
-from ..tools.shared.spec import Limits
 from .options import ENV_PREFIX, add_serve_arguments, bad_env
 
 if TYPE_CHECKING:  # the SDK is imported when serving starts, not for --help

@@ -9,18 +9,12 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 
 from ..images import URI_PREFIX, ImageNotKept, ImageStore
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
+from .resources import link_owner
 
 READ_CACHE_HINT = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
-
-
-def image_owner(client: ClientState) -> str:
-    """Who may read the links made for `client`: its connection (stdio) or HTTP session; a stateless request,
-    which has no identity of its own, shares with the stateless requests working through the same runtime,
-    as the notebooks it reads are that runtime's."""
-    return client.key if client.key is not None else f"stateless:{client.backend_key}"
 
 
 class ImageResources:
@@ -38,7 +32,7 @@ class ImageResources:
 
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         try:
-            mime, data = await self.store.get(uri, image_owner(client))
+            mime, data = await self.store.get(uri, link_owner(client))
         except ProtocolError as exc:  # a shared store that cannot be reached
             raise MCPError(exc.code, exc.message, {"uri": uri}) from None
         except ImageNotKept:

@@ -15,8 +15,8 @@ from urllib.parse import quote, unquote, urlsplit
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
-from ..jupyter.hub import ClientState, Hub
 from ..jupyter.paths import clean_relative
+from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ErrorKind, ToolError
 from ..tools.shared.hints import hinted
@@ -56,14 +56,14 @@ def failure(exc: ToolError, uri: str) -> MCPError:
 
 
 class NotebookResources:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, registry: RuntimeRegistry) -> None:
+        self.registry = registry
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(f"{SCHEME}:")
 
     async def entries(self, client: ClientState) -> list[dict[str, Any]]:
-        backend = self.hub.backend(client)
+        backend = self.registry.backend(client)
         found = await backend.contents.list_entries("", LIST_DEPTH, "*.ipynb")
         return [
             {"uri": notebook_uri(entry["path"]), "name": entry["path"], "title": entry["name"], "mimeType": MIME_TYPE,
@@ -78,7 +78,7 @@ class NotebookResources:
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         path = notebook_path(uri)
         try:
-            notebook = await self.hub.backend(client).contents.read_notebook(path)
+            notebook = await self.registry.backend(client).contents.read_notebook(path)
         except ToolError as exc:
             raise failure(exc, uri) from None
         result: dict[str, Any] = {"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": json.dumps(notebook, ensure_ascii=False)}]}
@@ -89,6 +89,6 @@ class NotebookResources:
     async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
         path = notebook_path(uri)
         try:
-            return await self.hub.backend(client).contents.watch(path, listener)
+            return await self.registry.backend(client).contents.watch(path, listener)
         except ToolError as exc:
             raise failure(exc, uri) from None

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from ..images import DEFAULT_MAX_PIXELS, ImageMode
 from ..jupyter.runtime import DEFAULT_AGENT_NAME
+from ..limits import Limits
 from ..sdk._http import HttpLimits
-from ..tools.shared.spec import Limits
 
 ENV_PREFIX = "MCP_VARIANTS_"
 

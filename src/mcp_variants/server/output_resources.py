@@ -1,7 +1,7 @@
 """Outputs as a source of resources (server/resources.py serves every source; output_links.py says what they are):
 
 * `mcp-variants://runs/<run>/outputs/<n>`: an execute_code run's output, from the OutputStore, read only by the
-  client that ran it (image_owner); never listed (its URI is in the result), never changes.
+  client that ran it (link_owner); never listed (its URI is in the result), never changes.
 * `cell-output:///<path>/cells/<cell id>/outputs/<n>`: a cell's output as the notebook has it now, by the path
   rules of the notebooks (notebook_resources.py: nothing outside the root); subscribing watches the notebook.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp.shared.exceptions import MCPError
 
-from ..jupyter.hub import ClientState, Hub
+from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..output_links import (
     CELL_SCHEME,
@@ -29,7 +29,7 @@ from ..output_links import (
 from ..protocol.errors import INVALID_PARAMS, ErrorKind, ProtocolError, ToolError
 from . import notebook_resources
 from .image_resources import READ_CACHE_HINT as NEVER_CHANGES
-from .image_resources import image_owner
+from .resources import link_owner
 
 
 def contents(uri: str, output: dict[str, Any]) -> list[dict[str, Any]]:
@@ -59,7 +59,7 @@ class RunOutputResources:
         try:
             if named is None:
                 raise OutputNotKept(uri)
-            output = await self.store.get(*named, image_owner(client))
+            output = await self.store.get(*named, link_owner(client))
         except ProtocolError as exc:  # a shared store that cannot be reached
             raise MCPError(exc.code, exc.message, {"uri": uri}) from None
         except OutputNotKept:
@@ -77,8 +77,8 @@ class RunOutputResources:
 
 
 class CellOutputResources:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, registry: RuntimeRegistry) -> None:
+        self.registry = registry
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(f"{CELL_SCHEME}:")
@@ -103,7 +103,7 @@ class CellOutputResources:
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         path, cell_id, index = self._path(uri)
         try:
-            notebook = await self.hub.backend(client).contents.read_notebook(path)
+            notebook = await self.registry.backend(client).contents.read_notebook(path)
         except ToolError as exc:
             raise notebook_resources.failure(exc, uri) from None
         cell = next((c for c in notebook.get("cells", []) if c.get("id") == cell_id), None)
@@ -121,6 +121,6 @@ class CellOutputResources:
     async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
         path, _, _ = self._path(uri)
         try:
-            return await self.hub.backend(client).contents.watch(path, listener)
+            return await self.registry.backend(client).contents.watch(path, listener)
         except ToolError as exc:
             raise notebook_resources.failure(exc, uri) from None

@@ -28,7 +28,7 @@ from mcp_types import (
 )
 
 from ..apps.resources import not_found
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ToolError
 from ..protocol.versions import STATELESS_VERSIONS
@@ -37,6 +37,13 @@ from .subscriptions import Subscriptions
 logger = logging.getLogger(__name__)
 
 PAGE = 100  # resources per resources/list page
+
+
+def link_owner(client: ClientState) -> str:
+    """Who may read the links made for `client` (its images and its runs' and cells' outputs): its connection
+    (stdio) or HTTP session; a stateless request, which has no identity of its own, shares with the stateless
+    requests working through the same runtime, as the notebooks it reads are that runtime's."""
+    return client.key if client.key is not None else f"stateless:{client.backend_key}"
 
 
 class Source(Protocol):

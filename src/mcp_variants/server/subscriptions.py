@@ -30,7 +30,7 @@ from typing import Protocol
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 
-from ..jupyter.hub import ClientState
+from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Origin, Unwatch
 
 logger = logging.getLogger(__name__)

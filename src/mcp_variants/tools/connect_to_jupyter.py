@@ -19,7 +19,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     # On first use: the remote runtime imports httpx, websockets and pycrdt, which a server that never
     # connects (or only lists its tools) should not pay for at start-up.
     from ..jupyter.remote.server_client import JupyterServerClient, split_url
-    from ..jupyter.server_backend import REMOTE, remote_key, server_backend
+    from ..jupyter.server_backend import REMOTE, http_server_backend, remote_key
 
     provider = args.get("document_provider", "jupyter")
     if provider != "jupyter":
@@ -33,18 +33,18 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         status = await server.status()  # answers, and accepts the token
     finally:
         await server.aclose()
-    hub = ctx.hub
+    registry = ctx.registry
     status_text = (f"The Jupyter server at {url} answers (Jupyter Server {status.get('version') or 'unknown version'}, "
                    f"{status.get('kernels', 0)} kernels running).")
-    given = hub.backends.get(REMOTE)  # the --jupyter-url server: reuse it rather than start a twin
+    given = registry.backends.get(REMOTE)  # the --jupyter-url server: reuse it rather than start a twin
     key = REMOTE if given is not None and _server(given).url == url else remote_key(url)
     record = {"url": url, "runtime": key, "serverVersion": status.get("version", ""), "kernels": int(status.get("kernels", 0)),
               "switched": ctx.client.persistent}
     if not ctx.client.persistent:
         return Outcome(value=Message("jupyter.connect", status_text + STATELESS_NOTE, record))
-    backend = hub.backends.get(key)
+    backend = registry.backends.get(key)
     if backend is None:
-        hub.add_backend(server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
+        registry.add_backend(http_server_backend(key, JupyterServerClient(url, token), label=f"the Jupyter server at {url}",
                                        hard_cap_bytes=ctx.limits.hard_cap_bytes))
     elif not _server(backend).same_token(token):
         _server(backend).set_token(token)  # same server, a token that works now

@@ -13,7 +13,7 @@ from .shared.spec import ToolContext, ToolSpec
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     from ..jupyter.sandboxes import launch_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
 
-    sandbox = await launch_sandbox(ctx.hub, hard_cap_bytes=ctx.limits.hard_cap_bytes)
+    sandbox = await launch_sandbox(ctx.registry, hard_cap_bytes=ctx.limits.hard_cap_bytes)
     record = sandbox.record()
     text = (f"Launched sandbox {describe(record)}. Call use_sandbox with sandbox_id={record['id']!r} "
             "to run code and keep notebooks there; terminate_sandbox when done.")

@@ -15,7 +15,7 @@ NOT_RUNNING = "not running"
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     backend = ctx.backend
-    kernels = {path: kernel_id for (key, path), kernel_id in ctx.hub.notebook_kernels.items() if key == backend.key}
+    kernels = {path: kernel_id for (key, path), kernel_id in ctx.registry.notebook_kernels.items() if key == backend.key}
     paths = set(kernels)
     if ctx.client.notebook:
         paths.add(ctx.client.notebook)

@@ -11,7 +11,7 @@ from .shared.spec import ToolContext, ToolSpec
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
-    records = [s.record() for s in ctx.hub.sandboxes.values()]
+    records = [s.record() for s in ctx.registry.sandboxes.values()]
     if records:
         current = ctx.client.backend_key
         lines = [describe(r) + (" — this client uses it" if current == f"sandbox:{r['id']}" else "") for r in records]

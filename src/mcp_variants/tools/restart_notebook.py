@@ -12,7 +12,7 @@ from .shared.spec import ToolContext, ToolSpec
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     path = notebook_path(ctx, args)
-    running = ctx.hub.notebook_kernels.get((ctx.backend.key, path))
+    running = ctx.registry.notebook_kernels.get((ctx.backend.key, path))
     kernel_id, _ = await notebook_kernel(ctx, path)
     shared = ctx.backend.kernels.is_shared(kernel_id)
     if kernel_id == running or shared:  # otherwise it was just started, fresh already

@@ -12,12 +12,12 @@ from .shared.spec import ToolContext, ToolSpec
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     from ..jupyter.sandboxes import terminate_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
 
-    sandbox = await terminate_sandbox(ctx.hub, args["sandbox_id"])
+    sandbox = await terminate_sandbox(ctx.registry, args["sandbox_id"])
     text = f"Sandbox {sandbox.id} is terminated: its kernels and server stopped, its folder {sandbox.folder} is removed."
     if ctx.client.backend_key == sandbox.key:
         # Said, not silent: this client's next calls run somewhere else.
-        ctx.client.run_on(ctx.hub.default_backend)
-        text += f" This client's calls now run on {ctx.hub.backend(ctx.client).label}."
+        ctx.client.run_on(ctx.registry.default_backend)
+        text += f" This client's calls now run on {ctx.registry.backend(ctx.client).label}."
     return Outcome(value=Message("sandbox.terminate", text, {"sandbox": sandbox.record()}))
 
 

@@ -20,22 +20,22 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     backend = ctx.backend
     key = (backend.key, path)
     was_default = ctx.client.notebook == path
-    kernel_id = ctx.hub.notebook_kernels.get(key)
+    kernel_id = ctx.registry.notebook_kernels.get(key)
     if kernel_id is None and not was_default:
         raise ToolError(ErrorKind.NOT_FOUND, f"{path} is not open; list_notebooks shows the notebooks that are.")
     others = [
-        client for client in ctx.hub.clients.values()
+        client for client in ctx.registry.clients.values()
         if client is not ctx.client and client.notebook == path and client.backend_key == backend.key
     ]
     # A kernel use_notebook attached the notebook to ran before it and may serve others: it keeps running.
-    borrowed = kernel_id is not None and ((backend.key, kernel_id) in ctx.hub.attached_kernels
-                                          or any(k == kernel_id for n, k in ctx.hub.notebook_kernels.items() if n != key))
+    borrowed = kernel_id is not None and ((backend.key, kernel_id) in ctx.registry.attached_kernels
+                                          or any(k == kernel_id for n, k in ctx.registry.notebook_kernels.items() if n != key))
     stopped = shared = False
     if kernel_id is not None and not others:
         shared = backend.kernels.is_shared(kernel_id)  # the notebook's JupyterLab session: only let go of
         if not borrowed and await backend.kernels.is_running(kernel_id):
             await backend.kernels.shutdown_kernel(kernel_id)
-        ctx.hub.drop_notebook_kernel(backend.key, path)
+        ctx.registry.drop_notebook_kernel(backend.key, path)
         stopped = not (borrowed or shared)
     ctx.client.let_go_of(path)
 

@@ -76,16 +76,16 @@ async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
     """The notebook's kernel becomes `requested` (a running kernel), or a fresh one for NEW; a kernel
     started for it before is shut down, unless another notebook uses it."""
     kernels = ctx.backend.kernels
-    before = ctx.hub.drop_notebook_kernel(ctx.backend.key, path)
+    before = ctx.registry.drop_notebook_kernel(ctx.backend.key, path)
     attached = requested.strip().upper() != NEW_KERNEL
     if attached:
         await kernels.attach(requested)
         kernel_id = requested
     else:
         kernel_id = await kernels.start_kernel(await notebook_kernelspec(ctx, path))
-    ctx.hub.set_notebook_kernel(ctx.backend.key, path, kernel_id, attached=attached)
-    shared = kernel_id == before or before in ctx.hub.notebook_kernels.values()
-    if before is not None and not shared and (ctx.backend.key, before) not in ctx.hub.attached_kernels:
+    ctx.registry.set_notebook_kernel(ctx.backend.key, path, kernel_id, attached=attached)
+    shared = kernel_id == before or before in ctx.registry.notebook_kernels.values()
+    if before is not None and not shared and (ctx.backend.key, before) not in ctx.registry.attached_kernels:
         await kernels.shutdown_kernel(before)
     return kernel_id
 

@@ -14,7 +14,7 @@ from .shared.spec import ToolContext, ToolSpec
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     from ..jupyter.sandboxes import find_sandbox  # on first use: it imports the remote runtime (httpx, pycrdt, ...)
 
-    sandbox = find_sandbox(ctx.hub, args["sandbox_id"])
+    sandbox = find_sandbox(ctx.registry, args["sandbox_id"])
     if sandbox.state != "running":
         raise ToolError(ErrorKind.NOT_FOUND, f"Sandbox {sandbox.id} is {sandbox.state}; terminate_sandbox it and launch_sandbox a new one.")
     if ctx.client.persistent:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..live.contents import LiveContents
+from ..live.contents import JupyterContents
 from ..runtime import Backend
 from .contents import ServerContents
 from .documents import ServerRooms
@@ -19,8 +19,8 @@ from .kernels import ServerKernels
 SERVER = "server"  # the backend key of the server the extension runs in
 
 
-def server_backend(serverapp: Any, *, kernel_name: str, hard_cap_bytes: int) -> Backend:
+def inprocess_backend(serverapp: Any, *, kernel_name: str, hard_cap_bytes: int) -> Backend:
     """A Backend on `serverapp` (a jupyter_server ServerApp), in process."""
     kernels = ServerKernels(serverapp, kernel_name=kernel_name, hard_cap_bytes=hard_cap_bytes)
-    contents = LiveContents(ServerContents(serverapp.contents_manager), ServerRooms(serverapp))
+    contents = JupyterContents(ServerContents(serverapp.contents_manager), ServerRooms(serverapp))
     return Backend(SERVER, "this Jupyter server", kernels, contents)

@@ -7,6 +7,6 @@ documents JupyterLab itself edits, so a person sees the agent's edits and runs a
 - `document`: one notebook's shared document, kept in sync (joined again after a drop), edits confirmed, and the
   agents working in it in its room's awareness;
 - `presence`, `lobby`: the agent as a collaborator JupyterLab shows (no I/O), and the server's global awareness room;
-- `contents`: `LiveContents`, the Contents of a Jupyter server: shared documents, or files without collaboration;
+- `contents`: `JupyterContents`, the Contents of a Jupyter server: shared documents, or files without collaboration;
 - `sessions`: `SessionKernels`, the notebooks' JupyterLab session kernels.
 """

@@ -31,7 +31,7 @@ IDLE_CLOSE_S = 600.0  # a document nobody used or watched for this long is let g
 
 
 class LiveDocument(Protocol):
-    """One notebook's shared document, as LiveContents uses it (live/document.SharedNotebook, inprocess/documents.RoomNotebook)."""
+    """One notebook's shared document, as JupyterContents uses it (live/document.SharedNotebook, inprocess/documents.RoomNotebook)."""
 
     closed: bool
     last_used: float
@@ -88,7 +88,10 @@ class Documents(Protocol):
         ...
 
 
-class LiveContents:
+class JupyterContents:
+    """The Contents of a Jupyter server: its notebooks' shared documents where it has real-time collaboration, its
+    contents API where it has not (and for files and folders always)."""
+
     def __init__(self, files: Contents, documents: Documents) -> None:
         self.rest = files  # files and notebooks without a shared document: the contents API
         self.documents = documents

@@ -32,9 +32,9 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     """The kernel serving `path` (one of its own, or its JupyterLab session's), and True when it
     replaced the one it ran in before: earlier state is gone."""
     key = (ctx.backend.key, path)
-    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.hub.notebook_kernels.get(key),
+    kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.registry.notebook_kernels.get(key),
                                                                     lambda: notebook_kernelspec(ctx, path))
-    ctx.hub.set_notebook_kernel(ctx.backend.key, path, kernel_id)
+    ctx.registry.set_notebook_kernel(ctx.backend.key, path, kernel_id)
     return kernel_id, replaced
 
 
@@ -49,7 +49,7 @@ async def code_kernel(ctx: ToolContext, requested: str | None) -> tuple[str | No
         await ctx.backend.kernels.attach(requested)
         return requested, False
     path = ctx.client.notebook
-    if path is None or (ctx.backend.key, path) not in ctx.hub.notebook_kernels:
+    if path is None or (ctx.backend.key, path) not in ctx.registry.notebook_kernels:
         return None, False
     return await notebook_kernel(ctx, path)
 
@@ -65,7 +65,7 @@ async def notebook_kernelspec(ctx: ToolContext, path: str) -> str | None:
 
 def notebook_lock(ctx: ToolContext, path: str) -> AbstractAsyncContextManager[None]:
     """One writer at a time per notebook, so a read-modify-write never loses another call's edit."""
-    return ctx.hub.notebook_locks.hold((ctx.backend.key, path))
+    return ctx.registry.notebook_locks.hold((ctx.backend.key, path))
 
 
 @asynccontextmanager

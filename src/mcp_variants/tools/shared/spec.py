@@ -6,46 +6,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ...call_info import CallInfo
 from ...images import ImagePolicy
-from ...jupyter.hub import ClientState, Hub
+from ...jupyter.registry import ClientState, RuntimeRegistry
 from ...jupyter.runtime import Agent, Backend, ProgressCallback
+from ...limits import Limits
 from ...output_links import OutputKeeper
 from ...protocol.projection import Outcome, ToolProjectors
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Caps that keep responses and memory bounded."""
-
-    default_timeout: float = 300.0
-    assistant_text_bytes: int = 20_000  # per output, for assistant and user variants
-    hard_cap_bytes: int = 4_000_000  # everything a run may keep, programmatic included
-    progress_interval: float = 5.0
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who made a call, as the transport's authentication knows them (server/callers.py)."""
-
-    name: str  # a Jupyter or JupyterHub user name; the server's OS user on stdio and with --token; "anonymous"
-    via: str  # how they were known: "stdio", "token", "http" (nobody checked), "jupyter", "jupyterhub"
-    scopes: tuple[str, ...] = ()  # what their credential allows, where it says (a Hub token's scopes)
-
-
-@dataclass(frozen=True)
-class CallInfo:
-    """What the audit trail and the spans say of a call besides its tool and arguments."""
-
-    caller: Caller = Caller("unknown", "internal")
-    protocol_version: str | None = None  # the client's: 2026-12-01 for a bridged request
-    requested: tuple[str, ...] = ()  # requestedOutputs as "audience/format"; () for the default selection
-    session: str | None = None  # the client's key (hub.ClientState.key): "stdio", "http:<session id>"; None when stateless
 
 
 @dataclass
 class ToolContext:
     limits: Limits
-    hub: Hub
+    registry: RuntimeRegistry
     client: ClientState
     progress: ProgressCallback | None = None
     images: ImagePolicy = field(default_factory=ImagePolicy)  # how content variants carry images (--images)
@@ -55,7 +28,7 @@ class ToolContext:
 
     @property
     def backend(self) -> Backend:
-        return self.hub.backend(self.client)
+        return self.registry.backend(self.client)
 
 
 ToolRun = Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]

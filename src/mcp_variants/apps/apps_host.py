@@ -33,14 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..client.errors import ClientError, InvalidServerResponse, ServerError
-from ..client.host import Host, HostCall
+from ..client.minimal_host import Host, HostCall
 from ..client.modes import Mode
 from ..client.router import Delivery, HostRouter
 from ..client.session import ClientSession
 from ..client.stdio import envelope
 from ..client.transport import Routing
-from ..protocol.types import UI_EXTENSION, UI_STRUCTURED
-from .resources import MIME_TYPE
+from ..protocol.types import UI_EXTENSION, UI_MIME_TYPE, UI_STRUCTURED
 
 DEFAULT_VISIBILITY: tuple[str, ...] = ("model", "app")
 _READ_IDS = itertools.count(1_000_000)  # resources/read ids, apart from the session's own
@@ -98,8 +97,8 @@ def view_resource(uri: str, result: Mapping[str, Any]) -> ViewResource:
     problems = []
     if item.get("uri") != uri:
         problems.append(f"content uri {item.get('uri')!r} is not {uri!r}")
-    if item.get("mimeType") != MIME_TYPE:
-        problems.append(f"mimeType {item.get('mimeType')!r} is not {MIME_TYPE}")
+    if item.get("mimeType") != UI_MIME_TYPE:
+        problems.append(f"mimeType {item.get('mimeType')!r} is not {UI_MIME_TYPE}")
     if not isinstance(item.get("text"), str):
         problems.append("no HTML text")
     if problems:

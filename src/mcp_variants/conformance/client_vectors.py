@@ -370,7 +370,7 @@ class ScriptedTransport:
 def reference_client_available() -> str | None:
     """None when mcp_variants.client has what the host scenarios drive; else why not."""
     try:
-        from ..client import errors, host, modes, router, session  # noqa: F401
+        from ..client import errors, minimal_host, modes, router, session  # noqa: F401
     except ImportError as exc:
         return f"pending: the reference client (mcp_variants.client session/router) is not importable: {exc}"
     return None
@@ -379,7 +379,7 @@ def reference_client_available() -> str | None:
 def replay(vector: Mapping[str, Any]) -> dict[str, Any]:
     """Run one client vector against the reference client; the host record."""
     from ..client.errors import ClientError, InvalidServerResponse, SelectionError, ServerError
-    from ..client.host import Host
+    from ..client.minimal_host import Host
     from ..client.modes import Mode
     from ..client.router import HostRouter
     from ..client.session import ClientSession

@@ -80,7 +80,7 @@ class ClientState:
             del self._notebook_names[name]
 
 
-class Hub:
+class RuntimeRegistry:
     """Read through the properties (read-only views); changed only through the methods, so what depends on what
     (a sandbox and its backend, a backend and its notebooks' kernels) changes together, here."""
 
