@@ -190,7 +190,7 @@ class StdioProcess:
             self.connection = StdioConnection(command, cwd, env=env, answer_requests=True)
         except OSError as exc:
             raise TargetError(f"cannot start {shlex.join(command)}: {exc}") from exc
-        self.proc = self.connection.process
+        self.child, self.proc = self.connection.child, self.connection.process  # for writes and reads below the messages
 
     @property
     def garbage(self) -> list[bytes]:
