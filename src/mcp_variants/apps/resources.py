@@ -1,5 +1,5 @@
 """The MCP Apps views as `ui://` resources: listed by resources/list, read by resources/read
-(`ViewResources`, one of the sources server/resources.py serves).
+(server/view_resources.py makes them one of the sources server/resources.py serves).
 
 Each view is one self-contained HTML file (inline JS and CSS, built from apps/ by
 apps/build.sh and committed under views/). A tool links its view with
@@ -20,8 +20,6 @@ from typing import Any, Final
 
 from mcp.shared.exceptions import MCPError
 
-from ..jupyter.registry import ClientState
-from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, DeclarationError
 from ..protocol.types import UI_MIME_TYPE, UI_STRUCTURED, ToolDeclaration
 
@@ -142,36 +140,6 @@ def read_result(uri: str) -> dict[str, Any] | None:
     return {"contents": [{"uri": uri, "mimeType": UI_MIME_TYPE, "text": view_html(uri), "_meta": {"ui": RESOURCE_UI_META}}]}
 
 
-class ViewResources:
-    """The views as a source of resources (server/resources.py serves every source). They are
-    served at every protocol version: hosts that speak an older version render them from the
-    legacy CallToolResult (docs/apps.md). They never change, so nothing is watched."""
-
-    SCHEME = "ui://"
-
-    def owns(self, uri: str) -> bool:
-        return uri.startswith(self.SCHEME)
-
-    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
-        return [resource_entry(view) for view in VIEWS]
-
-    def templates(self) -> list[dict[str, Any]]:
-        return []
-
-    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
-        result = read_result(uri)
-        if result is None:
-            raise not_found(uri)
-        if stateless:
-            # Required cache hints at 2026-07-28 and later (SEP-2549): a view is the same for
-            # every client of this server version.
-            result.update(READ_CACHE_HINT)
-        return result
-
-    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
-        return None
-
-
 def not_found(uri: str) -> MCPError:
     """resources/read of a URI no source has."""
     return MCPError(INVALID_PARAMS, "Resource not found", {"uri": uri, "available": sorted(VIEWS_BY_URI)})
@@ -181,7 +149,6 @@ __all__ = [
     "RESOURCE_UI_META",
     "VIEWS",
     "View",
-    "ViewResources",
     "check_view_links",
     "not_found",
     "read_result",

@@ -44,7 +44,7 @@ import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,11 +52,6 @@ import jsonpath
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-OPS: Final[frozenset[str]] = frozenset({
-    "exists", "absent", "equals", "notEquals", "count", "length", "minLength", "oneOf", "type",
-    "sameSelectors", "uniqueSelectors", "validAgainst", "equalsOther", "notInOther", "containsText",
-    "notContainsText", "every", "forEach", "anyOf",
-})
 PATH_KEYS: Final = ("path", "otherPath", "schemaPath", "in", "over")  # the keys of a check that hold a JSONPath query
 _PLACEHOLDER: Final = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _TYPES: Final[dict[str, tuple[type, ...]]] = {
@@ -183,97 +178,134 @@ def _len(value: Any) -> int | None:
 
 
 def evaluate(check: Mapping[str, Any], document: Any) -> Verdict:
-    """One check against `document`."""
+    """One check against `document`: the op's function from the tables below."""
     op = check.get("op")
     says = str(check.get("says") or op)
     if op not in OPS:
         raise CheckError(f"unknown op {op!r}")
-    if op == "anyOf":
-        verdicts = [evaluate(c, document) for c in check.get("checks", [])]
-        if any(v.ok for v in verdicts):
-            return Verdict(True, says)
-        return Verdict(False, says, " / ".join(f"{v.says}: {v.detail}" for v in verdicts))
-    if op == "forEach":
-        var = check.get("var")
-        if not isinstance(var, str):
-            raise CheckError("forEach needs `var`")
-        failures: list[str] = []
-        values = select(check.get("in"), document)
-        if not values:
-            return _over_nothing(check, "in", document, says)
-        for value in values:
-            for nested in check.get("checks", []):
-                verdict = evaluate(render(nested, {var: value}), document)
-                if not verdict.ok:
-                    failures.append(f"[{var}={short(value, 80)}] {verdict.says}: {verdict.detail}")
-        if failures:
-            return Verdict(False, says, "; ".join(failures[:5]))
-        return Verdict(True, says, f"{len(values)} value(s) of {var}")
+    if op in _ON_DOCUMENT:
+        return _ON_DOCUMENT[op](check, document, says)
+    return _ON_NODES[op](check, select(check.get("path"), document), document, says)
 
-    nodes = select(check.get("path"), document)
-    found = f"found {short(nodes)}"
+
+# ---- the ops that range over the document itself (no `path`) ----
+
+
+def _any_of(check: Mapping[str, Any], document: Any, says: str) -> Verdict:
+    verdicts = [evaluate(c, document) for c in check.get("checks", [])]
+    if any(v.ok for v in verdicts):
+        return Verdict(True, says)
+    return Verdict(False, says, " / ".join(f"{v.says}: {v.detail}" for v in verdicts))
+
+
+def _for_each(check: Mapping[str, Any], document: Any, says: str) -> Verdict:
+    var = check.get("var")
+    if not isinstance(var, str):
+        raise CheckError("forEach needs `var`")
+    values = select(check.get("in"), document)
+    if not values:
+        return _over_nothing(check, "in", document, says)
+    failures: list[str] = []
+    for value in values:
+        for nested in check.get("checks", []):
+            verdict = evaluate(render(nested, {var: value}), document)
+            if not verdict.ok:
+                failures.append(f"[{var}={short(value, 80)}] {verdict.says}: {verdict.detail}")
+    if failures:
+        return Verdict(False, says, "; ".join(failures[:5]))
+    return Verdict(True, says, f"{len(values)} value(s) of {var}")
+
+
+# ---- the ops on the nodes `path` selects ----
+
+
+def _exists(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    return Verdict(bool(nodes), says, "" if nodes else f"nothing at {check['path']}")
+
+
+def _absent(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    return Verdict(not nodes, says, "" if not nodes else f"found {short(nodes)}")
+
+
+def _equals(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
     value = check.get("value")
+    ok = bool(nodes) and all(n == value and type(n) is type(value) or _num_eq(n, value) for n in nodes)
+    return Verdict(ok, says, f"expected {short(value)}, found {short(nodes)}")
 
-    if op == "exists":
-        return Verdict(bool(nodes), says, "" if nodes else f"nothing at {check['path']}")
-    if op == "absent":
-        return Verdict(not nodes, says, "" if not nodes else found)
-    if op == "equals":
-        return Verdict(bool(nodes) and all(n == value and type(n) is type(value) or _num_eq(n, value) for n in nodes),
-                       says, f"expected {short(value)}, {found}")
-    if op == "notEquals":
-        return Verdict(not any(n == value and type(n) is type(value) for n in nodes), says, found)
-    if op == "count":
-        return Verdict(len(nodes) == value, says, f"expected {value} node(s), found {len(nodes)}: {short(nodes)}")
-    if op in ("length", "minLength"):
-        size = _len(nodes[0]) if len(nodes) == 1 else None
-        ok = size is not None and isinstance(value, int) and (size == value if op == "length" else size >= value)
-        return Verdict(ok, says, f"expected length {'' if op == 'length' else '>= '}{value}, {found}")
-    if op == "oneOf":
-        values = check.get("values", [])
-        bad = [n for n in nodes if n not in values]
-        return Verdict(not bad, says, f"allowed {short(values)}, found {short(bad)}" if bad else "")
-    if op == "type":
-        names = [str(n) for n in (value if isinstance(value, list) else [value])]
-        ok = bool(nodes) and all(any(t in _TYPES and _is_type(n, t) for t in names) for n in nodes)
-        return Verdict(ok, says, f"expected {'/'.join(names)}, {found}")
-    if op == "sameSelectors":
-        other = select(check.get("otherPath"), document)
-        mine, theirs = _pairs(nodes), _pairs(other)
-        ok = mine is not None and theirs is not None and Counter(mine) == Counter(theirs)
-        return Verdict(ok, says, f"expected {short(sorted(map(list, theirs or [])))}, got {short(sorted(map(list, mine or [])))}")
-    if op == "uniqueSelectors":
-        mine = _pairs(nodes)
-        dupes = [p for p, n in Counter(mine or []).items() if n > 1]
-        return Verdict(mine is not None and not dupes, says, f"duplicated {short(dupes)}" if dupes else "")
-    if op == "validAgainst":
-        return _valid_against(check, nodes, document, says)
-    if op == "equalsOther":
-        other = select(check.get("otherPath"), document)
-        ok = len(nodes) == 1 and len(other) == 1 and nodes[0] == other[0]
-        return Verdict(ok, says, f"{found}; other {short(other)}")
-    if op == "notInOther":
-        other = select(check.get("otherPath"), document)
-        bad = [n for n in nodes if n in other]
-        return Verdict(not bad, says, f"{short(bad)} also at {check.get('otherPath')}" if bad else "")
-    if op in ("containsText", "notContainsText"):
-        texts = [json.dumps(n, separators=(",", ":"), default=str) for n in nodes]
-        hit = any(str(value) in t for t in texts)
-        ok = hit if op == "containsText" else not hit
-        return Verdict(ok, says, f"{'no' if not hit else 'a'} node contains {value!r}: {short(nodes)}")
-    if op == "every":
-        if not nodes:
-            return _over_nothing(check, "path", document, says)
-        failures = []
-        for i, node in enumerate(nodes):
-            for nested in check.get("checks", []):
-                verdict = evaluate(nested, node)
-                if not verdict.ok:
-                    failures.append(f"[#{i} {short(_label(node), 60)}] {verdict.says}: {verdict.detail}")
-        if failures:
-            return Verdict(False, says, "; ".join(failures[:5]) + (f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""))
-        return Verdict(True, says, f"{len(nodes)} node(s)")
-    raise CheckError(f"op {op!r} not implemented")  # pragma: no cover
+
+def _not_equals(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    value = check.get("value")
+    return Verdict(not any(n == value and type(n) is type(value) for n in nodes), says, f"found {short(nodes)}")
+
+
+def _count(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    value = check.get("value")
+    return Verdict(len(nodes) == value, says, f"expected {value} node(s), found {len(nodes)}: {short(nodes)}")
+
+
+def _length(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    value, exact = check.get("value"), check.get("op") == "length"
+    size = _len(nodes[0]) if len(nodes) == 1 else None
+    ok = size is not None and isinstance(value, int) and (size == value if exact else size >= value)
+    return Verdict(ok, says, f"expected length {'' if exact else '>= '}{value}, found {short(nodes)}")
+
+
+def _one_of(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    values = check.get("values", [])
+    bad = [n for n in nodes if n not in values]
+    return Verdict(not bad, says, f"allowed {short(values)}, found {short(bad)}" if bad else "")
+
+
+def _type(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    value = check.get("value")
+    names = [str(n) for n in (value if isinstance(value, list) else [value])]
+    ok = bool(nodes) and all(any(t in _TYPES and _is_type(n, t) for t in names) for n in nodes)
+    return Verdict(ok, says, f"expected {'/'.join(names)}, found {short(nodes)}")
+
+
+def _same_selectors(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    mine, theirs = _pairs(nodes), _pairs(select(check.get("otherPath"), document))
+    ok = mine is not None and theirs is not None and Counter(mine) == Counter(theirs)
+    return Verdict(ok, says, f"expected {short(sorted(map(list, theirs or [])))}, got {short(sorted(map(list, mine or [])))}")
+
+
+def _unique_selectors(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    mine = _pairs(nodes)
+    dupes = [p for p, n in Counter(mine or []).items() if n > 1]
+    return Verdict(mine is not None and not dupes, says, f"duplicated {short(dupes)}" if dupes else "")
+
+
+def _equals_other(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    other = select(check.get("otherPath"), document)
+    ok = len(nodes) == 1 and len(other) == 1 and nodes[0] == other[0]
+    return Verdict(ok, says, f"found {short(nodes)}; other {short(other)}")
+
+
+def _not_in_other(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    other = select(check.get("otherPath"), document)
+    bad = [n for n in nodes if n in other]
+    return Verdict(not bad, says, f"{short(bad)} also at {check.get('otherPath')}" if bad else "")
+
+
+def _contains_text(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    value = check.get("value")
+    hit = any(str(value) in json.dumps(n, separators=(",", ":"), default=str) for n in nodes)
+    ok = hit if check.get("op") == "containsText" else not hit
+    return Verdict(ok, says, f"{'no' if not hit else 'a'} node contains {value!r}: {short(nodes)}")
+
+
+def _every(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
+    if not nodes:
+        return _over_nothing(check, "path", document, says)
+    failures = []
+    for i, node in enumerate(nodes):
+        for nested in check.get("checks", []):
+            verdict = evaluate(nested, node)
+            if not verdict.ok:
+                failures.append(f"[#{i} {short(_label(node), 60)}] {verdict.says}: {verdict.detail}")
+    if failures:
+        return Verdict(False, says, "; ".join(failures[:5]) + (f" (+{len(failures) - 5} more)" if len(failures) > 5 else ""))
+    return Verdict(True, says, f"{len(nodes)} node(s)")
 
 
 def _over_nothing(check: Mapping[str, Any], key: str, document: Any, says: str) -> Verdict:
@@ -323,6 +355,18 @@ def _valid_against(check: Mapping[str, Any], nodes: list[Any], document: Any, sa
             where = "/".join(map(str, error.path)) or "<root>"
             problems.append(f"{where}: {error.message[:200]}")
     return Verdict(not problems, says, "; ".join(problems[:5]))
+
+
+_ON_DOCUMENT: Final[dict[str, Callable[[Mapping[str, Any], Any, str], Verdict]]] = {
+    "anyOf": _any_of, "forEach": _for_each,
+}
+_ON_NODES: Final[dict[str, Callable[[Mapping[str, Any], list[Any], Any, str], Verdict]]] = {
+    "exists": _exists, "absent": _absent, "equals": _equals, "notEquals": _not_equals, "count": _count,
+    "length": _length, "minLength": _length, "oneOf": _one_of, "type": _type, "sameSelectors": _same_selectors,
+    "uniqueSelectors": _unique_selectors, "validAgainst": _valid_against, "equalsOther": _equals_other,
+    "notInOther": _not_in_other, "containsText": _contains_text, "notContainsText": _contains_text, "every": _every,
+}
+OPS: Final[frozenset[str]] = frozenset(_ON_DOCUMENT) | frozenset(_ON_NODES)
 
 
 @functools.lru_cache(maxsize=256)

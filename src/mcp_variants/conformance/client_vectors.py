@@ -170,11 +170,16 @@ NO_CALL_SENT = check("count", "$.sent[?@.method=='tools/call']", "no tools/call 
 
 
 def client_vectors() -> list[dict[str, Any]]:
-    apps_result = {"result": {"resultType": "complete", "outputs": [
-        out_content(ASSISTANT_CONTENT, [text(f"{MODEL_MARKER}: 37 Globex records, shown in the table.")]),
-        out_structured(UI_STRUCTURED, {"rows": [{"name": "Globex Retail", "note": VIEW_MARKER}]})],
-        "_meta": {UI: {"datasetVersion": META_MARKER}, "com.example/trace": META_MARKER}}}
-    out = [
+    """Every client scenario: the testing plan's host items, then the client MUSTs and SHOULDs, in the order the
+    scorecard lists them."""
+    return [*rejects_tool_without_assistant_content(), *no_requested_outputs_before_2026_12_01(),
+            *rejects_tool_without_output_variants(), *apps_routing(), *routing_musts(), *selection_musts(), *validation_shoulds()]
+
+
+def rejects_tool_without_assistant_content() -> list[dict[str, Any]]:
+    """Plan item 7 (EVERY_TOOL_AC): a listing with a tool that omits assistant/content is rejected, and nothing
+    is called."""
+    return [
         client_vector(
             "host-plan-07-rejects-tool-without-assistant-content", "The client rejects a tool declaration that omits assistant/content",
             [plan_rule(7, "rejection of any tool declaration that omits assistant/content"),
@@ -182,6 +187,13 @@ def client_vectors() -> list[dict[str, Any]]:
             server=server_script(OUTPUTS_VERSION, [tool_entry(PROGRAMMATIC_STRUCTURED)], {"result": {"outputs": []}}),
             act={"listTools": True},
             checks=[outcome("invalid-response", "the listing is rejected as invalid"), NO_CALL_SENT], plan=7),
+    ]
+
+
+def no_requested_outputs_before_2026_12_01() -> list[dict[str, Any]]:
+    """Plan item 12 (NO_REQUESTED_OLD, NO_REQUESTED_OLD2, NOT_A_SIGNAL, ACCEPTS_LEGACY): at 2026-07-28 and at
+    2025-11-25 no request carries requestedOutputs, whatever the listing says."""
+    return [
         client_vector(
             "host-plan-12-no-requestedoutputs-at-2026-07-28", "Code mode at 2026-07-28 sends no requestedOutputs",
             [plan_rule(12, "omission of requestedOutputs when calling under protocol version 2026-07-28 or earlier"),
@@ -209,6 +221,13 @@ def client_vectors() -> list[dict[str, Any]]:
                     check("count", "$.sent[?@.method=='tools/call']", "the call is sent", value=1),
                     check("absent", "$.sent[*].params.requestedOutputs", "no message carries requestedOutputs")],
             plan=12),
+    ]
+
+
+def rejects_tool_without_output_variants() -> list[dict[str, Any]]:
+    """Plan item 14 (REJECT_TOOL_WITHOUT_VARIANTS): at 2026-12-01 a Tool without outputVariants makes tools/list
+    invalid, with no silent switch to an older version."""
+    return [
         client_vector(
             "host-plan-14-rejects-tool-without-outputvariants", "A Tool without outputVariants at 2026-12-01 makes tools/list invalid",
             [plan_rule(14, "rejection of a Tool without outputVariants under protocol version 2026-12-01"), REJECT_TOOL_WITHOUT_VARIANTS],
@@ -221,6 +240,17 @@ def client_vectors() -> list[dict[str, Any]]:
                     check("count", "$.sent[?@.method=='initialize']", "no legacy handshake follows", value=0),
                     nowhere(MODEL_MARKER, "nothing is delivered")],
             plan=14),
+    ]
+
+
+def apps_routing() -> list[dict[str, Any]]:
+    """Plan item 15 (NO_META, APPS_ROUTING, ROUTES_BY_AUDIENCE): the model gets only the assistant output,
+    the View only the ui output, nobody the _meta nor an unrequested output."""
+    apps_result = {"result": {"resultType": "complete", "outputs": [
+        out_content(ASSISTANT_CONTENT, [text(f"{MODEL_MARKER}: 37 Globex records, shown in the table.")]),
+        out_structured(UI_STRUCTURED, {"rows": [{"name": "Globex Retail", "note": VIEW_MARKER}]})],
+        "_meta": {UI: {"datasetVersion": META_MARKER}, "com.example/trace": META_MARKER}}}
+    return [
         client_vector(
             "host-plan-15-apps-routing-and-metadata", "An Apps call: the model gets only the assistant output, the View only the ui "
                                                       "output, nobody the _meta",
@@ -255,6 +285,15 @@ def client_vectors() -> list[dict[str, Any]]:
                     sink_lacks("view", UNREQUESTED_MARKER, "the unrequested ui output does not reach the View"),
                     nowhere(UNREQUESTED_MARKER, "no unrequested output reaches any sink")],
             plan=15),
+    ]
+
+
+def routing_musts() -> list[dict[str, Any]]:
+    """Where each output goes: user and programmatic outputs never to the model (USER_NOT_IN_MODEL,
+    PROGRAMMATIC_NOT_IN_MODEL), block annotations re-route nothing (IGNORE_ANNOTATIONS), no other audience stands
+    in for a missing sink (NO_AUDIENCE_FALLBACK), result _meta reaches no one (NO_META), an error output is not
+    used for another audience (NO_ERROR_SUBSTITUTION)."""
+    return [
         client_vector(
             "host-must-user-and-programmatic-stay-out-of-model", "user and programmatic outputs go to their sinks, never to the model",
             [USER_NOT_IN_MODEL, PROGRAMMATIC_NOT_IN_MODEL],
@@ -303,6 +342,13 @@ def client_vectors() -> list[dict[str, Any]]:
             act={"tool": TOOL, "arguments": {}, "requestedOutputs": [PROGRAMMATIC_STRUCTURED]},
             checks=[sink_lacks("program", UNREQUESTED_MARKER, "the program does not get the assistant error output"),
                     nowhere(UNREQUESTED_MARKER, "the unrequested error output reaches no sink")]),
+    ]
+
+
+def selection_musts() -> list[dict[str, Any]]:
+    """What the client asks for: only advertised variants (ONLY_ADVERTISED), no extension the server did not
+    negotiate (NO_UNNEGOTIATED_REQUEST), no selector twice (NO_DUPLICATE_SELECTOR)."""
+    return [
         client_vector(
             "host-must-select-only-advertised", "The client does not request a variant the tool does not advertise",
             [ONLY_ADVERTISED],
@@ -329,6 +375,12 @@ def client_vectors() -> list[dict[str, Any]]:
             checks=[check("every", "$.sent[?@.method=='tools/call']", "no tools/call carries a duplicate selector",
                           checks=[check("uniqueSelectors", "$.params.requestedOutputs[*]", "each selector once")], vacuous=True,
                           over="$.sent")]),
+    ]
+
+
+def validation_shoulds() -> list[dict[str, Any]]:
+    """A structured output is checked against the requested variant's schema only (VALIDATES_REQUESTED_SCHEMA)."""
+    return [
         client_vector(
             "host-should-validate-against-requested-schema", "A structured output is checked against the requested variant's schema only",
             [VALIDATES_REQUESTED_SCHEMA],
@@ -339,7 +391,6 @@ def client_vectors() -> list[dict[str, Any]]:
             checks=[outcome("invalid-response", "the output breaks the programmatic schema (it fits only the ui one): rejected"),
                     nowhere(PROGRAM_MARKER, "nothing of it is delivered")]),
     ]
-    return out
 
 
 # ---- replay against the reference client ----------------------------------------------------------------------

@@ -339,6 +339,16 @@ def legacy_scenario(version: str, plan: int | None = None) -> dict[str, Any]:
 
 
 def must_scenarios() -> list[dict[str, Any]]:
+    """Every MUST (and SHOULD) a server can be seen breaking, in the order the scorecard lists them."""
+    return [*declaration_musts(), *fallback_musts(), *output_musts(), *older_version_rules(), *declaration_shoulds(),
+            *result_shoulds()]
+
+
+def declaration_musts() -> list[dict[str, Any]]:
+    """What tools/list at 2026-12-01 declares: an `outputVariants` array on every tool (SHAPES_BY_VERSION,
+    CLIENT_REJECTS_CONTEXT), no audience/format pair twice (NO_DUPLICATE_PAIR), an extension audience only when
+    negotiated (NO_UNNEGOTIATED_LISTING, AUDIENCE_VALUES, NOT_ARBITRARY), core audiences only in the core
+    combinations (COMBINATIONS, COMBINATIONS_TABLE)."""
     out = []
     out.append(scenario(
         "must-outputvariants-on-every-tool", "tools/list at 2026-12-01: every tool has outputVariants",
@@ -386,6 +396,14 @@ def must_scenarios() -> list[dict[str, Any]]:
                                                                    "structured", values=["content", "structured"])],
                                 vacuous=True, over="$.outputVariants")])])],
         level="MUST"))
+    return out
+
+
+
+def fallback_musts() -> list[dict[str, Any]]:
+    """A call without requestedOutputs gets assistant/content and nothing else (FALLBACK, NO_UNREQUESTED), and
+    that fallback is a usable model representation (USABLE)."""
+    out = []
     out.append(scenario(
         "must-fallback-assistant-content", "Without requestedOutputs the server returns assistant/content",
         [FALLBACK, NO_UNREQUESTED],
@@ -407,6 +425,16 @@ def must_scenarios() -> list[dict[str, Any]]:
                                 "a non-empty text block")])])],
         binding=bind(minCore=2),
         note="Only the emptiness of the fallback can be seen on the wire; whether its text is a mere placeholder needs a reader."))
+    return out
+
+
+
+def output_musts() -> list[dict[str, Any]]:
+    """The outputs of a 2026-12-01 result: an `outputs` array without the legacy fields (OUTPUTS_ARRAY,
+    SHAPES_BY_VERSION), one output per requested selector and only those (EXACTLY_ONE, MATCH_SELECTOR,
+    NO_UNREQUESTED), each structured output valid against its own variant's schema (VALIDATE_EACH, CONFORM), and
+    no structured output mirrored into content (NO_MIRROR, SDK_NO_MIRROR)."""
+    out = []
     out.append(scenario(
         "must-result-shape-2026-12-01", "A 2026-12-01 result carries outputs, not the legacy fields",
         [OUTPUTS_ARRAY, SHAPES_BY_VERSION],
@@ -451,6 +479,16 @@ def must_scenarios() -> list[dict[str, Any]]:
         binding=bind(minStructured=1),
         note="{{structured}} is the tool's first declared structured core variant (assistant/structured, programmatic/structured, "
              "user/structured)."))
+    return out
+
+
+
+def older_version_rules() -> list[dict[str, Any]]:
+    """What an older client sees: requestedOutputs at 2026-07-28 never yields `outputs` (OLD_CLIENT,
+    LEGACY_CALL, NOT_A_SIGNAL), the legacy shapes at each handshake version (`legacy_scenario`: LEGACY_LIST,
+    LEGACY_CALL, LEGACY_CONFORM, OLD_CLIENT, SHAPES_BY_VERSION), and a legacy outputSchema taken from no other
+    audience (LEGACY_SCHEMA_SOURCE) but from assistant/structured (LEGACY_SCHEMA_SHOULD)."""
+    out = []
     out.append(scenario(
         "must-requestedoutputs-at-2026-07-28-never-yields-outputs",
         "requestedOutputs sent at 2026-07-28 never turns the result into `outputs`",
@@ -491,6 +529,14 @@ def must_scenarios() -> list[dict[str, Any]]:
                                         check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
                                               "equals assistant/structured's schema",
                                               otherPath=f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}.schema")])])])]))
+    return out
+
+
+
+def declaration_shoulds() -> list[dict[str, Any]]:
+    """SHOULDs of the 2026-12-01 listing: no legacy outputSchema beside `outputVariants` (NO_OUTPUTSCHEMA_NEW),
+    a schema on every structured variant (STRUCTURED_SCHEMA)."""
+    out = []
     out.append(scenario(
         "should-no-outputschema-at-2026-12-01", "tools/list at 2026-12-01 carries no legacy outputSchema",
         [NO_OUTPUTSCHEMA_NEW],
@@ -506,6 +552,15 @@ def must_scenarios() -> list[dict[str, Any]]:
                   checks=[check("type", "$.schema", "a `schema` object", value="object")], vacuous=True,
                   over="$.response.result.tools[*].outputVariants")])],
         note="The SEP allows omitting it when the payload is intentionally unconstrained or an extension defines the contract: a SHOULD."))
+    return out
+
+
+
+def result_shoulds() -> list[dict[str, Any]]:
+    """SHOULDs of results: the legacy content at 2026-07-28 is the assistant/content output (LEGACY_CONTENT), and
+    a failing call answers each requested selector with an error output (ERROR_OUTPUTS, ERROR_NOT_EMPTY,
+    ERROR_SCHEMA)."""
+    out = []
     out.append(scenario(
         "should-legacy-content-from-assistant-content", "The legacy content at 2026-07-28 is the assistant/content output",
         [LEGACY_CONTENT],
@@ -529,7 +584,6 @@ def must_scenarios() -> list[dict[str, Any]]:
         binding=bind(errorCall=True),
         note="Needs a call that fails inside the tool; the default for this server is execute_code with code 1/0."))
     return out
-
 
 def server_vectors() -> list[dict[str, Any]]:
     """Every server scenario, in the order the scorecard lists them."""

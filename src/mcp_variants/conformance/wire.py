@@ -15,9 +15,9 @@ Tests of the wire itself reach one layer down: `StdioTarget.process_for(version,
 is the process serving that pair, whose `request`, `request_many` and `notify` send messages
 exactly as given, and `send_raw` any bytes at all; `HttpTarget.post` sends any body with any headers (a header may repeat);
 every RoundTrip keeps the response's raw bytes and, on HTTP, its status and headers.
-Besides the standard library only mcp_variants.processes (the child processes) and
-mcp_variants.sse (event streams, the project's one reader) are used, so `mcp-variants check`
-works from a plain install.
+Besides the standard library only mcp_variants.client.stdio (the project's one raw stdio client and its
+envelope helpers), mcp_variants.processes (the child processes) and mcp_variants.sse (event streams, the
+project's one reader) are used, so `mcp-variants check` works from a plain install.
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ from email.message import Message
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from ..processes import LOOPBACK, PipedProcess, ProcessStartError, ServerProcess
+from ..client.stdio import StdioConnection, envelope, handshake_params
+from ..processes import LOOPBACK, ProcessStartError, ServerProcess
 from ..sse import read_sse
-from .constants import CAPABILITIES_KEY, HANDSHAKE_VERSIONS, OUTPUTS_VERSION, VERSION_KEY
+from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION
 from .wire_schema import SchemaReport, SchemaViolation
 
 CLIENT_INFO = {"name": "mcp-variants-conformance", "version": "1"}
-EXIT_GRACE_S = 2.0  # after the server exited, how long its last lines may take to be read
 Headers = Mapping[str, str] | Sequence[tuple[str, str]]
 
 
@@ -102,14 +102,13 @@ def ext_key(extensions: Mapping[str, Any] | None) -> str:
 def enveloped(params: Mapping[str, Any] | None, version: str, extensions: Mapping[str, Any] | None) -> dict[str, Any]:
     """`params` with the stateless `_meta` envelope (any `_meta` already there is kept)."""
     out = dict(params or {})
-    capabilities: dict[str, Any] = {"extensions": dict(extensions)} if extensions else {}
-    out["_meta"] = {**(out.get("_meta") or {}), VERSION_KEY: version, CAPABILITIES_KEY: capabilities}
+    out["_meta"] = {**(out.get("_meta") or {}), **envelope(version, extensions)}
     return out
 
 
 def initialize_params(version: str, extensions: Mapping[str, Any] | None) -> dict[str, Any]:
-    capabilities: dict[str, Any] = {"extensions": dict(extensions)} if extensions else {}
-    return {"protocolVersion": version, "capabilities": capabilities, "clientInfo": CLIENT_INFO}
+    """`initialize` as the suite sends it (the suite's CLIENT_INFO)."""
+    return handshake_params(version, extensions, CLIENT_INFO)
 
 
 def _is_response(message: Any, request_id: Any) -> bool:
@@ -182,86 +181,42 @@ class Target:
 
 
 class StdioProcess:
-    """One server process on pipes; a reader thread keeps every line it writes, in order, and routes responses by id."""
+    """One server process on pipes, as the suite speaks to it: the project's raw stdio client (a
+    `client.stdio.StdioConnection`, which reads every line and routes responses by id, and answers the server's
+    own requests) with each exchange as a RoundTrip."""
 
     def __init__(self, command: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
         try:
-            self.child = PipedProcess(command, cwd=cwd, env=env)
+            self.connection = StdioConnection(command, cwd, env=env, answer_requests=True)
         except OSError as exc:
             raise TargetError(f"cannot start {shlex.join(command)}: {exc}") from exc
-        self.proc = self.child.process
-        self._cond = threading.Condition()
-        self._log: list[tuple[Any, bytes]] = []  # every decoded message and its line, in arrival order
-        self._responses: dict[Any, int] = {}  # id -> index in _log
-        self._eof = False
-        self.garbage: list[bytes] = []  # lines that are not JSON
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        self.child, self.proc = self.connection.child, self.connection.process  # for writes and reads below the messages
 
-    def _read(self) -> None:
-        for line in self.child.stdout:
-            if not line.strip():
-                continue
-            try:
-                message = json.loads(line)
-            except ValueError:
-                self.garbage.append(line[:500])
-                continue
-            if isinstance(message, dict) and "method" in message and "id" in message:
-                self._answer_server_request(message)
-            with self._cond:
-                self._log.append((message, line))
-                request_id = message.get("id") if isinstance(message, dict) and "method" not in message else None
-                if isinstance(request_id, int | str):
-                    self._responses[request_id] = len(self._log) - 1
-                self._cond.notify_all()
-        with self._cond:
-            self._eof = True
-            self._cond.notify_all()
-
-    def _answer_server_request(self, message: dict[str, Any]) -> None:
-        """A server-to-client request (ping, roots/list...): ping gets {}, the rest -32601."""
-        if message.get("method") == "ping":
-            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "not supported by the conformance client"}}
-        with contextlib.suppress(OSError, ValueError):
-            self.write(reply)
+    @property
+    def garbage(self) -> list[bytes]:
+        """Lines the server wrote that are not JSON."""
+        return self.connection.garbage
 
     def write(self, message: dict[str, Any]) -> None:
-        self.child.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-
-    def _mark(self) -> int:
-        with self._cond:
-            return len(self._log)
+        self.connection.write(message)
 
     def _collect(self, trip: RoundTrip, mark: int, deadline: float, timeout: float) -> None:
-        """Wait for the response to `trip.request` and fill `trip` from the log, or say what went wrong."""
-        request_id = trip.request["id"]
-        exited_at: float | None = None
-        with self._cond:
-            while request_id not in self._responses:
-                now = time.monotonic()
-                if now >= deadline:
-                    trip.problem = f"no response within {timeout:g} s; {self.tail()}"
-                    return
-                if exited_at is None and self.proc.poll() is not None:
-                    exited_at = now
-                if self._eof or (exited_at is not None and now - exited_at > EXIT_GRACE_S):
-                    self.proc.poll()
-                    trip.problem = f"the server exited with code {self.proc.returncode}; {self.tail()}"
-                    return
-                self._cond.wait(min(deadline - now, 0.25))
-            index = self._responses.pop(request_id)
-            trip.response, trip.raw = self._log[index]
-            trip.messages = [m for m, _ in self._log[mark:index + 1]]
+        """Wait for the response to `trip.request` and fill `trip` from what was read, or say what went wrong."""
+        try:
+            trip.response, trip.raw, trip.messages = self.connection.response_after(trip.request["id"], mark, deadline)
+        except TimeoutError:
+            trip.problem = f"no response within {timeout:g} s; {self.tail()}"
+            return
+        except EOFError:
+            trip.problem = f"the server exited with code {self.proc.poll()}; {self.tail()}"
+            return
         trip.notifications = _notifications(trip.messages[:-1])
 
     def request(self, message: dict[str, Any], timeout: float) -> RoundTrip:
         """Write `message` exactly as given and wait for the response with its id."""
         trip = RoundTrip(request=message)
         started = time.monotonic()
-        mark = self._mark()
+        mark = self.connection.mark()
         try:
             self.write(message)
         except (OSError, ValueError) as exc:
@@ -275,7 +230,7 @@ class StdioProcess:
         """Write every message back to back (all in flight at once), then collect each response."""
         trips = [RoundTrip(request=message) for message in messages]
         started = time.monotonic()
-        mark = self._mark()
+        mark = self.connection.mark()
         for trip in trips:
             try:
                 self.write(trip.request)
@@ -294,30 +249,25 @@ class StdioProcess:
         """Write `data` exactly as given (bytes that need not be JSON, nor one line) and collect the messages the server
         writes after it until `until(messages)` holds: (messages, None), or (what came, the problem) when `timeout`
         passes or the server exits first. Lines that are not JSON are in `garbage`."""
-        mark = self._mark()
+        mark = self.connection.mark()
         deadline = time.monotonic() + timeout
         try:
-            self.child.write(data)
+            self.connection.send_bytes(data)
         except (OSError, ValueError) as exc:
             return [], f"cannot write to the server: {exc}; {self.tail()}"
-        with self._cond:
-            while not until(messages := [m for m, _ in self._log[mark:]]):
-                now = time.monotonic()
-                if now >= deadline:
-                    return messages, f"not answered as expected within {timeout:g} s; {self.tail()}"
-                if self._eof:
-                    return messages, f"the server exited with code {self.proc.poll()}; {self.tail()}"
-                self._cond.wait(min(deadline - now, 0.25))
-        return messages, None
+        messages = self.connection.wait_for(mark, until, deadline)
+        if until(messages):
+            return messages, None
+        if self.connection.ended:
+            return messages, f"the server exited with code {self.proc.poll()}; {self.tail()}"
+        return messages, f"not answered as expected within {timeout:g} s; {self.tail()}"
 
     def tail(self) -> str:
-        text = self.child.stderr.text()[-1500:].strip()
-        return f"stderr: …{text}" if text else "stderr empty"
+        return self.connection.tail()
 
     def close(self, grace: float = 10.0) -> None:
         """EOF first (a server shuts down on it), then SIGTERM, then SIGKILL, by PID; its children reaped."""
-        self.child.stop(grace)
-        self._reader.join(timeout=2)
+        self.connection.close(grace)
 
 
 class StdioTarget(Target):

@@ -2,6 +2,11 @@
 each stream with a priming event (and its `retry` field), and replay what a dropped stream missed to a client
 that reconnects with `Last-Event-ID`.
 
+Only the eras that define resumability reach it: the requests of a handshake session (2025-11-25 and before).
+2026-07-28 dropped it ("Resumable SSE streams via Last-Event-ID are not supported"), and the SDK serves that era
+and later ones on a transport of their own that keeps no events and refuses a GET (405): closing such a request's
+stream cancels it instead. tests/wire/test_wire_stream_eras.py holds the server to both.
+
 In memory and bounded: a personal server keeps the last `max_events` events of all its streams, enough to bridge
 a dropped connection, not a log. An id that has been evicted replays nothing (the SDK then answers as for an
 unknown stream), so a run that outlived its buffer is read back as a task (_task_store.py), not from here.

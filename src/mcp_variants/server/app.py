@@ -23,7 +23,7 @@ from mcp_types import (
 )
 
 from .. import __version__
-from ..apps.resources import ViewResources, check_view_links
+from ..apps.resources import check_view_links
 from ..catalog import variants_dir
 from ..dropin import load_dropins, with_compat
 from ..images import ImagePolicy, ImageStore
@@ -50,6 +50,7 @@ from .observe import CallObserver
 from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, link_owner, register_resources
 from .subscriptions import Subscriptions
+from .view_resources import ViewResources
 
 if TYPE_CHECKING:
     from ..state.redis_client import StateStore

@@ -10,25 +10,18 @@ from mcp.shared.exceptions import MCPError
 
 from ..images import URI_PREFIX, ImageNotKept, ImageStore
 from ..jupyter.registry import ClientState
-from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
-from .resources import link_owner
+from .resources import Source, link_owner
 
 READ_CACHE_HINT = {"ttlMs": 3_600_000, "cacheScope": "private"}  # a link's bytes never change; they are this client's output
 
 
-class ImageResources:
+class ImageResources(Source):
     def __init__(self, store: ImageStore) -> None:
         self.store = store
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(URI_PREFIX)
-
-    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
-        return []
-
-    def templates(self) -> list[dict[str, Any]]:
-        return []
 
     async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
         try:
@@ -44,6 +37,3 @@ class ImageResources:
         if stateless:
             result.update(READ_CACHE_HINT)
         return result
-
-    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
-        return None

@@ -20,6 +20,7 @@ from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ErrorKind, ToolError
 from ..tools.shared.hints import hinted
+from .resources import Source
 
 SCHEME = "notebook"
 MIME_TYPE = "application/x-ipynb+json"
@@ -55,7 +56,7 @@ def failure(exc: ToolError, uri: str) -> MCPError:
     return MCPError(code, hinted(exc).message, {"uri": uri, "type": str(exc.kind)})
 
 
-class NotebookResources:
+class NotebookResources(Source):
     def __init__(self, registry: RuntimeRegistry) -> None:
         self.registry = registry
 

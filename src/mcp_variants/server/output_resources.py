@@ -29,7 +29,7 @@ from ..output_links import (
 from ..protocol.errors import INVALID_PARAMS, ErrorKind, ProtocolError, ToolError
 from . import notebook_resources
 from .image_resources import READ_CACHE_HINT as NEVER_CHANGES
-from .resources import link_owner
+from .resources import Source, link_owner
 
 
 def contents(uri: str, output: dict[str, Any]) -> list[dict[str, Any]]:
@@ -38,15 +38,12 @@ def contents(uri: str, output: dict[str, Any]) -> list[dict[str, Any]]:
             for mime, data in representations(output)]
 
 
-class RunOutputResources:
+class RunOutputResources(Source):
     def __init__(self, store: OutputStore) -> None:
         self.store = store
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(RUN_PREFIX)
-
-    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
-        return []
 
     def templates(self) -> list[dict[str, Any]]:
         return [{"uriTemplate": RUN_TEMPLATE, "name": "run-output", "title": "An output of an execute_code run",
@@ -72,19 +69,14 @@ class RunOutputResources:
             result.update(NEVER_CHANGES)
         return result
 
-    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
-        return None  # a run's outputs never change
 
 
-class CellOutputResources:
+class CellOutputResources(Source):
     def __init__(self, registry: RuntimeRegistry) -> None:
         self.registry = registry
 
     def owns(self, uri: str) -> bool:
         return uri.startswith(f"{CELL_SCHEME}:")
-
-    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
-        return []
 
     def templates(self) -> list[dict[str, Any]]:
         return [{"uriTemplate": CELL_TEMPLATE, "name": "cell-output", "title": "An output of a notebook cell",

@@ -4,15 +4,16 @@ the notebooks of the client's runtime (`notebook:///`, notebook_resources.py), t
 
 resources/list (paged), resources/templates/list and resources/read at every version; the
 notebooks also `resources/subscribe` / `resources/unsubscribe` at the handshake versions, and
-`subscriptions/listen` at 2026-07-28 and later (subscriptions.py). A source is anything with
-`owns`, `entries`, `templates`, `read` and `watch`; a new kind of resource is a new source.
+`subscriptions/listen` at 2026-07-28 and later (subscriptions.py). A source is a `Source`: it says which URIs
+it `owns` and `read`s them, and has defaults for the rest; a new kind of resource is a new source.
 """
 
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -46,16 +47,29 @@ def link_owner(client: ClientState) -> str:
     return client.key if client.key is not None else f"stateless:{client.backend_key}"
 
 
-class Source(Protocol):
+class Source(ABC):
+    """One kind of resource. It must say which URIs are its own and read them; what it does not override it has
+    none of (as the SDK's `Extension` defaults every contribution): nothing in resources/list (its URIs are found
+    in results), no template, and nothing that changes, so nothing to watch."""
+
+    @abstractmethod
     def owns(self, uri: str) -> bool: ...
 
-    async def entries(self, client: ClientState) -> list[dict[str, Any]]: ...
+    @abstractmethod
+    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]:
+        """resources/read's result; `stateless`: a 2026-07-28 or later request, whose result carries cache hints."""
 
-    def templates(self) -> list[dict[str, Any]]: ...
+    async def entries(self, client: ClientState) -> list[dict[str, Any]]:
+        """What resources/list shows of this source for `client`."""
+        return []
 
-    async def read(self, client: ClientState, uri: str, *, stateless: bool) -> dict[str, Any]: ...
+    def templates(self) -> list[dict[str, Any]]:
+        """What resources/templates/list shows of this source."""
+        return []
 
-    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None: ...
+    async def watch(self, client: ClientState, uri: str, listener: ChangeListener) -> Unwatch | None:
+        """Call `listener` when `uri` changes, until the Unwatch returned is called; None: it never changes."""
+        return None
 
 
 class Resources:
