@@ -16,8 +16,7 @@ from mcp_variants.protocol.types import (
     Variant,
 )
 from mcp_variants.protocol.validation import OutputValidators
-
-from .support import CORE, ERROR_SCHEMA, UI, VARIANTS
+from support.oracles import CORE, ERROR_SCHEMA, UI, VARIANTS
 
 
 def test_core_combinations_are_the_seps_five() -> None:
