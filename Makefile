@@ -4,19 +4,18 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers, one test file each at a time (--dist loadfile keeps a file's module fixtures in one
-# process): two more than the CPUs, since most tests wait on kernels, servers and browsers (docs/testing.md:
-# 4 workers on 2 CPUs 6 min 9-20 s, 3 workers 6 min 35 s, once the servers start as forks).
-# --no-loadscope-reorder: the files in the order tests/conftest.py gives them, the longest first (xdist's own
-# order, the most tests first, started the 3-test benchmark smoke run, then the longest file, last: 3 minutes of tail).
+# process): two more than the CPUs, since most tests wait on kernels, servers and browsers rather than compute
+# (docs/testing.md records the measurement behind the number).
+# --no-loadscope-reorder: the files in the order tests/conftest.py gives them, the longest first; xdist's own order
+# (the files with the most tests first) can start a long file with few tests last, and the run waits on it alone.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # A missing outside tool or browser fails its tests instead of skipping them (make test).
 REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required MCP_VARIANTS_REDIS=required
-# The suite's processes write the bytecode of what they import, as Python does by default. Where
-# PYTHONDONTWRITEBYTECODE is set (this machine sets it) none did, and each of the suite's ~1,000 processes compiled
-# again what it imports: the package (a server's start 0.55 -> 0.49 s of CPU), and the venvs the tests make with uv,
-# which compiles nothing (an anchor server's imports 3.3 -> 2.1 s). Now the first process that imports a module
-# compiles it (docs/testing.md).
+# The suite's processes write the bytecode of what they import, as Python does by default: where
+# PYTHONDONTWRITEBYTECODE is set, every one of the suite's processes would compile again what it imports (the
+# package, and the venvs the tests make with uv, which compiles nothing). So the first process that imports a
+# module compiles it.
 BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 .PHONY: demo test test-fast lint bench serve clean

@@ -48,7 +48,7 @@ from .stats import summarize
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the test harness: the JupyterLab the browser tests use, and their page driver
 
-from apps import support as browser  # noqa: E402  (tests/apps: what the browser tests need)
+from support import apps as browser  # noqa: E402  (what the browser tests need)
 from support.jupyter import jupyterlab_server  # noqa: E402
 from support.lab import LabPage, now_ms  # noqa: E402
 

@@ -25,10 +25,9 @@ import pytest
 from mcp_variants.apps.apps_host import AppsHost
 from mcp_variants.client import ClientSession, Routing, envelope
 from mcp_variants.client.http import HttpTransport
+from support.apps import UI_CAPS
 from support.jupyter import jupyterlab  # noqa: F401 - the fixture, for the live-notebook browser tests
 from support.servers import HttpServer
-
-from .support import UI_CAPS
 
 NOTEBOOK = "long.ipynb"
 NOTEBOOK_CELLS = 30

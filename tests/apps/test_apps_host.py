@@ -13,9 +13,9 @@ from mcp_variants.apps.apps_host import AppsHost, ViewCallRefused, visibility
 from mcp_variants.catalog import load_declarations
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, UI_STRUCTURED
 from mcp_variants.protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
+from support.apps import VIEWS
 
 from .conftest import NOTEBOOK, Pool
-from .support import VIEWS
 
 OLDER_VERSIONS = [v for v in SUPPORTED_VERSIONS if v != OUTPUTS_VERSION]
 UI = {"audience": UI_EXTENSION, "format": "structured"}

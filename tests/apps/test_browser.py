@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from mcp_variants.protocol.types import UI_EXTENSION
+from support.apps import APPS, ARTIFACTS, apps_installed, chromium, node
 
 from .conftest import IMAGE_CELLS, NOTEBOOK, Pool
 from .harness import HostServers, HostState, Scenario
-from .support import APPS, ARTIFACTS, apps_installed, chromium, node
 
 PLOT = """\
 import math

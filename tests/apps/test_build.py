@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from mcp_variants.apps.resources import VIEWS
-
-from .support import APPS, REPORT_HOST, apps_installed, node
-from .support import VIEWS as VIEWS_DIR
+from support.apps import APPS, REPORT_HOST, apps_installed, node
+from support.apps import VIEWS as VIEWS_DIR
 
 
 def test_rebuilding_the_views_gives_the_committed_bytes(tmp_path: Path) -> None:

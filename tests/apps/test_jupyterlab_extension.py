@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from support.apps import apps_installed, chromium, node
 from support.extension import ENDPOINT, EndpointServer, extension_server
 from support.lab import LabPage
 
-from .support import apps_installed, chromium, node
 from .test_jupyterlab_live import agents_cell_and_output_show_within_two_seconds, page_types_while_the_agent_edits
 
 pytestmark = pytest.mark.timeout(300)

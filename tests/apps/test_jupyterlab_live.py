@@ -10,7 +10,6 @@ document the way a person's do. Screenshots go to build/test-artifacts/apps/live
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,12 +20,12 @@ import nbformat
 import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from support.apps import ARTIFACTS, apps_installed, chromium, node
 from support.checked_server import AC, PS, Server, text, through
 from support.jupyter import on_disk
 from support.lab import PANEL, LabError, LabPage, now_ms
 from support.processes import Reaper
-
-from .support import ARTIFACTS, apps_installed, chromium, node
+from support.waiting import until
 
 pytestmark = pytest.mark.timeout(300)
 SHOTS = ARTIFACTS / "live"
@@ -191,10 +190,7 @@ def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab
     assert page.eval("() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length") == len(ids), (
         "the DOM shows every cell once")
     assert set(inserted) <= set(ids)
-    deadline = time.monotonic() + 10  # what the page made on its side reaches the room a moment later
-    while all_cells(mcp, name) != ids:
-        assert time.monotonic() < deadline, "the agent sees the same notebook"
-        time.sleep(0.2)
+    until(lambda: all_cells(mcp, name) == ids, "the agent sees the same notebook (the page's edits reach the room after)", 10, every=0.2)
     on_disk(jupyterlab, name, lambda nb: [c.id for c in nb.cells] == ids and [c.source for c in nb.cells] == sources, timeout=30)
     assert page.conflict_dialog() is None
 

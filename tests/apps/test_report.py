@@ -23,13 +23,12 @@ from typing import Any
 import pytest
 
 from mcp_variants.protocol.types import UI_EXTENSION
-
-from .support import APPS, ARTIFACTS, REPO, apps_installed, chromium, node
+from support.apps import APPS, ARTIFACTS, REPO, apps_installed, chromium, node
 
 SINKS = ["model", "user", "program", "view"]
 MAX_BYTES = 2_000_000
 SCREENSHOT = ARTIFACTS / "report-first-screen.png"
-pytestmark = pytest.mark.timeout(480)  # the first test pays for the demo (up to 240 s) and the browser (180 s)
+pytestmark = pytest.mark.timeout(480)  # the first test pays for the demo and the browser's start: their own timeouts added
 
 
 @dataclass

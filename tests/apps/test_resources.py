@@ -14,10 +14,10 @@ from mcp_variants.catalog import load_declarations
 from mcp_variants.protocol.errors import DeclarationError
 from mcp_variants.protocol.types import UI_MIME_TYPE, UI_STRUCTURED, ToolDeclaration
 from mcp_variants.protocol.versions import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
+from support.apps import UI
+from support.apps import VIEWS as VIEWS_DIR
 
 from .conftest import NOTEBOOK, Pool
-from .support import UI
-from .support import VIEWS as VIEWS_DIR
 
 UI_TOOLS = {
     "execute_code": "execution",

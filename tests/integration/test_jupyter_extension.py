@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -49,17 +48,16 @@ def client(server: JupyterServerProcess) -> Iterator[StatelessClient]:
         connection.close()
 
 
-def audit_lines(server: JupyterServerProcess, tool: str, until: Callable[[dict[str, Any]], bool] = lambda line: True,
+def audit_lines(server: JupyterServerProcess, tool: str, wanted: Callable[[dict[str, Any]], bool] = lambda line: True,
                 timeout: float = 10) -> list[dict[str, Any]]:
-    """The audit trail's lines for `tool`, once one of them satisfies `until` (a thread of its own writes the trail)."""
-    deadline = time.monotonic() + timeout
-    while True:
+    """The audit trail's lines for `tool`, once one of them is `wanted` (a thread of its own writes the trail)."""
+    def found() -> list[dict[str, Any]]:
         path = server.folder / "audit.jsonl"
         lines = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-        found = [line for line in lines if line.get("tool") == tool]
-        if any(until(line) for line in found) or time.monotonic() > deadline:
-            return found
-        time.sleep(0.1)
+        mine = [line for line in lines if line.get("tool") == tool]
+        return mine if any(wanted(line) for line in mine) else []
+
+    return until(found, f"a wanted {tool} line in the audit trail", timeout)
 
 
 def test_execute_code_runs_in_a_kernel_of_the_server(client: StatelessClient, server: JupyterServerProcess) -> None:
@@ -172,10 +170,7 @@ def test_spans_configured_the_standard_way_say_who_ran_what(tmp_path: Path) -> N
             out = StatelessClient(connection).call("execute_code", {"code": "1+1"})  # type: ignore[arg-type]
         finally:
             connection.close()
-        deadline = time.monotonic() + 10
-        while '"name": "kernel execute"' not in server.output() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        log = server.output()
+        log = until(lambda: '"name": "kernel execute"' in server.output() and server.output(), "the kernel's span in the log", 10)
     assert '"name": "tool execute_code"' in log and '"name": "kernel execute"' in log, log[-3000:]
     assert f'"jupyter.kernel.id": "{out[PS]["kernelId"]}"' in log and '"mcp.protocol.version": "2026-12-01"' in log
     assert f'"enduser.id": "{os_user()}"' in log and '"service.name": "jupyter-under-test"' in log

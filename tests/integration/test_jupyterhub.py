@@ -26,6 +26,7 @@ import pytest
 from mcp_variants.client.stdio import StdioConnection
 from support.scale import HubProcess, jupyterhub_fixture  # noqa: F401 - the `jupyterhub` fixture
 from support.servers import serve_command, serve_stdio
+from support.waiting import marked_sleep, until
 
 from .conftest import Outputs, StatelessClient, code, read_valid, text_of, write_notebook
 
@@ -105,12 +106,12 @@ def test_the_hub_stops_the_server_mid_run_then_it_recovers(client: StatelessClie
 
     def slow_run() -> None:
         began = time.monotonic()
-        outcome["result"] = client.call("execute_code", {"code": "import time\nprint('started', flush=True)\ntime.sleep(120)"})
+        outcome["result"] = client.call("execute_code", {"code": marked_sleep(home / "run-in-flight", 120)})
         outcome["seconds"] = time.monotonic() - began
 
     runner = threading.Thread(target=slow_run)
     runner.start()
-    time.sleep(2)  # the run is in flight
+    until((home / "run-in-flight").exists, "the run in flight")
     stopped_at = time.monotonic()
     hub.stop_server(USER)
     runner.join(60)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ import pytest
 from mcp_variants.tokens import token_headers
 from support.extension import ENDPOINT, EndpointConnection
 from support.scale import START_TIMEOUT, HubProcess, hub_extension_env
+from support.waiting import until
 
 from .conftest import StatelessClient, text_of
 
@@ -77,9 +77,6 @@ def refused(url: str, headers: dict[str, str]) -> int:
 
 def audit(hub: HubProcess, name: str) -> list[dict[str, Any]]:
     path = home(hub, name) / AUDIT
-    deadline = time.monotonic() + 10
-    while not path.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
@@ -87,10 +84,8 @@ def test_alices_hub_token_reaches_her_servers_mcp_and_runs_as_alice(alice: State
     out = alice.call("execute_code", {"code": "import os; print(os.getcwd())"})
     assert not out.is_error, out.result
     assert text_of(out[AC]).strip().endswith(str(home(hub, ALICE))), "the kernel is her server's"
-    deadline = time.monotonic() + 10
-    while not [line for line in audit(hub, ALICE) if line["tool"] == "execute_code"] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    line = next(line for line in audit(hub, ALICE) if line["tool"] == "execute_code")
+    line, *_ = until(lambda: [line for line in audit(hub, ALICE) if line["tool"] == "execute_code"], "the call in Alice's audit trail",
+                     timeout=10)
     assert line["caller"] == ALICE and line["via"] == "jupyterhub" and line["kernels"] == [out[PS]["kernelId"]]
 
 

@@ -15,7 +15,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,6 +31,7 @@ from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
 from support.proxy import Proxy
 from support.servers import serve_command
+from support.waiting import until
 
 pytestmark = pytest.mark.timeout(300)
 AUTOSAVE_S = 1.0  # jupyter-server-ydoc saves a room's document this long after the last change
@@ -210,7 +210,7 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
         proxy.hold(held)
         with ThreadPoolExecutor(1) as pool:
             pending = pool.submit(server.call, "insert_cell", {"notebook": nb, "source": "inserted once"})
-            time.sleep(0.5)
+            until(lambda: proxy.kept_back[held], f"the edit's traffic held back ({held})")
             assert not pending.done(), "the edit waits for the server to confirm it"
             proxy.cut_rooms()
             proxy.release()
@@ -236,10 +236,9 @@ def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: S
             person.wait_for(lambda n: "streamed before" in output_texts(n["cells"][-1]), timeout=30)
             own_live.connection.process.kill()
             own_live.connection.process.wait(10)
-        time.sleep(0.5)
-        assert output_texts(person.notebook()["cells"][-1]) == "streamed before\n"
         saved = on_disk(jupyterlab, "dies.ipynb", lambda n: len(n.cells) == 2 and bool(n.cells[1].outputs))
         assert saved.cells[1].outputs[0]["text"] == "streamed before\n"
+        assert output_texts(person.notebook()["cells"][-1]) == "streamed before\n"
     finally:
         person.close()
 
@@ -257,8 +256,11 @@ def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Ser
             out = pending.result(timeout=30)
         assert out["result"]["isError"] and out[PS]["error"]["type"] == "not-found"
         assert "was deleted" in text(out[AC]) and "end" in text(out[AC]), "the outputs come back in the result"
-        time.sleep(0.3)
-        assert person.notebook()["cells"] == [{**person.notebook()["cells"][0], "outputs": []}], "no output went into another cell"
+        # A marker edit after the run: the server's edits reach the document in order, so an output it put into
+        # another cell would be there before the marker.
+        ok(live.call("insert_cell", {"notebook": "deleted.ipynb", "source": "marker", "cell_index": 1}))
+        person.wait_for(lambda n: len(n["cells"]) == 2 and n["cells"][1]["source"] == "marker", timeout=30)
+        assert person.notebook()["cells"][:1] == [{**person.notebook()["cells"][0], "outputs": []}], "no output went into another cell"
     finally:
         person.close()
 

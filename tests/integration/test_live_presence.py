@@ -127,7 +127,8 @@ def test_a_person_who_opens_the_notebook_later_sees_the_agent_at_once(
     try:
         ok(server.call("overwrite_cell_source", {"notebook": name, "cell_id": "a", "source": "a = 2"}))
         watchers["later"] = later = Watcher(jupyterlab, room)
-        time.sleep(0.5)
+        # What the room would send a newcomer, it sends as it greets it: once greeted, what is not there was not kept.
+        assert later.greeted.wait(30), "the room's sync step 1"
         assert not later.named("Claude Desktop via mcp-variants"), "nothing kept for newcomers"
         began = time.monotonic()
         later.announce({"user": {"username": "ada", "name": "Ada", "display_name": "Ada"}})

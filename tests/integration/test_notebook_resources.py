@@ -26,9 +26,11 @@ import pytest
 
 from mcp_variants.client.stdio import StdioConnection, envelope
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from mcp_variants.server.subscriptions import CEILING_S
 from mcp_variants.sse import read_sse
 from support.person import Person
 from support.servers import serve_stdio
+from support.waiting import until
 
 from .conftest import LEGACY_VERSION, OUTPUTS_VERSION, HttpServer, code, write_notebook
 
@@ -46,13 +48,17 @@ def handshake(root: Path, *extra: str) -> StdioConnection:
     return connection
 
 
-def updates(connection: StdioConnection, within: float) -> list[dict[str, Any]]:
-    """Every resource update the server sends in the next `within` seconds."""
-    got = []
-    deadline = time.monotonic() + within
-    while (left := deadline - time.monotonic()) > 0 and (message := connection.notification(UPDATED, left)) is not None:
-        got.append(message["params"])
-    return got
+def updates_until(connection: StdioConnection, last: str, timeout: float = 30) -> list[str]:
+    """The URIs of the resource updates the server sends up to and including the first for `last`, the test's marker.
+
+    Each URI has its own debounce of the same quiet time, so an update that a change made before the marker's own
+    would cause comes before the marker's: what is absent here was not sent."""
+    heard: list[str] = []
+    while not heard or heard[-1] != last:
+        message = connection.notification(UPDATED, timeout)
+        assert message is not None, f"no update for {last} within {timeout:g} s; heard {heard}"
+        heard.append(message["params"]["uri"])
+    return heard
 
 
 @pytest.fixture
@@ -137,24 +143,37 @@ class EventStream:
 
 def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    top, marker = uri("top.ipynb"), uri("sub/deeper/inner.ipynb")
     try:
         watcher, editor = server.session(), server.session()
         stream = EventStream.standalone(server, watcher.headers)
-        assert server.rpc("resources/subscribe", {"uri": uri("top.ipynb")}, watcher.headers)["result"] == {}
+        for subscribed in (top, marker):
+            assert server.rpc("resources/subscribe", {"uri": subscribed}, watcher.headers)["result"] == {}
+
+        def heard(count: int) -> list[str]:
+            """The URIs told so far, once the marker notebook has been told `count` times."""
+            told = [m["params"]["uri"] for m in stream.messages if m.get("method") == UPDATED]
+            return told if told.count(marker) >= count else []
+
+        def mark() -> None:
+            editor.call("insert_cell", {"notebook": "sub/deeper/inner.ipynb", "source": "the marker"})
+
         watcher.call("insert_cell", {"notebook": "top.ipynb", "source": "by the watcher itself"})
-        time.sleep(1.0)
-        # The two edits sent together: one after the other, each a round trip of its own, they came 0.25 s apart (the
-        # quiet the debounce waits for) on a loaded 2-core CI, and were rightly told twice.
+        mark()
+        assert until(lambda: heard(1), "the marker's update") == [marker], "the watcher's own edit is not told to it"
+        # Sent together, so that they come within the debounce's quiet time of each other, as a burst does.
         with ThreadPoolExecutor(2) as pool:
             list(pool.map(lambda source: editor.call("insert_cell", {"notebook": "top.ipynb", "source": source}),
                           ["by another client", "and again, at once"]))
-        time.sleep(1.0)
-        server.rpc("resources/unsubscribe", {"uri": uri("top.ipynb")}, watcher.headers)
+        until(lambda: top in heard(1), "the other client's edits told")
+        mark()
+        assert until(lambda: heard(2), "the marker's second update") == [marker, top, marker], "one update for the two edits"
+        server.rpc("resources/unsubscribe", {"uri": top}, watcher.headers)
         editor.call("insert_cell", {"notebook": "top.ipynb", "source": "after the unsubscribe"})
-        time.sleep(1.0)
-        heard = [m for m in stream.close() if m.get("method") == UPDATED]
-        assert heard == [{"jsonrpc": "2.0", "method": UPDATED, "params": {"uri": uri("top.ipynb")}}], (
-            "one notification for the other client's two edits; none for its own, none after unsubscribing")
+        mark()
+        assert until(lambda: heard(3), "the marker's third update") == [marker, top, marker, marker], "none after unsubscribing"
+        assert all(m == {"jsonrpc": "2.0", "method": UPDATED, "params": {"uri": m["params"]["uri"]}}
+                   for m in stream.close() if m.get("method") == UPDATED)
     finally:
         server.close()
 
@@ -171,9 +190,9 @@ def test_a_cell_output_subscriber_hears_another_clients_run(notebooks: Path, tmp
         assert server.rpc("resources/subscribe", {"uri": output}, watcher.headers)["result"] == {}
         runner.call("overwrite_cell_source", {"notebook": "top.ipynb", "cell_index": 0, "source": "print('ran by another')"})
         runner.call("execute_cell", {"notebook": "top.ipynb", "cell_index": 0})
-        time.sleep(1.5)
+        until(lambda: any(m.get("method") == UPDATED for m in stream.messages), "the run told to the output's subscriber")
         heard = [m for m in stream.close() if m.get("method") == UPDATED]
-        assert heard and all(m["params"] == {"uri": output} for m in heard), heard
+        assert all(m["params"] == {"uri": output} for m in heard), heard
         (content,) = server.rpc("resources/read", {"uri": output}, watcher.headers)["result"]["contents"]
         assert content == {"uri": output, "mimeType": "text/plain", "text": "ran by another\n"}
     finally:
@@ -193,28 +212,50 @@ def live_notebook(jupyterlab: JupyterServerProcess, request: pytest.FixtureReque
 def test_a_person_typing_is_a_few_notifications_not_one_per_key(jupyterlab: JupyterServerProcess, live_notebook: str,
                                                                 tmp_path: Path) -> None:
     server = ("--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token)
+    marker_path = live_notebook.replace(".ipynb", "-marker.ipynb")
+    write_notebook(jupyterlab.root / marker_path, [code("marker = 0")])
+    typed, marker = uri(live_notebook), uri(marker_path)
     with handshake(tmp_path, *server) as connection, serve_stdio(tmp_path, *server) as other:
-        assert connection.request("resources/subscribe", {"uri": uri(live_notebook)})["result"] == {}
+        for subscribed in (typed, marker):
+            assert connection.request("resources/subscribe", {"uri": subscribed})["result"] == {}
+
+        def mark() -> list[str]:
+            """The updates told before another client's edit of the marker notebook is."""
+            inserted = other.request("tools/call", {"name": "insert_cell", "arguments": {"notebook": marker_path, "source": "marked"},
+                                                    "_meta": envelope(OUTPUTS_VERSION)})
+            assert not inserted["result"].get("isError")
+            return updates_until(connection, marker)[:-1]
+
+        def server_sees(text: str) -> None:
+            """Until the person's edits, which reach the server through JupyterLab, are in the server's notebook."""
+            def source() -> str:
+                (content,) = connection.request("resources/read", {"uri": typed})["result"]["contents"]
+                return str(json.loads(content["text"])["cells"][0]["source"])
+
+            until(lambda: text in source(), f"the server sees {text!r}")
+
         person = Person(jupyterlab, live_notebook)
         try:
             person.change(lambda nb: nb.ycells[0]["source"].insert(0, "# one change\n"))
-            assert len(updates(connection, 1.0)) == 1
+            server_sees("# one change")
+            assert mark() == [typed]
             began = time.monotonic()
-            for _ in range(40):  # about two seconds of typing: a key every 50 ms
+            for _ in range(40):  # a person's pace, a key every 50 ms: the burst the debounce is for
                 person.change(lambda nb: nb.ycells[0]["source"].insert(0, "k"))
                 time.sleep(0.05)
             typed_for = time.monotonic() - began
-            heard = updates(connection, 1.0)
-            assert 1 <= len(heard) <= typed_for / 1.0 + 2, f"{len(heard)} notifications for 40 keys in {typed_for:.1f} s"
-            assert all(h == {"uri": uri(live_notebook)} for h in heard)
+            server_sees("k" * 40)
+            heard = mark()
+            assert set(heard) == {typed} and len(heard) <= typed_for / CEILING_S + 2, (
+                f"{len(heard)} notifications for 40 keys in {typed_for:.1f} s")
             ran = connection.request("tools/call", {"name": "insert_execute_code_cell",
                                                     "arguments": {"notebook": live_notebook, "source": "print('mine')"}})
             assert not ran["result"].get("isError")
-            assert updates(connection, 1.0) == [], "its own edit and run are not echoed back to it"
+            assert mark() == [], "its own edit and run are not echoed back to it"
             inserted = other.request("tools/call", {"name": "insert_cell", "arguments": {"notebook": live_notebook, "source": "theirs"},
                                                     "_meta": envelope(OUTPUTS_VERSION)})
             assert not inserted["result"].get("isError")
-            assert len(updates(connection, 1.0)) == 1, "another client's edit is"
+            assert mark() == [typed], "another client's edit is"
         finally:
             person.close()
 
@@ -250,12 +291,12 @@ def test_a_listen_stream_over_http_and_a_prompt_sigterm(notebooks: Path, tmp_pat
             "jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
             "params": {"notifications": {"resourceSubscriptions": [uri("top.ipynb")]}, "_meta": meta}})
         stream = EventStream(client, client.send(request, stream=True))
-        time.sleep(0.5)
+        acknowledged = "notifications/subscriptions/acknowledged"
+        until(lambda: any(m.get("method") == acknowledged for m in stream.messages), "the listen acknowledged")
         server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "insert_cell", "arguments": {"notebook": "top.ipynb", "source": "by a stateless client"}, "_meta": meta}},
             {**headers, "Mcp-Method": "tools/call", "Mcp-Name": "insert_cell"})
-        time.sleep(1.0)
-        heard = [m["params"]["uri"] for m in stream.messages if m.get("method") == UPDATED]
+        heard = until(lambda: [m["params"]["uri"] for m in stream.messages if m.get("method") == UPDATED], "the edit told")
         assert heard == [uri("top.ipynb")]
         began = time.monotonic()
         os.kill(server.pid, signal.SIGTERM)

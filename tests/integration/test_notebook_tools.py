@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 from mcp_variants.client.stdio import envelope
 from support.servers import serve_stdio
+from support.waiting import until
 
 from .conftest import (
     CACHE_META,
@@ -316,11 +316,12 @@ def test_concurrent_edits_are_all_kept(stateless: StatelessClient, root: Path) -
     for message in messages:
         connection.send(message)
     # Answers to requests sent with `send` land in `notifications` while a later request waits.
-    deadline = time.monotonic() + 60
-    while len(results) < count and time.monotonic() < deadline:
+    def answered() -> list[dict[str, Any]]:
         connection.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION)})
         results = [m for m in connection.notifications if str(m.get("id", "")).startswith("busy-")]
-        time.sleep(0.05)
+        return results if len(results) >= count else []
+
+    results = until(answered, f"{count} answers", timeout=60)
     assert len(results) == count, results
     assert all(not r["result"].get("isError") for r in results), results
     notebook = read_valid(path)

@@ -28,6 +28,7 @@ from mcp_variants.server.app import ServerState, load_state
 from mcp_variants.server.audit import AuditLog
 from mcp_variants.server.observe import CallObserver, digest
 from mcp_variants.tools.shared.spec import ToolContext
+from support.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 PS = {"audience": "programmatic", "format": "structured"}
@@ -133,9 +134,7 @@ def test_a_stuck_trail_never_blocks_a_call_and_says_what_it_dropped() -> None:
     assert trail.dropped >= 46
     release.set()
     kept = 50 - trail.dropped
-    deadline = time.monotonic() + 10
-    while len([line for line in written if "n" in line]) < kept and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until(lambda: len([line for line in written if "n" in line]) >= kept, "the kept records written", timeout=10, every=0.01)
     trail.record({"n": "after"})
     trail.close()
     dropped = [line for line in written if line.get("event") == "dropped"]

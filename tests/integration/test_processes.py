@@ -24,6 +24,7 @@ from mcp_variants.processes import (
     free_port,
 )
 from support.processes import gone
+from support.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -64,10 +65,7 @@ def test_server_process_is_ready_when_its_port_accepts_and_stop_takes_its_childr
     log = tmp_path / "parent.log"
     with ServerProcess([sys.executable, "-c", PARENT, str(port)], port, log=log).start(timeout=30) as server:
         assert accepts(port)
-        deadline = time.monotonic() + 10
-        while not server.output().strip() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        child = psutil.Process(int(server.output().split()[0]))
+        child = psutil.Process(int(until(lambda: server.output().split(), "the parent wrote its child's PID", timeout=10)[0]))
         assert child.ppid() == server.pid
     assert server.process is not None and server.process.returncode is not None, "the parent was reaped"
     assert gone(child, 5), "a child that ignores SIGTERM is killed once its parent ended"

@@ -41,6 +41,7 @@ from support.extension import ENDPOINT, EndpointConnection, extension_server
 from support.output_stores import lru_within_budget, owned_and_forgotten
 from support.redis_server import RedisServer, require_redis
 from support.servers import HttpServer, serve_command
+from support.waiting import marked_sleep, until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -106,25 +107,24 @@ def task(server: HttpServer, task_id: str) -> dict[str, Any]:
 
 
 def settle(server: HttpServer, task_id: str, timeout: float = 60.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
+    def ended() -> dict[str, Any] | None:
         found = task(server, task_id)
-        if found["status"] in ENDED or time.monotonic() > deadline:
-            return found
-        time.sleep(0.05)
+        return found if found["status"] in ENDED else None
+
+    return until(ended, f"task {task_id} ended", timeout)
 
 
 def text(found: dict[str, Any]) -> str:
     return "".join(block.get("text", "") for output in found["result"]["outputs"] for block in output.get("content", []))
 
 
-def test_a_task_made_through_one_worker_is_read_and_cancelled_through_the_other(workers: list[HttpServer]) -> None:
+def test_a_task_made_through_one_worker_is_read_and_cancelled_through_the_other(workers: list[HttpServer], tmp_path: Path) -> None:
     a, b = workers
     done = settle(b, started(a, "print(6 * 7)"))
     assert done["status"] == "completed" and "42" in text(done), done
 
-    sleeping = started(a, "import time; time.sleep(60)")
-    time.sleep(0.5)
+    sleeping = started(a, marked_sleep(tmp_path / "begun", 60))
+    until((tmp_path / "begun").exists, "the run has begun")
     assert task(b, sleeping)["status"] == "working"
     began = time.monotonic()
     assert rpc(b, "tasks/cancel", {"taskId": sleeping})["result"]["resultType"] == "complete"
@@ -149,8 +149,8 @@ def test_a_killed_workers_task_fails_within_the_bound(store: RedisServer, namesp
                                                       tmp_path: Path) -> None:
     doomed = worker(store, namespace, tmp_path, "doomed")
     try:
-        running = started(doomed, "import time; time.sleep(120)")
-        time.sleep(0.5)
+        running = started(doomed, marked_sleep(tmp_path / "begun", 120))
+        until((tmp_path / "begun").exists, "the run has begun")
         assert task(workers[0], running)["status"] == "working"
         doomed.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
         killed = time.monotonic()
@@ -167,8 +167,8 @@ def test_a_worker_that_shuts_down_fails_its_running_tasks_at_once(store: RedisSe
                                                                    workers: list[HttpServer], tmp_path: Path) -> None:
     leaving = worker(store, namespace, tmp_path, "leaving")
     try:
-        running = started(leaving, "import time; time.sleep(120)")
-        time.sleep(0.5)
+        running = started(leaving, marked_sleep(tmp_path / "begun", 120))
+        until((tmp_path / "begun").exists, "the run has begun")
     finally:
         leaving.close()  # SIGTERM: a graceful stop
     found = task(workers[0], running)
@@ -258,11 +258,11 @@ def test_a_jupyter_server_with_the_extension_shares_its_tasks_with_the_workers(s
     with extension_server(tmp_path, f"--MCPVariants.state_url={store.url}", f"--MCPVariants.state_namespace={namespace}").start(90) as lab:
         endpoint = EndpointConnection(lab.url + ENDPOINT, lab.auth_headers)
         try:
-            call = {"name": "execute_code", "arguments": {"code": "import time; time.sleep(60)"}, "requestedOutputs": SELECT,
+            call = {"name": "execute_code", "arguments": {"code": marked_sleep(tmp_path / "begun", 60)}, "requestedOutputs": SELECT,
                     "_meta": envelope(VERSION, {TASKS: {}})}
             created = endpoint.request("tools/call", call)["result"]
             assert created["resultType"] == "task", created
-            time.sleep(0.5)
+            until((tmp_path / "begun").exists, "the run has begun")
             assert task(workers[0], created["taskId"])["status"] == "working"
             assert "result" in rpc(workers[0], "tasks/cancel", {"taskId": created["taskId"]})
             ran = endpoint.request("tools/call", {**call, "arguments": {"code": "print('after')"}})["result"]

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from support.outside import EVERYTHING, EXAMPLES, HttpServer, http_server, node
 from support.servers import python_command
-
-from .support import EVERYTHING, EXAMPLES, HttpServer, http_server, node
 
 
 @pytest.fixture(scope="session")

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from support.outside import node, node_env, node_package
 from support.servers import serve_command
-
-from .support import node, node_env, node_package
 
 pytestmark = pytest.mark.timeout(180)
 

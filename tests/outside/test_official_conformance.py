@@ -39,7 +39,7 @@ from typing import Any
 
 import pytest
 
-from .support import HERE, HttpServer, node_env, node_package
+from support.outside import HERE, HttpServer, node_env, node_package
 
 KINDS = ("fixture", "gap", "extension")
 SECTIONS = ("server", "not-scored")

@@ -23,8 +23,7 @@ import pytest
 import yaml
 
 from mcp_variants.conformance.traceability import YAML_PATH
-
-from .support import HERE, node_env, node_package
+from support.outside import HERE, node_env, node_package
 
 ROOT = HERE.parents[1]
 MCP_VARIANTS = [sys.executable, "-m", "mcp_variants"]

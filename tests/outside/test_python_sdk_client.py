@@ -22,10 +22,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from support.processes import wait_gone_from
-from support.servers import serve_command
-
-from .support import (
+from support.outside import (
     CALLS,
     FAILING_CALL,
     HANDSHAKE_VERSION,
@@ -36,6 +33,8 @@ from .support import (
     check_tool_error,
     text_of,
 )
+from support.processes import wait_gone_from
+from support.servers import serve_command
 
 MODES = [
     pytest.param("auto", STATELESS_VERSION, id="default-auto-2026-07-28"),

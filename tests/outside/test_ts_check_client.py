@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 
 from mcp_variants.conformance.client_scenarios import client_mode_scenarios
-
-from .support import HANDSHAKE_VERSION, HERE, node_package
+from support.outside import HANDSHAKE_VERSION, HERE, node_package
 
 
 def test_the_ts_sdk_client_passes_the_scenarios_it_can_join(node_bin: Path, tmp_path: Path) -> None:

@@ -33,9 +33,8 @@ from mcp_variants.conformance.binding import CallConfig
 from mcp_variants.conformance.results import scenario_checks
 from mcp_variants.conformance.runner import RunConfig, run
 from mcp_variants.conformance.wire import HttpTarget
+from support.outside import HERE, NODE_MODULES, node_env, unavailable
 from support.servers import HttpServer
-
-from .support import HERE, NODE_MODULES, node_env, unavailable
 
 TS = HERE.parents[1] / "conformance-ts"
 TSX = TS / "node_modules" / "tsx" / "dist" / "cli.mjs"

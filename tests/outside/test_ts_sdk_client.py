@@ -18,10 +18,7 @@ from typing import Any
 
 import pytest
 
-from support.processes import wait_gone_from
-from support.servers import serve_command
-
-from .support import (
+from support.outside import (
     CALLS,
     FAILING_CALL,
     HANDSHAKE_VERSION,
@@ -36,6 +33,8 @@ from .support import (
     node_package,
     text_of,
 )
+from support.processes import wait_gone_from
+from support.servers import serve_command
 
 SCRIPT = HERE / "ts_sdk_client.mjs"
 TIMEOUT = 180

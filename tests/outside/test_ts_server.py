@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_variants.processes import free_port
-
-from .support import HERE, node_package
+from support.outside import HERE, node_package
 
 CALLS = ["--no-default-calls", "--call", 'search_customers={"query": "globex"}', "--call", 'word_count={"text": "one two three"}',
          "--call", 'divide={"a": 6, "b": 3}', "--error-call", 'divide={"a": 1, "b": 0}']

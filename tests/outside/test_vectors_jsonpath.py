@@ -25,9 +25,8 @@ import pytest
 from mcp_variants.conformance import checks
 from mcp_variants.conformance.runner import RunConfig, all_vectors, run
 from mcp_variants.conformance.wire import StdioTarget
+from support.outside import HERE, node_env, node_package
 from support.servers import serve_command
-
-from .support import HERE, node_env, node_package
 
 Case = tuple[str, int]  # (query, index of its document)
 

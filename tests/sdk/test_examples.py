@@ -90,7 +90,7 @@ def check(example: str, transport: str, scorecard: Path) -> Checked:
 
 def checked(example: str, transport: str, tmp_path_factory: pytest.TempPathFactory) -> Checked:
     """`check`, run once per test run: test_patched_sdk.py compares the patched SDK's verdicts with this very run's.
-    The first test to ask runs it under a lock; the others, on any xdist worker, read what it got (3-6 s of CPU each)."""
+    The first test to ask runs it under a lock; the others, on any xdist worker, read what it got."""
     base = tmp_path_factory.getbasetemp()
     shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "examples-checked"  # this run's, every worker's
     shared.mkdir(exist_ok=True)

@@ -7,7 +7,6 @@ with this checkout's src/ on the path."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from mcp_variants.conformance.wire import StdioTarget
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.envs import cached_venv
+from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(900)]
 
@@ -52,12 +52,11 @@ def test_a_bad_selector_is_refused_before_a_task_is_made(target: StdioTarget) ->
 def test_a_task_runs_but_its_result_is_the_legacy_pair_not_the_requested_outputs(target: StdioTarget) -> None:
     created = add(target, TASKS, PROGRAMMATIC).result
     assert created["resultType"] == "task" and created["status"] == "working"
-    deadline = time.monotonic() + 60
-    while True:
-        task = target.exchange(OUTPUTS_VERSION, TASKS, "tasks/get", {"taskId": created["taskId"]}).result
-        if task["status"] != "working" or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
+    def ended() -> dict[str, Any] | None:
+        task: dict[str, Any] = target.exchange(OUTPUTS_VERSION, TASKS, "tasks/get", {"taskId": created["taskId"]}).result
+        return task if task["status"] != "working" else None
+
+    task = until(ended, "the task ended", 60, every=0.2)
     assert task["status"] == "completed"
     # What does not combine (docs/fastmcp-change.md, 5): the worker runs the tool without the request's selectors.
     assert task["result"]["content"] == [{"type": "text", "text": "2 + 3 = 5"}] and "outputs" not in task["result"]

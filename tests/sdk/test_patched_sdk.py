@@ -146,8 +146,8 @@ def patched_sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   "and docs/sdk-change.md for this SDK")
         warnings.warn(reason, stacklevel=1)
         pytest.skip(reason)
-    # Compiled once here, not by each of the ~30 processes that import it where PYTHONDONTWRITEBYTECODE is set (a
-    # plain `pytest` on this machine; `make test` clears it): 0.15 s of CPU each.
+    # Compiled once here, not by each process that imports it where PYTHONDONTWRITEBYTECODE is set (a plain
+    # `pytest` on a machine that sets it; `make test` clears it).
     compileall.compile_dir(root, quiet=1)
     return root
 

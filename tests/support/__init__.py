@@ -9,6 +9,12 @@ the benchmarks do, the command line's interpreter a fork of the worker's fork se
 - `processes`: what a test checks about processes: `Reaper`, `gone`, `kernels_of`, `processes_in`, `started_by_exec`.
 - `forkserver` / `forkserver_client`: the servers' fork server (servers.py's `python_command`), which pays
   `import mcp` once per worker instead of once per server.
+- `waiting`: `until(check, what)`, the one way a test waits, and `marked_sleep`, a kernel run that says it began.
+- `wire` / `raw_wire`: the wire tests' clients and checks (`WireClient`, `ServerPool`), and the bytes-exact
+  helpers of the hostile-input and fuzz tests.
+- `oracles`: the unit tests' builders, independent oracles and hypothesis strategies.
+- `apps` / `outside`: what the MCP Apps tests and the outside-client tests need from outside Python (Node, npm
+  packages, Chromium), skipping or failing with the reason.
 
 `pyproject.toml` puts tests/ on sys.path (`pythonpath`), so any test imports `support.…`.
 """

@@ -40,6 +40,7 @@ class Watcher:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
         self._joined: Future[None] = Future()
+        self.greeted = threading.Event()  # the room's first message (its sync step 1) has come
         self._stop: asyncio.Event | None = None
         self._socket: Any = None
         self._task = asyncio.run_coroutine_threadsafe(self._run(), self._loop)
@@ -61,6 +62,8 @@ class Watcher:
 
     async def _listen(self, socket: ClientConnection) -> None:
         async for message in socket:
+            if isinstance(message, bytes) and message[0] == YMessageType.SYNC:
+                self.greeted.set()
             if isinstance(message, bytes) and message[0] == YMessageType.AWARENESS:
                 self._awareness.apply_awareness_update(read_message(message[1:]), "room")
 

@@ -2,9 +2,8 @@
 (git-ignored), and reused while their requirements stay the same (a stamp file).
 
 They are made with uv (the test extra's), not pip: what is under test is what runs in them, not how they were
-installed, and uv makes the Hub's environment in 3 s where pip took 29 s with its cache warm (pip's resolver, its
-unpacking one file at a time and its compiling of every module; a fresh CI machine paid that for five
-environments, 6-9 minutes of a worker). Where the installer is what a stranger meets (the light suite's venv
+installed, and uv makes them many times faster than pip (its resolver, its unpacking one file at a time, its
+compiling of every module), which a fresh CI machine pays for each. Where the installer is what a stranger meets (the light suite's venv
 in tests/distributions, whose budget is what `pip install` leaves), pip stays.
 
 * the anchor: jupyter-mcp-server 2.2.4, whose tools/list the drop-in tests compare ours with;

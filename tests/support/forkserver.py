@@ -1,7 +1,7 @@
 """A Python that has imported the MCP SDK and our server once, and forks a server process per request.
 
-`import mcp` is 0.5 s of the 0.58 s of CPU a `serve` process takes to start (docs/sdk-change.md, section 11), and
-the suite starts some 250 of them: 2 of its 13 CPU-minutes. Each pytest worker starts one of these at its first
+`import mcp` is most of the CPU a `serve` process takes to start (docs/sdk-change.md, section 11), and the suite
+starts hundreds of them (docs/testing.md, "The fork server", has the measurement). Each pytest worker starts one of these at its first
 server (servers.py, `python_command`), and its tests start servers through `forkserver_client.py`, a stdlib-only
 stand-in that passes its argv, environment, working folder and stdin/stdout/stderr here; the fork runs the module
 or script exactly as `python -m MODULE` / `python SCRIPT` would (runpy), with those descriptors, and its exit

@@ -1,6 +1,6 @@
 """`python -I -S forkserver_client.py SOCKET -m MODULE ARGS` (or `SCRIPT ARGS`): run it in a fork of a fork server.
 
-A stand-in for the process a test starts (forkserver.py says why): stdlib only, so it starts in some 15 ms.
+A stand-in for the process a test starts (forkserver.py says why): stdlib only, so that its own start costs little.
 It passes its argv, folder, environment and stdin/stdout/stderr to the fork server listening on SOCKET,
 forwards the signals it gets to the fork, and exits as the fork did. When the fork server declines (a
 different PYTHON* environment) or is gone, it execs the interpreter instead.

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
@@ -22,6 +21,8 @@ import httpx
 from jupyter_ydoc import YNotebook
 from pycrdt import Decoder, Doc, Provider, YMessageType, YSyncMessageType, create_sync_message, get_state, read_message
 from websockets.asyncio.client import ClientConnection, connect
+
+from .waiting import until
 
 
 class JupyterServer(Protocol):
@@ -155,14 +156,11 @@ class Person:
 
     def wait_for(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10) -> dict[str, Any]:
         """Until `check(notebook)` holds; the notebook then."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def holds() -> tuple[dict[str, Any]] | None:
             notebook = self.notebook()
-            if check(notebook):
-                return notebook
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not within {timeout} s; the notebook is {notebook}")
-            time.sleep(0.05)
+            return (notebook,) if check(notebook) else None
+
+        return until(holds, "the person's notebook", timeout)[0]
 
     def close(self) -> None:
         stop_thread(self._loop, self._thread, self._stop, self._task)

@@ -32,6 +32,7 @@ class Proxy:
         self.port = free_port()
         self.url = f"http://{LOOPBACK}:{self.port}/"
         self.held = {"up": threading.Event(), "down": threading.Event()}  # up: client → server
+        self.kept_back = {"up": 0, "down": 0}  # chunks held back so far, each way: what a test waits on
         self.room_connections = 0  # how many room websockets were opened through it
         self._pipes: list[_Pipe] = []
         self._loop = asyncio.new_event_loop()
@@ -66,6 +67,7 @@ class Proxy:
             while data := await reader.read(65536):
                 if pipe.room and self.held[direction].is_set():
                     held.append(data)
+                    self.kept_back[direction] += 1
                     continue
                 for chunk in [*held, data]:
                     writer.write(chunk)

@@ -9,8 +9,7 @@ import pytest
 from mcp_variants.catalog import load_declarations, load_shape
 from mcp_variants.protocol.types import ToolDeclaration
 from mcp_variants.protocol.validation import OutputValidators
-
-from .support import DECLARATIONS, ERROR_SCHEMA, REAL_PROJECTORS, VARIANTS
+from support.oracles import DECLARATIONS, ERROR_SCHEMA, REAL_PROJECTORS, VARIANTS
 
 
 @pytest.fixture(scope="session")

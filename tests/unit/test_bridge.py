@@ -30,8 +30,7 @@ from mcp_variants.sdk._bridge import (
     unwrap_result,
 )
 from mcp_variants.sdk._requests import finish
-
-from .support import PROPERTY
+from support.oracles import PROPERTY
 
 SIX = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
 

@@ -14,8 +14,7 @@ from mcp_variants.protocol.declarations import DRAFT_2020_12, parse_declaration
 from mcp_variants.protocol.errors import DeclarationError
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, CORE_COMBINATIONS, Selector
 from mcp_variants.tools import TOOLS
-
-from .support import UI, raw_tool, sel
+from support.oracles import UI, raw_tool, sel
 
 AC = sel("assistant", "content")
 OBJ = {"type": "object"}

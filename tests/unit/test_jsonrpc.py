@@ -23,8 +23,7 @@ from mcp_variants.protocol.jsonrpc import (
     nesting_depth,
     peek_id,
 )
-
-from .support import PROPERTY
+from support.oracles import PROPERTY
 
 M = {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}
 

@@ -6,8 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_variants.sdk._lines import LineFramer, Oversized
-
-from .support import PROPERTY
+from support.oracles import PROPERTY
 
 
 def frame(chunks: list[bytes], limit: int = 10, keep: int = 4) -> list[bytes | Oversized]:

@@ -11,8 +11,7 @@ from mcp_variants.sdk._serve import CannotListen, listen
 
 
 def test_accepted_connections_send_without_waiting_for_an_ack() -> None:
-    # With Nagle on, a response body written after its headers waited for the client's delayed ACK: 40 ms a call
-    # over HTTP, 0.25x the SDK's bare server in the benchmark smoke run.
+    # With Nagle on, a response body written after its headers waits for the client's delayed ACK, on every call.
     async def accepted_nodelay() -> int:
         seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 

@@ -8,8 +8,7 @@ from mcp_variants.protocol.declarations import parse_declaration
 from mcp_variants.protocol.tools_list import tool_entry
 from mcp_variants.protocol.types import ASSISTANT_STRUCTURED, UI_STRUCTURED
 from mcp_variants.protocol.versions import SUPPORTED_VERSIONS, Era, era_for
-
-from .support import DECLARATIONS, UI, raw_tool, sel
+from support.oracles import DECLARATIONS, UI, raw_tool, sel
 
 NONE: frozenset[str] = frozenset()
 WITH_UI = frozenset({UI})

@@ -113,7 +113,7 @@ def kept_as_nbformat_reads_it_back(notebook: dict[str, Any]) -> None:
 
 
 # One test for the three, over the same 600 notebooks: drawing a random notebook costs more than the three checks
-# together, and three tests drew 1,800 (docs/testing.md).
+# together, so the three share each draw.
 @settings(max_examples=600, deadline=None)
 @given(notebooks())
 def test_a_notebook_is_refused_as_nbformat_refuses_written_as_json_and_kept_as_nbformat_reads_it(notebook: dict[str, Any]) -> None:

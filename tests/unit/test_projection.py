@@ -27,8 +27,7 @@ from mcp_variants.protocol.types import (
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import Era
 from mcp_variants.tools.shared.tables import TABLE_PROJECTORS, Table
-
-from .support import ERROR_SCHEMA, ERROR_VALIDATOR, UI, raw_tool, schema_errors, sel, variant_validator
+from support.oracles import ERROR_SCHEMA, ERROR_VALIDATOR, UI, raw_tool, schema_errors, sel, variant_validator
 
 LEGACY_ERAS = [Era.CONTENT_ONLY, Era.LEGACY_OBJECT, Era.LEGACY_ANY]
 

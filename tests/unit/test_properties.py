@@ -22,8 +22,7 @@ from mcp_variants.protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED,
 from mcp_variants.protocol.versions import Era
 from mcp_variants.tools.shared.executions import ExecutionView, execution_outcome
 from mcp_variants.tools.shared.text import cap_each, cap_text
-
-from .support import (
+from support.oracles import (
     DECLARATIONS,
     ERROR_VALIDATOR,
     EXECUTION_TOOLS,

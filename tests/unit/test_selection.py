@@ -12,8 +12,7 @@ from mcp_variants.protocol.errors import INVALID_PARAMS, ProtocolError
 from mcp_variants.protocol.selection import select
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, Selector
 from mcp_variants.protocol.versions import Era
-
-from .support import (
+from support.oracles import (
     DECLARATIONS,
     PROPERTY,
     REASONS,

@@ -20,6 +20,16 @@ def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
 
 
+class Clock:
+    """The store's monotonic clock, moved by the test: expiry is checked without waiting for it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
     async def scenario() -> None:
         store = TaskStore()
@@ -37,10 +47,13 @@ def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
 
 def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
     async def scenario() -> None:
-        store = TaskStore()
-        task = await store.start("alice", lambda: answer({"content": []}), ttl_ms=1)
+        clock = Clock()
+        store = TaskStore(clock=clock)
+        task = await store.start("alice", lambda: answer({"content": []}), ttl_ms=1000)
         await task.wait()
-        await asyncio.sleep(0.01)
+        clock.now += 1.0
+        assert (await store.get("alice", task.task_id)).status is TaskStatus.COMPLETED  # at its TTL, still there
+        clock.now += 0.001
         with pytest.raises(ProtocolError, match="No such task"):
             await store.get("alice", task.task_id)
 
@@ -49,9 +62,17 @@ def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
 
 def test_a_running_task_is_never_expired_and_cancelling_it_stops_the_run() -> None:
     async def scenario() -> None:
-        store = TaskStore()
-        task = await store.start("alice", lambda: answer({}, delay=30), ttl_ms=1)
-        await asyncio.sleep(0.01)
+        clock = Clock()
+        store = TaskStore(clock=clock)
+        begun = asyncio.Event()
+
+        async def long_run() -> dict[str, Any]:
+            begun.set()
+            return await answer({}, delay=30)
+
+        task = await store.start("alice", long_run, ttl_ms=1)
+        await begun.wait()
+        clock.now += 3600
         assert (await store.get("alice", task.task_id)).status is TaskStatus.WORKING
         await store.cancel("alice", task.task_id)
         assert task.status is TaskStatus.CANCELLED and task._runner is not None and task._runner.done()

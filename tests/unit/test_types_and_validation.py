@@ -17,8 +17,7 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.sdk._toolset import default_error_schema
-
-from .support import CORE, ERROR_SCHEMA, UI, VARIANTS
+from support.oracles import CORE, ERROR_SCHEMA, UI, VARIANTS
 
 
 def test_core_combinations_are_the_seps_five() -> None:

@@ -1,4 +1,4 @@
-"""Fixtures of the wire suite; what they share is wire_support.py.
+"""Fixtures of the wire suite; what they share is tests/support/wire.py.
 
 Servers run the `mcp_variants` that `sys.executable` imports (the editable install of
 this checkout). To test another tree, set PYTHONPATH=<tree>/src: the server processes
@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wire_support import OUTPUTS_VERSION, UI_EXTENSIONS, ServerPool, WireClient
+
+from support.wire import OUTPUTS_VERSION, UI_EXTENSIONS, ServerPool, WireClient
 
 # ---- fixtures -------------------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from wire_support import (
+
+from support.wire import (
     MARKER_KEY,
     OLDER_VERSIONS,
     OUTPUTS_VERSION,

@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from wire_support import (
+
+from support.wire import (
     LEGACY_STRUCTURED_VERSIONS,
     OLDER_VERSIONS,
     TRANSPORTS,

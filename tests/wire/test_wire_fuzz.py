@@ -23,14 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzz_messages import TOOLS, Fuzzed, Fuzzer
 from jsonschema import Draft202012Validator
-from raw_support import NO_ANSWER, STANDARD_CODES, answers_after, expected_answer, expected_for_value, is_answer, loads_deep
-from wire_support import OUTPUTS_VERSION, UI_EXTENSIONS, WireClient, check_no_private_keys, stdio_target
 
 from mcp_variants.conformance.wire import StdioTarget
 from mcp_variants.conformance.wire_schema import validate_wire_message
+from support.raw_wire import NO_ANSWER, STANDARD_CODES, answers_after, expected_answer, expected_for_value, is_answer, loads_deep
 from support.servers import HttpServer
+from support.wire import OUTPUTS_VERSION, UI_EXTENSIONS, WireClient, check_no_private_keys, stdio_target
+
+from .fuzz_messages import TOOLS, Fuzzed, Fuzzer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(900)]
 

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raw_support import answers_after, check_error, memory_of
-from wire_support import OUTPUTS_VERSION, VERSIONS, WireClient, envelope, initialize_message, stdio_target
 
 from mcp_variants.conformance.wire import StdioProcess, StdioTarget
+from support.raw_wire import answers_after, check_error, memory_of
 from support.servers import HttpServer, serve_command
+from support.wire import OUTPUTS_VERSION, VERSIONS, WireClient, envelope, initialize_message, stdio_target
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
@@ -129,7 +129,7 @@ def test_stdio_refuses_a_100_mb_line_in_bounded_memory_and_serves_on(stdio_serve
     writer.start()
     while writer.is_alive():
         peak = max(peak, memory_of(process.proc.pid))
-        time.sleep(0.01)
+        time.sleep(0.01)  # the sampling rate of the memory measured while the line arrives
     writer.join()
     (answer,) = answers_after(process, b'"}}}\n')
     error = check_error(answer, -32600, "big")

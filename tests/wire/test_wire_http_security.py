@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from mcp_variants.processes import ServerProcess, free_port
 from support.servers import HttpServer, serve_command
+from support.wire import OUTPUTS_VERSION, envelope, initialize_message
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
 

@@ -14,15 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from raw_support import check_error, memory_of
-from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
+from support.raw_wire import check_error, memory_of
 from support.servers import HttpServer, serve_command
 from support.stalled import check_stalled_are_handled, stall
+from support.waiting import until
+from support.wire import OUTPUTS_VERSION, envelope, initialize_message
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
 LIST = {"MCP-Protocol-Version": OUTPUTS_VERSION, "Mcp-Method": "tools/list"}
+IDLE_END = "idle timeout"  # the SDK's session manager logs "Session ID idle timeout" (INFO) as it ends one
 
 
 def tools_list(request_id: int) -> dict:
@@ -101,8 +103,9 @@ def test_sessions_expire_and_at_the_cap_the_least_recently_used_idle_one_ends(tm
     """--max-sessions 3: a fourth session ends the least recently used idle one (its client gets 404, and
     initializes again); while every session is busy (an open GET stream each) one more is refused with 503 and
     a JSON-RPC error. --session-idle-timeout 3: an abandoned session then answers 404 (issue 22: at the cap every
-    new client got 503 until the idle timeout, 10 minutes by default, freed one)."""
-    server = HttpServer(tmp_path, "--max-sessions", "3", "--session-idle-timeout", "3", log=tmp_path.parent / f"{tmp_path.name}.log")
+    new client got 503 until the idle timeout freed one)."""
+    log = tmp_path.parent / f"{tmp_path.name}.log"
+    server = HttpServer(tmp_path, "--max-sessions", "3", "--session-idle-timeout", "3", "--log-level", "info", log=log)
     streams: list[socket.socket] = []
     try:
         first, second, third = (server.target.open_session("2025-11-25", None)[0] for _ in range(3))
@@ -116,7 +119,7 @@ def test_sessions_expire_and_at_the_cap_the_least_recently_used_idle_one_ends(tm
         check_error(json.loads(refused.raw))
         for stream in streams:
             stream.close()
-        time.sleep(4)  # the idle timeout, then the SDK's sweep
+        until(lambda: _idle_ends(log) >= 3, "the three sessions ended by the idle timeout")
         session, opened = server.target.open_session("2025-11-25", None)
         assert session and opened.result["protocolVersion"] == "2025-11-25"
         assert [_status(server, old) for old in (first, third, fourth)] == [404] * 3
@@ -124,6 +127,12 @@ def test_sessions_expire_and_at_the_cap_the_least_recently_used_idle_one_ends(tm
         for stream in streams:
             stream.close()
         server.close()
+
+
+def _idle_ends(log: Path) -> int:
+    """The sessions the server has ended for idleness, as its log (--log-level info) tells: a request to ask a
+    session would make it busy again."""
+    return log.read_text(errors="replace").count(IDLE_END)
 
 
 def _get_stream(server: HttpServer, session: str | None) -> socket.socket:
@@ -143,10 +152,10 @@ def _status(server: HttpServer, session: str | None) -> int | None:
 def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) -> None:
     """Sessions opened, used (a tools/call, so that the runtime registry holds state for each) and abandoned, in rounds of
     200 with --session-idle-timeout 1: the server's memory after the later rounds' expiry is no more than 20 KB
-    per session above the first round's (issue 13: 164 KB each, kept for 30 minutes). The first round pays for
+    per session above the first round's (issue 13: an expired session's state was kept). The first round pays for
     what any session costs once (allocator arenas, caches); what stays after that is what a session keeps."""
-    server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log",
-                        fresh=True)
+    log = tmp_path.parent / f"{tmp_path.name}.log"
+    server = HttpServer(tmp_path, "--session-idle-timeout", "1", "--max-sessions", "1000", "--log-level", "info", log=log, fresh=True)
 
     def open_and_use() -> None:
         session, _ = server.target.open_session("2025-11-25", None)
@@ -156,8 +165,10 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
         assert trip.status == 200, trip.raw[:300]
 
     try:
-        # settle: every session of the round expired (the idle timeout, then the SDK's sweep)
-        kept, after = _kept_per_session(server, open_and_use, per_round=200, settle=2.5)
+        def expired(sessions: int) -> None:
+            until(lambda: _idle_ends(log) >= sessions, f"{sessions} sessions ended by the idle timeout")
+
+        kept, after = _kept_per_session(server, open_and_use, per_round=200, settle=expired)
         assert kept < 20 * 1024, f"{kept / 1024:.1f} KB kept per expired session (memory after each round: {after})"
     finally:
         server.close()
@@ -169,7 +180,7 @@ def test_an_abandoned_session_keeps_under_20_kb_once_it_expired(tmp_path: Path) 
                    "ends instead")
 def test_an_abandoned_open_session_keeps_under_20_kb(tmp_path: Path) -> None:
     """Sessions initialized and never ended (no DELETE), in rounds of 100 within the idle timeout: the server's
-    memory grows by less than 20 KB per session after the first round (issue 22: 34 KB each, held until the
+    memory grows by less than 20 KB per session after the first round (issue 22: each held its state until the
     idle timeout). The first round pays for what any session costs once (allocator arenas, caches)."""
     server = HttpServer(tmp_path, "--max-sessions", "1000", log=tmp_path.parent / f"{tmp_path.name}.log", fresh=True)
 
@@ -178,20 +189,20 @@ def test_an_abandoned_open_session_keeps_under_20_kb(tmp_path: Path) -> None:
         assert session and opened.status == 200, opened.raw[:300]
 
     try:
-        kept, after = _kept_per_session(server, open_and_leave, per_round=100, settle=0.5)
+        kept, after = _kept_per_session(server, open_and_leave, per_round=100)
         assert kept < 20 * 1024, f"{kept / 1024:.1f} KB per open abandoned session (memory after each round: {after})"
     finally:
         server.close()
 
 
-def _kept_per_session(server: HttpServer, open_one: Callable[[], None], *, per_round: int, settle: float,
-                      rounds: int = 3) -> tuple[float, list[int]]:
-    """Rounds of `per_round` sessions (`open_one`), `settle` seconds after each, then the server's memory: the bytes
-    each session of the later rounds added (the first pays for what any session costs once), and each round's."""
+def _kept_per_session(server: HttpServer, open_one: Callable[[], None], *, per_round: int,
+                      settle: Callable[[int], None] = lambda opened: None, rounds: int = 3) -> tuple[float, list[int]]:
+    """Rounds of `per_round` sessions (`open_one`), then `settle(sessions opened so far)`, then the server's memory:
+    the bytes each session of the later rounds added (the first pays for what any session costs once), and each round's."""
     after: list[int] = []
-    for _ in range(rounds):
+    for round_number in range(1, rounds + 1):
         for _ in range(per_round):
             open_one()
-        time.sleep(settle)
+        settle(round_number * per_round)
         after.append(memory_of(server.process.pid))
     return (after[-1] - after[0]) / ((rounds - 1) * per_round), after

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wire_support import (
+
+from support.servers import HttpServer
+from support.wire import (
     CACHE_META_KEY,
     CONTENT_ONLY_VERSIONS,
     LEGACY_STRUCTURED_VERSIONS,
@@ -27,8 +29,6 @@ from wire_support import (
     text_of,
     unique,
 )
-
-from support.servers import HttpServer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(90)]
 

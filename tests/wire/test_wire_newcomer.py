@@ -7,14 +7,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from wire_support import OUTPUTS_VERSION, envelope, initialize_message
 
 from mcp_variants.processes import free_port
 from support.servers import HttpServer, serve_command
+from support.waiting import until
+from support.wire import OUTPUTS_VERSION, envelope, initialize_message
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
@@ -48,9 +48,7 @@ def test_http_says_where_it_serves_and_a_port_in_use_is_one_line(tmp_path: Path)
     log = tmp_path.parent / f"{tmp_path.name}.log"
     server = HttpServer(tmp_path, log=log)
     try:
-        deadline = time.monotonic() + 10
-        while "serving MCP at" not in log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        until(lambda: "serving MCP at" in log.read_text(), "the server's ready line", 10)
         assert f"mcp-variants: serving MCP at http://127.0.0.1:{server.port}/mcp\n" in log.read_text()
         done = subprocess.run([*serve_command(tmp_path, "--http", "--port", str(server.port))], capture_output=True, text=True,
                               timeout=60, check=False)

@@ -11,7 +11,8 @@ from typing import Any
 
 import nbformat
 import pytest
-from wire_support import (
+
+from support.wire import (
     INVALID_PARAMS,
     OUTPUTS_VERSION,
     TRANSPORTS,

@@ -5,7 +5,8 @@ silence). Slow: the first test sleeps 6 s in a kernel (the server reports progre
 from __future__ import annotations
 
 import pytest
-from wire_support import (
+
+from support.wire import (
     TRANSPORTS,
     only_output,
     output_for,

@@ -11,7 +11,8 @@ import json
 from typing import Any
 
 import pytest
-from wire_support import (
+
+from support.wire import (
     CONTENT_ONLY_VERSIONS,
     LEGACY_STRUCTURED_VERSIONS,
     STATELESS_VERSIONS,

@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wire_support import (
+
+from mcp_variants.conformance.wire import StdioTarget
+from support.processes import alive_kernels, kernels_of
+from support.servers import HttpServer
+from support.wire import (
     OUTPUTS_VERSION,
     TRANSPORTS,
     UNSUPPORTED_VERSION,
@@ -30,10 +34,6 @@ from wire_support import (
     stdio_target,
     text_of,
 )
-
-from mcp_variants.conformance.wire import StdioTarget
-from support.processes import alive_kernels, kernels_of
-from support.servers import HttpServer
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wire_support import (
+
+from support.wire import (
     INVALID_PARAMS,
     OLDER_VERSIONS,
     TOOLS,

@@ -11,11 +11,12 @@ from typing import Any
 
 import httpx
 import pytest
-from test_wire_resumable import ACCEPT, events, session
-from test_wire_resumable import VERSION as RESUMABLE_VERSION
-from wire_support import envelope, unique
 
 from support.servers import HttpServer
+from support.wire import envelope, unique
+
+from .test_wire_resumable import ACCEPT, events, session
+from .test_wire_resumable import VERSION as RESUMABLE_VERSION
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 

@@ -7,7 +7,9 @@ import time
 from typing import Any
 
 import pytest
-from wire_support import INVALID_PARAMS, OUTPUTS_VERSION, WireClient, sel, text_of, unique
+
+from support.waiting import marked_sleep, until
+from support.wire import INVALID_PARAMS, OUTPUTS_VERSION, WireClient, sel, text_of, unique
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
@@ -18,12 +20,11 @@ MISSING_CAPABILITY = -32021
 
 def settle(client: WireClient, task_id: str, timeout: float = 30.0) -> dict[str, Any]:
     """tasks/get until the task ended."""
-    deadline = time.monotonic() + timeout
-    while True:
-        task = client.request("tasks/get", {"taskId": task_id}).result
-        if task["status"] in ("completed", "failed", "cancelled") or time.monotonic() > deadline:
-            return task
-        time.sleep(0.05)
+    def ended() -> dict[str, Any] | None:
+        task: dict[str, Any] = client.request("tasks/get", {"taskId": task_id}).result
+        return task if task["status"] in ("completed", "failed", "cancelled") else None
+
+    return until(ended, f"task {task_id} ended", timeout=timeout)
 
 
 def started(client: WireClient, code: str, **extra: Any) -> str:
@@ -34,12 +35,13 @@ def started(client: WireClient, code: str, **extra: Any) -> str:
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
-def test_a_cancelled_sleep_stops_within_a_second_and_the_kernel_keeps_its_variables(connect, transport):
+def test_a_cancelled_sleep_stops_within_a_second_and_the_kernel_keeps_its_variables(connect, transport, tmp_path):
     client = connect(transport, "2026-07-28", {TASKS: {}})
     name = unique("kept")
     assert settle(client, started(client, f"{name} = 41"))["status"] == "completed"
-    sleeping = started(client, "import time; time.sleep(30)")
-    time.sleep(0.5)  # the sleep has begun
+    begun = tmp_path / "begun"
+    sleeping = started(client, marked_sleep(begun, 30))
+    until(begun.exists, "the sleep has begun")
     began = time.monotonic()
     ack = client.request("tasks/cancel", {"taskId": sleeping}).result
     assert ack["resultType"] == "complete" and "taskId" not in ack and "status" not in ack, ack

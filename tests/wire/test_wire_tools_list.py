@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 from jsonschema import Draft202012Validator
-from wire_support import (
+
+from support.wire import (
     CONTENT_ONLY_VERSIONS,
     HANDSHAKE_VERSIONS,
     HEADER_MISMATCH,

@@ -62,9 +62,13 @@ class Task:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     last_updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-    _changed: float = field(default_factory=time.monotonic)
+    _clock: Callable[[], float] = time.monotonic  # the store's: what `expired` compares with
+    _changed: float = field(init=False)
     _runner: asyncio.Task[None] | None = None
     _done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self._changed = self._clock()
 
     def settle(self, status: TaskStatus, *, result: dict[str, Any] | None = None, error: dict[str, Any] | None = None,
                message: str | None = None) -> None:
@@ -72,7 +76,7 @@ class Task:
             return  # a cancelled task stays cancelled, whatever its run still returns
         self.status, self.result, self.error, self.status_message = status, result, error, message
         self.last_updated_at = datetime.now(UTC)
-        self._changed = time.monotonic()
+        self._changed = self._clock()
         self._done.set()
 
     def expired(self, now: float) -> bool:
@@ -84,11 +88,14 @@ class Task:
 
 
 class TaskStore:
-    """The server's tasks, by id, each readable by its owner only, dropped `ttl_ms` after it ended."""
+    """The server's tasks, by id, each readable by its owner only, dropped `ttl_ms` after it ended.
+
+    `clock` is the monotonic time in seconds that a TTL is counted on; a test passes one it moves itself."""
 
     def __init__(self, default_ttl_ms: int = DEFAULT_TTL_MS, poll_interval_ms: int = POLL_INTERVAL_MS,
-                 max_per_owner: int = MAX_TASKS_PER_OWNER) -> None:
+                 max_per_owner: int = MAX_TASKS_PER_OWNER, clock: Callable[[], float] = time.monotonic) -> None:
         self.default_ttl_ms = default_ttl_ms
+        self._clock = clock
         self.poll_interval_ms = poll_interval_ms
         self._max_per_owner = max_per_owner
         self._tasks: dict[str, Task] = {}
@@ -103,7 +110,7 @@ class TaskStore:
             if not ended:
                 raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
             del self._tasks[min(ended, key=lambda t: t._changed).task_id]
-        task = Task(new_task_id(), owner, self.ttl(ttl_ms))
+        task = Task(new_task_id(), owner, self.ttl(ttl_ms), _clock=self._clock)
         self._tasks[task.task_id] = task
         task._runner = asyncio.get_running_loop().create_task(self._run(task, run), name=f"task {task.task_id}")
         return task
@@ -154,7 +161,7 @@ class TaskStore:
             await asyncio.wait(runners, timeout=2.0)
 
     def _purge(self) -> None:
-        now = time.monotonic()
+        now = self._clock()
         for task_id in [t.task_id for t in self._tasks.values() if t.expired(now)]:
             del self._tasks[task_id]
 

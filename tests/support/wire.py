@@ -237,8 +237,8 @@ class ServerPool:
             raise RuntimeError(f"the shared HTTP server did not start: {self._http_failure}")
         if self._http is None:
             try:
-                # Its clients are kept for the whole run (connect): their sessions must outlive the 10 minutes'
-                # default idle timeout, which a long run in parallel passes between two tests of one client.
+                # Its clients are kept for the whole run (connect): their sessions must outlive the default idle
+                # timeout, which a long run in parallel can pass between two tests of one client.
                 self._http = HttpServer(self.root, "--session-idle-timeout", "7200", log=self.log_dir / "http-server.log")
             except Exception as exc:
                 self._http_failure = str(exc)
@@ -250,8 +250,8 @@ class ServerPool:
         with self._lock:
             if key not in self._clients:
                 if transport == "stdio" and version in HANDSHAKE_VERSIONS:
-                    # A handshake process serves one version: start its siblings now, so that the
-                    # ~1 s start-ups overlap instead of adding up across a parametrized test.
+                    # A handshake process serves one version: start its siblings now, so that their
+                    # start-ups overlap instead of adding up across a parametrized test.
                     self.stdio.prepare([(v, ext_key(extensions)) for v in HANDSHAKE_VERSIONS])
                 target = self.stdio if transport == "stdio" else self.http_server().target
                 self._clients[key] = WireClient(target, version, extensions)

@@ -1,4 +1,4 @@
-"""Helpers of the outside tests: Node and its packages, our server as a process, result checks.
+"""Helpers of the outside tests (tests/outside): Node and its packages, our server as a process, result checks.
 
 The Node side (Node 22, @modelcontextprotocol/sdk, @modelcontextprotocol/conformance) lives in
 tests/outside/node_modules, installed by tests/outside/install.sh from package-lock.json.
@@ -23,7 +23,7 @@ from jsonschema import Draft202012Validator
 from support.processes import wait_gone_from
 from support.servers import HttpServer
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1] / "outside"  # tests/outside: its Node packages and scripts
 EXAMPLES = HERE.parents[1] / "examples"  # servers on mcp_variants.sdk
 EVERYTHING = EXAMPLES / "everything.py"  # the conformance suite's fixture server, on mcp_variants.sdk
 NODE_MODULES = HERE / "node_modules"
