@@ -50,7 +50,7 @@ from websockets.exceptions import ConnectionClosed
 from ...protocol.errors import ErrorKind, ToolError
 from ..refusals import Recourse, RuntimeRefusal
 from ..runtime import Agent, Origin
-from . import cells
+from .cell_ids import find
 from .edits import NotebookEdits
 from .presence import RENEW_S, SHOWN_AT_LEAST_S, Presence, identity, selection
 from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose, send_last
@@ -376,7 +376,7 @@ class SharedNotebook(NotebookEdits):
     def present(self, agent: Agent, cell_id: str | None = None) -> None:
         cursors: list[dict[str, Any]] = []
         if cell_id is not None and self._synced:
-            index = cells.find(self.notebook, cell_id, self._kept_cells.ids(self.notebook))
+            index = find(self.notebook, cell_id, self._kept_cells.ids(self.notebook))
             if index is not None:
                 cursors = selection(self.notebook.ycells[index]["source"])
         if cursors:
