@@ -21,15 +21,25 @@ Run alone: python -m bench.notebook_size [--sizes 100,1000] [--calls N] [--basel
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from mcp_variants.client.stdio import envelope
+from mcp_variants.jupyter.atomic_files import atomic_write
+from mcp_variants.jupyter.local_contents import LocalContents
+from mcp_variants.jupyter.notebook_format import check, parse
+from mcp_variants.jupyter.notebook_json import encode, snapshot
+from mcp_variants.jupyter.notebook_model import ensure_ids, insert_cell, make_cell
+from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.processes import JupyterServerProcess
 
 from .record import REPO
@@ -77,6 +87,69 @@ def jupyterlab(folder: Path, save_delay: float | None) -> JupyterServerProcess:
 
     return jupyterlab_server(folder, [f"--YDocExtension.document_save_delay={save_delay}"] if save_delay is not None else [])
 
+
+INSERT_PARTS = ("read the file", "the kept parse, copied (orjson)", "ids looked at (ensure_ids)", "the cell put in",
+                "schema check (jsonschema-rs)", "encode (orjson, indent 1)", "write (atomic: a new file, fsync, rename)",
+                "kept for the next read (as_read)")
+WHOLE = "the whole (LocalContents.edit_notebook)"
+
+
+def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
+    """An insert_cell in the middle of a `cells`-cell notebook on disk, by its parts, in this process (ms): each step
+    LocalContents.edit_notebook takes, with the same functions, on one copy of the notebook, and the whole of it
+    (`edit_notebook`) on another, alternating. What a tools/call adds to the whole (stdio, the tool, its answer) is
+    the stdio row less this."""
+    tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-insert-parts-"))
+    path = tmp / "parts.ipynb"
+    parts: dict[str, list[float]] = {name: [] for name in (*INSERT_PARTS, WHOLE)}
+    contents = LocalContents(tmp)
+    parsed = ParsedNotebooks()
+
+    async def whole() -> float:
+        began = time.perf_counter()
+        async with contents.edit_notebook("whole.ipynb", origin=None) as edited:
+            insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
+        return time.perf_counter() - began
+
+    async def by_parts() -> list[float]:
+        times = [time.perf_counter()]
+        data = await anyio.Path(path).read_bytes()
+        times.append(time.perf_counter())
+        edited = parsed.get(path, data)
+        assert edited is not None
+        times.append(time.perf_counter())
+        ensure_ids(edited)
+        times.append(time.perf_counter())
+        insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
+        times.append(time.perf_counter())
+        plain = check(edited)
+        times.append(time.perf_counter())
+        encoded = encode(edited)
+        times.append(time.perf_counter())
+        await anyio.to_thread.run_sync(atomic_write, path, encoded.file)
+        times.append(time.perf_counter())
+        if plain and encoded.frozen is not None:
+            parsed.put(path, encoded.file, as_read(edited, encoded.frozen))
+        times.append(time.perf_counter())
+        return [end - start for start, end in zip(times, times[1:], strict=False)]
+
+    async def every_round() -> None:
+        data = path.read_bytes()
+        parsed.put(path, data, snapshot(parse(data.decode(), path.name)))
+        await whole()  # read and kept parsed, as after a first call
+        for index in range(rounds + 1):
+            measured = [*await by_parts(), await whole()]
+            if index:  # the first round warms up
+                for name, seconds in zip((*INSERT_PARTS, WHOLE), measured, strict=True):
+                    parts[name].append(seconds * 1000)
+
+    try:
+        for name in (path.name, "whole.ipynb"):
+            (tmp / name).write_text(json.dumps(notebook(cells), indent=1, ensure_ascii=False) + "\n")
+        asyncio.run(every_round())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"cells": cells, "rounds": rounds, **{name: summarize(values) for name, values in parts.items()}}
 
 def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str | None = None, live: bool = False,
         save_delay: float | None = None) -> dict[str, Any]:

@@ -69,11 +69,12 @@ FROM_SERVER = object()  # the origin of what the server sent: not sent back
 class SharedNotebook(NotebookEdits):
     """The shared document of the notebook at `path`; `open` first, `close` at the end."""
 
-    def __init__(self, path: str, rooms: Rooms) -> None:
+    def __init__(self, path: str, rooms: Rooms, session: DocumentSession | None = None) -> None:
+        """`session`: the notebook's document session, when the caller just asked for it (the first join takes it)."""
         super().__init__()
         self.path = path
         self._rooms = rooms
-        self._session: DocumentSession | None = None
+        self._session = session
         self._socket: ClientConnection | None = None
         self._outbox: asyncio.Queue[bytes] | None = None  # local updates for the open socket, in order
         self._barriers = Barriers()  # of the open socket; its first answer means the copy here is the server's
@@ -147,7 +148,7 @@ class SharedNotebook(NotebookEdits):
             delay = min(delay * 2, RETRY_MAX_S)
 
     async def _connect(self) -> None:
-        session = await self._rooms.session(self.path)
+        session = self._session if self._session is not None and not self._connection else await self._rooms.session(self.path)
         if session is None:
             raise ToolError(ErrorKind.UNREACHABLE, f"The Jupyter server at {self._rooms.server.url} no longer has real-time collaboration.")
         if self._session is not None and session.session_id != self._session.session_id:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import queue
 import socket
@@ -103,10 +104,11 @@ class WebSocketChannels:
 
 async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocketChannels:
     """Connect to the websocket of kernel `kernel_id` and wait until the kernel answers."""
-    from jupyter_kernel_client.wsclient import KernelWebSocketClient  # ~40 ms of imports (jupyter_client): only when used
-
+    # jupyter_client's imports, only when used, and off the event loop: some 40 ms on a quiet machine, more than
+    # a second on a loaded one, while the notebook's room is joined and other calls are served.
+    wsclient = await anyio.to_thread.run_sync(importlib.import_module, "jupyter_kernel_client.wsclient")
     loop = asyncio.get_running_loop()
-    client = KernelWebSocketClient(
+    client = wsclient.KernelWebSocketClient(
         endpoint=server.ws_url(kernel_id), token=None, headers=server.ws_headers(),
         log=logging.getLogger(f"{__name__}.client"), timeout=30,
     )
