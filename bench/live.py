@@ -46,6 +46,7 @@ import pytest
 from mcp_variants.processes import JupyterServerProcess
 
 from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
+from .startup import checkout, first_on_path
 from .stats import summarize
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,8 +78,8 @@ def notebook(root: Path) -> None:
 class Caller:
     """One `serve --jupyter-url` and the arguments of each tool's next call (some tools need the state they left)."""
 
-    def __init__(self, jupyter: JupyterServerProcess, root: Path) -> None:
-        self.server = StdioServer(root, extra_env={"JUPYTER_TOKEN": jupyter.token},
+    def __init__(self, jupyter: JupyterServerProcess, root: Path, env: dict[str, str] | None = None) -> None:
+        self.server = StdioServer(root, extra_env={"JUPYTER_TOKEN": jupyter.token, **(env or {})},
                                   argv=[sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), "--jupyter-url", jupyter.url])
         self.state = "A"
         self.move = 0
@@ -276,10 +277,10 @@ async def _open_in_jupyterlab(lab: JupyterServerProcess, path: str) -> str:
         await client.aclose()
 
 
-def cold_use_notebook(lab: JupyterServerProcess, folder: Path, rounds: int) -> dict[str, Any]:
+def cold_use_notebook(lab: JupyterServerProcess, folder: Path, rounds: int, baseline: str | None = None) -> dict[str, Any]:
     """A new client's first use_notebook (a fresh `serve --jupyter-url`, started and answering first), on a notebook
     open in JupyterLab and on one nobody opened, and each of its parts on its own (`_cold_parts`), `rounds` times,
-    interleaved, each on a copy of the notebook no room holds yet."""
+    interleaved, each on a copy of the notebook no room holds yet; with `baseline`, a server at that commit beside."""
     names = iter(range(1_000_000))
 
     def fresh() -> str:
@@ -287,23 +288,30 @@ def cold_use_notebook(lab: JupyterServerProcess, folder: Path, rounds: int) -> d
         shutil.copy(lab.root / NOTEBOOK, lab.root / name)
         return name
 
-    rows: dict[str, list[float]] = {name: [] for name in (*COLD_WHOLE, *COLD_PARTS)}
+    servers: dict[str, dict[str, str]] = {"now": {}}
+    if baseline is not None:
+        (folder / "baseline").mkdir()
+        servers[baseline] = {"PYTHONPATH": first_on_path(checkout(REPO, baseline, folder / "baseline"))}
+    rows: dict[str, dict[str, list[float]]] = {who: {name: [] for name in COLD_WHOLE} for who in servers}
+    parts: dict[str, list[float]] = {name: [] for name in COLD_PARTS}
     for _ in range(rounds):
-        opened = fresh()
-        session = asyncio.run(_open_in_jupyterlab(lab, opened))
-        for name, notebook_path in ((COLD_WHOLE[1], opened), (COLD_WHOLE[2], fresh())):
-            caller = Caller(lab, folder)
-            try:
-                started, _ = caller.server.request("tools/list", {"_meta": META_2026})
-                rows[COLD_WHOLE[0]].append(started * 1000)
-                elapsed, _ = caller.call("use_notebook", {"notebook": notebook_path})
-                rows[name].append(elapsed * 1000)
-            finally:
-                caller.server.stop()
-        lab_client_delete(lab, session)
+        for who, env in servers.items():
+            opened = fresh()
+            session = asyncio.run(_open_in_jupyterlab(lab, opened))
+            for name, notebook_path in ((COLD_WHOLE[1], opened), (COLD_WHOLE[2], fresh())):
+                caller = Caller(lab, folder, env)
+                try:
+                    started, _ = caller.server.request("tools/list", {"_meta": META_2026})
+                    rows[who][COLD_WHOLE[0]].append(started * 1000)
+                    elapsed, _ = caller.call("use_notebook", {"notebook": notebook_path})
+                    rows[who][name].append(elapsed * 1000)
+                finally:
+                    caller.server.stop()
+            lab_client_delete(lab, session)
         for name, value in asyncio.run(_cold_parts(lab, fresh)).items():
-            rows[name].append(value)
-    return {**{name: summarize(values) for name, values in rows.items()}, "rounds": rounds,
+            parts[name].append(value)
+    return {"wholes": {who: {name: summarize(values) for name, values in by.items()} for who, by in rows.items()},
+            "parts": {name: summarize(values) for name, values in parts.items()}, "rounds": rounds, "baseline": baseline,
             "loadavg": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -367,7 +375,7 @@ def run(calls: int = 30, page_calls: int = 40, seed: int = 3279, wait_quiet: flo
     return report
 
 
-def run_cold(rounds: int = 5) -> dict[str, Any]:
+def run_cold(rounds: int = 5, baseline: str | None = None) -> dict[str, Any]:
     """Only the cold use_notebook and its parts: JupyterLab, no browser."""
     workdir = Path(tempfile.mkdtemp(prefix="mcp-variants-bench-cold-"))
     lab = jupyterlab_server(workdir / "lab")
@@ -375,7 +383,7 @@ def run_cold(rounds: int = 5) -> dict[str, Any]:
         lab.start()
         notebook(lab.root)
         (workdir / "mcp").mkdir()
-        return {"cold_use_notebook": cold_use_notebook(lab, workdir / "mcp", rounds)}
+        return {"cold_use_notebook": cold_use_notebook(lab, workdir / "mcp", rounds, baseline)}
     finally:
         lab.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -384,9 +392,11 @@ def run_cold(rounds: int = 5) -> dict[str, Any]:
 def format_cold(cold: dict[str, Any]) -> list[str]:
     lines = [f"a cold use_notebook and its parts, each on a notebook nobody opened ({cold['rounds']} rounds, load {cold['loadavg']}):",
              f"  {'':86} {'median ms':>10} {'min ms':>8} {'max ms':>8}"]
-    for name, row in cold.items():
-        if isinstance(row, dict):
-            lines.append(f"  {name:86} {row['median']:>10.1f} {row['min']:>8.1f} {row['max']:>8.1f}")
+    for who, wholes in cold["wholes"].items():
+        for name, row in wholes.items():
+            lines.append(f"  {who + ': ' + name:86} {row['median']:>10.1f} {row['min']:>8.1f} {row['max']:>8.1f}")
+    for name, row in cold["parts"].items():
+        lines.append(f"  {name:86} {row['median']:>10.1f} {row['min']:>8.1f} {row['max']:>8.1f}")
     return lines
 
 
@@ -423,9 +433,10 @@ def main() -> None:
     parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
     parser.add_argument("--cold-rounds", type=int, default=5, help="cold use_notebook rounds, each part beside it (default 5)")
     parser.add_argument("--cold-only", action="store_true", help="only the cold use_notebook and its parts (no browser)")
+    parser.add_argument("--baseline", metavar="REV", help="with --cold-only, a server at this commit's code beside, interleaved")
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     args = parser.parse_args()
-    report = (run_cold(args.cold_rounds) if args.cold_only else
+    report = (run_cold(args.cold_rounds, args.baseline) if args.cold_only else
               run(calls=args.calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet, cold_rounds=args.cold_rounds))
     print(json.dumps(report, indent=2) if args.json else format_report(report))
 
