@@ -28,6 +28,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,60 @@ def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"cells": cells, "rounds": rounds, **{name: summarize(values) for name, values in parts.items()}}
 
+FROZEN_ROWS = ("read_notebook: the kept cells, shared (frozen)", "read_notebook: the kept cells, copied for the reader",
+               "an edit of one cell: copied, judged and compared where taken (EditedCells)",
+               "an edit of one cell: the whole notebook copied, judged and compared",
+               "freezing the cells (paid at each full read from the document)")
+
+
+def frozen_cells(cells: int = 5_000, rounds: int = 20) -> dict[str, Any]:
+    """What live/frozen.py's frozen cells buy at `cells` cells, in this process, on a shared document in memory
+    (no server: the document's side only), median ms of `rounds`: a read that hands the kept cells to the reader
+    as they are against one that copies them (what a reader that may change them needs, unfrozen), and an edit of
+    one cell that copies, judges and compares that cell only against one that copies, judges and compares all."""
+    from jupyter_ydoc import YNotebook
+    from pycrdt import Doc
+
+    from mcp_variants.jupyter.live.apply import apply
+    from mcp_variants.jupyter.live.as_nbformat import read
+    from mcp_variants.jupyter.live.frozen import check_edited, editable, frozen, thawed
+    from mcp_variants.jupyter.live.kept_cells import ReadCells
+
+    document = YNotebook(Doc())
+    document.set(notebook(cells))
+    kept = ReadCells()
+    document.ycells.observe_deep(kept.changed)
+    kept.read(document)
+    times: dict[str, list[float]] = {row: [] for row in FROZEN_ROWS}
+
+    def timed(row: str, work: Callable[[], object]) -> None:
+        began = time.perf_counter()
+        work()
+        times[row].append((time.perf_counter() - began) * 1000)
+
+    def edit(copy_all: bool, value: str) -> None:
+        before = read(document, kept.read(document))
+        after = {**thawed(before), "cells": thawed(before["cells"])} if copy_all else editable(before)
+        after["cells"][cells // 2]["source"] = value
+        if copy_all:
+            check(after)
+        else:
+            check_edited(after)
+        with document.ydoc.transaction():
+            apply(document, before, after, kept.ids(document))
+
+    for index in range(rounds + 1):
+        timed(FROZEN_ROWS[0], lambda: read(document, kept.read(document)))
+        timed(FROZEN_ROWS[1], lambda: thawed(read(document, kept.read(document))))
+        timed(FROZEN_ROWS[2], partial(edit, False, f"x = {index}"))
+        timed(FROZEN_ROWS[3], partial(edit, True, f"y = {index}"))
+        timed(FROZEN_ROWS[4], partial(frozen, thawed(kept.read(document))))
+        if not index:  # the first round warms up
+            for values in times.values():
+                values.clear()
+    return {"cells": cells, "rounds": rounds, **{row: summarize(values) for row, values in times.items()}}
+
+
 def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str | None = None, live: bool = False,
         save_delay: float | None = None) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-notebook-size-"))
@@ -192,10 +248,14 @@ def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str 
         if lab is not None:
             lab.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    parts = 5_000 if 5_000 in sizes else max(sizes)  # the size the goals name
     return {"version": VERSION, "runtime": "live" if live else "embedded", "save_delay": save_delay,
             "calls": calls_per_case, "baseline": baseline,
             "sizes": results, "server_exit_codes": codes, "loadavg_before": loadavg_before,
-            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+            "loadavg": [round(x, 2) for x in os.getloadavg()],
+            "insert_parts": None if live else insert_parts(parts, max(calls_per_case, 10)),
+            "frozen_cells": frozen_cells(parts, max(calls_per_case, 10)),
+            "loadavg_after_parts": [round(x, 2) for x in os.getloadavg()]}
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -215,6 +275,12 @@ def format_report(report: dict[str, Any]) -> str:
             if baseline:
                 line += f" {numbers[baseline]['median']:>10.1f} {numbers['ratio_now_to_baseline']:>10.3f}"
             lines.append(line)
+    for key, title in (("insert_parts", "insert_cell in the middle of {cells:,} cells on disk, by its parts, in process"),
+                       ("frozen_cells", "frozen cells (live/frozen.py) at {cells:,} cells, in process, a shared document in memory")):
+        rows = report.get(key)
+        if rows:
+            lines.append(f"{title.format(cells=rows['cells'])} (median ms of {rows['rounds']}; load {report.get('loadavg_after_parts')})")
+            lines += [f"  {name:80} {row['median']:>10.2f} {row['p90']:>8.2f}" for name, row in rows.items() if isinstance(row, dict)]
     return "\n".join(lines)
 
 
