@@ -45,7 +45,7 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 
-from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
+from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, tree_cpu_seconds, wait_for_quiet
 from .startup import checkout, first_on_path
 from .stats import summarize
 
@@ -292,7 +292,8 @@ def cold_use_notebook(lab: JupyterServerProcess, folder: Path, rounds: int, base
     if baseline is not None:
         (folder / "baseline").mkdir()
         servers[baseline] = {"PYTHONPATH": first_on_path(checkout(REPO, baseline, folder / "baseline"))}
-    rows: dict[str, dict[str, list[float]]] = {who: {name: [] for name in COLD_WHOLE} for who in servers}
+    cpu = {name: f"{name}: its CPU ms" for name in COLD_WHOLE[1:]}  # the server's own, while the call ran
+    rows: dict[str, dict[str, list[float]]] = {who: {name: [] for name in (*COLD_WHOLE, *cpu.values())} for who in servers}
     parts: dict[str, list[float]] = {name: [] for name in COLD_PARTS}
     for _ in range(rounds):
         for who, env in servers.items():
@@ -303,14 +304,18 @@ def cold_use_notebook(lab: JupyterServerProcess, folder: Path, rounds: int, base
                 try:
                     started, _ = caller.server.request("tools/list", {"_meta": META_2026})
                     rows[who][COLD_WHOLE[0]].append(started * 1000)
+                    used = tree_cpu_seconds(caller.server.pid)
                     elapsed, _ = caller.call("use_notebook", {"notebook": notebook_path})
                     rows[who][name].append(elapsed * 1000)
+                    after = tree_cpu_seconds(caller.server.pid)
+                    if used is not None and after is not None:
+                        rows[who][cpu[name]].append((after - used) * 1000)
                 finally:
                     caller.server.stop()
             lab_client_delete(lab, session)
         for name, value in asyncio.run(_cold_parts(lab, fresh)).items():
             parts[name].append(value)
-    return {"wholes": {who: {name: summarize(values) for name, values in by.items()} for who, by in rows.items()},
+    return {"wholes": {who: {name: summarize(values) for name, values in by.items() if values} for who, by in rows.items()},
             "parts": {name: summarize(values) for name, values in parts.items()}, "rounds": rounds, "baseline": baseline,
             "loadavg": [round(x, 2) for x in os.getloadavg()]}
 
