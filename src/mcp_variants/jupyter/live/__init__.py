@@ -7,8 +7,8 @@ documents JupyterLab itself edits, so a person sees the agent's edits and runs a
   cells frozen for readers to share, kept from one read to the next, found by id, an edit's difference applied by cell id,
   a run's outputs written as they come;
 - `edits`: what the contents do with a shared document however it is reached (`NotebookEdits`);
-- `connection`, `document`, `room_presence`: a room joined over a websocket (joined again after a drop); one notebook's
-  shared document on it, edits confirmed; the agents working in it in the room's awareness;
+- `connection`, `document`, `confirmation`, `room_presence`: a room joined over a websocket (joined again after a drop);
+  one notebook's shared document on it; its edits confirmed by barriers; the agents working in it in the room's awareness;
 - `presence`, `lobby`: the agent as a collaborator JupyterLab shows (no I/O), and the server's global awareness room;
 - `contents`: `LiveContents`, the Contents of a Jupyter server: shared documents, or files without collaboration;
 - `sessions`: `SessionKernels`, the notebooks' JupyterLab session kernels.

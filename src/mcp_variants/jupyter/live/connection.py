@@ -81,6 +81,10 @@ class RoomConnection:
             self._task.cancel()
             self._task = asyncio.get_running_loop().create_task(self._stay_connected_again(self._task))
 
+    def restart_barriers(self) -> None:
+        """Not joined any more: waiters wait for the next answer to a first barrier."""
+        self.barriers = Barriers()
+
     def send(self, message: bytes) -> None:
         """`message` on the open socket, after everything sent before it; nothing without one."""
         if self._outbox is not None:

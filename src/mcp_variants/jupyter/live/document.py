@@ -3,7 +3,7 @@
 The room is joined, and joined again whenever the websocket drops, by a RoomConnection (live/connection.py): the
 exchange of state vectors sends whatever the other side missed, and nothing twice. Local changes are made in one
 transaction each, tagged with who made them; `confirm` waits until the server's copy holds them (a barrier:
-sync.Barriers).
+live/confirmation.py).
 
 If the server rebuilt the room meanwhile (it restarted, or it dropped the room and loaded the
 file again), the copy here belongs to another history and is thrown away, unmerged: merging
@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from typing import Any
 
 from jupyter_ydoc import YNotebook
@@ -43,12 +42,13 @@ from ...protocol.errors import ErrorKind, ToolError
 from ..refusals import Recourse, RuntimeRefusal
 from ..runtime import Agent, Origin
 from .cell_ids import find
+from .confirmation import Confirmations
 from .connection import RoomConnection
 from .edits import NotebookEdits
 from .presence import selection
 from .room_presence import RoomPresence
 from .rooms import DocumentSession, Rooms
-from .sync import Barriers, ServerView, decode_state_vector
+from .sync import ServerView, decode_state_vector
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +69,8 @@ class SharedNotebook(NotebookEdits):
         self._url = rooms.server.url
         self._connection = RoomConnection(path, rooms, self, session)
         self._agents = RoomPresence(self._connection.send)
+        self._confirmations = Confirmations(self._connection, lambda: (self._doc.get_state(), create_sync_message(self._doc)))
         self._session_id = session.session_id if session is not None else None  # the server's: another after it restarted
-        self._resets = 0
         self._origin: Origin | object = None  # who makes the transaction now being committed
         self.last_used = time.monotonic()
         self._start_over()
@@ -113,7 +113,7 @@ class SharedNotebook(NotebookEdits):
         self._session_id = session.session_id
 
     def opened(self) -> None:
-        self._ask()
+        self._confirmations.ask()
         self._agents.renew()  # the agents here, on this connection too
 
     async def keep(self) -> None:
@@ -154,8 +154,7 @@ class SharedNotebook(NotebookEdits):
         """Throw the copy away, unmerged: the server's belongs to another history."""
         logger.info("shared document %s: %s; taking its copy afresh", self.path, why)
         self._start_over()
-        self._resets += 1
-        self._connection.barriers = Barriers()  # not joined: readers wait for the next socket's copy
+        self._confirmations.reset()  # not joined: readers wait for the next socket's copy
         self._tell(None)
 
     # ---- changes ----------------------------------------------------------------------------
@@ -189,18 +188,7 @@ class SharedNotebook(NotebookEdits):
         self.notebook.undo_manager.clear()
         return result
 
-    # ---- confirmation: barriers ---------------------------------------------------------------
-
-    def _ask(self) -> tuple[int, int]:
-        """Send a barrier: (its socket's number, its own)."""
-        number = self._connection.barriers.ask(self._doc.get_state())
-        self._connection.send(create_sync_message(self._doc))
-        return self._connection.number, number
-
-    def _answered(self, barrier: tuple[int, int], resets: int) -> bool:
-        """The barrier was answered, or its socket or copy is gone (so it never will be)."""
-        socket, number = barrier
-        return self._connection.number != socket or self._connection.barriers.answered >= number or self._resets != resets
+    # ---- confirmation (live/confirmation.py) --------------------------------------------------
 
     async def ready(self) -> None:
         """Until the copy here is the server's (joined again after a drop); a ToolError when it stays away."""
@@ -214,30 +202,11 @@ class SharedNotebook(NotebookEdits):
         if not connection.joined:
             raise ToolError(ErrorKind.UNREACHABLE, f"The shared document of {self.path!r} is gone from {self._url}.")
 
-    async def _barrier(self) -> bool:
-        """Until a barrier is answered on the socket it was sent on (asked again on the next socket
-        when one drops): the server then holds every change made here, and this side everything the
-        server had when it asked. False when the copy was thrown away first; a ToolError (message
-        left to the caller) when that does not happen within CONFIRM_TIMEOUT_S."""
-        resets = self._resets
-        connection = self._connection
-        deadline = time.monotonic() + CONFIRM_TIMEOUT_S
-        while True:
-            await connection.wait(lambda: connection.joined or self._resets != resets, deadline - time.monotonic(), "")
-            if self._resets != resets:
-                return False
-            barrier = self._ask()
-            await connection.wait(partial(self._answered, barrier, resets), deadline - time.monotonic(), "")
-            if self._resets != resets:
-                return False
-            if connection.number == barrier[0]:
-                return True
-
     async def current(self) -> None:
         """Until the copy here holds all the server had when asked: a read sees what others did up to now."""
         self.last_used = time.monotonic()
         try:
-            await self._barrier()
+            await self._confirmations.barrier(CONFIRM_TIMEOUT_S)
         except ToolError:
             raise ToolError(ErrorKind.UNREACHABLE, f"The Jupyter server at {self._url} did not answer for the "
                                                    f"shared document of {self.path!r} within {CONFIRM_TIMEOUT_S:g} s.") from None
@@ -246,7 +215,7 @@ class SharedNotebook(NotebookEdits):
         """Until the server holds every change made here; a ToolError when it does not in time, or
         when the copy was thrown away first (those changes were not applied)."""
         try:
-            confirmed = await self._barrier()
+            confirmed = await self._confirmations.barrier(CONFIRM_TIMEOUT_S)
         except ToolError:
             self._discard_unconfirmed()
             raise RuntimeRefusal(ErrorKind.UNREACHABLE,
