@@ -18,9 +18,14 @@ a JupyterLab without collaboration shows the change only once the person reloads
 Round trips: each notebook tool, called on both servers in interleaved rounds (the order shuffled
 in each round), from the request line written to the response line parsed (bench.roundtrip.StdioServer).
 
+A cold use_notebook: a new client (started first: its first tools/list answered) on a notebook no room holds yet,
+open in JupyterLab (its session's kernel running) or not (the kernel starts), the server's CPU beside, and each part
+of it on its own in this process: the room's session, websocket and first sync, the kernel's session and channels
+(`cold_use_notebook`; `--cold-only` runs only that, without a browser; `--baseline REV` alternates with that commit).
+
 The machine is shared: the CPUs' busy share over the timed part is recorded beside the numbers.
 
-Run alone: python -m bench.live [--calls N] [--page-calls N]
+Run alone: python -m bench.live [--calls N] [--page-calls N] [--cold-rounds N] [--cold-only [--baseline REV]]
 """
 
 from __future__ import annotations
@@ -143,7 +148,9 @@ def page_latency(caller: Caller, page: LabPage, calls: int) -> dict[str, Any]:
 
 
 def first_edit(newcomer: Caller, page: LabPage) -> dict[str, float]:
-    """A client new to the notebook: use_notebook (which joins the room), then its first edit, to the page."""
+    """A client new to the notebook, started (its first tools/list answered): use_notebook (which joins the room),
+    then its first edit, to the page."""
+    newcomer.server.request("tools/list", {"_meta": META_2026})
     opened, _ = newcomer.call("use_notebook", {"notebook": NOTEBOOK})
     fresh = uuid.uuid4().hex[:10]
     page.watch(first=f"first {fresh}")
