@@ -127,8 +127,8 @@ class WebSocketChannels:
 
 async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocketChannels:
     """Connect to the websocket of kernel `kernel_id` and wait until the kernel answers."""
-    # jupyter_client's imports, only when used, and off the event loop: some 40 ms on a quiet machine, more than
-    # a second on a loaded one, while the notebook's room is joined and other calls are served.
+    # jupyter_client's imports, only when used, and off the event loop: the notebook's room is joined and other
+    # calls are served meanwhile (docs/performance.md, a cold use_notebook).
     wsclient = await anyio.to_thread.run_sync(importlib.import_module, "jupyter_kernel_client.wsclient")
     loop = asyncio.get_running_loop()
     client = wsclient.KernelWebSocketClient(
