@@ -21,15 +21,27 @@ Run alone: python -m bench.notebook_size [--sizes 100,1000] [--calls N] [--basel
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import shutil
 import sys
 import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from mcp_variants.client.stdio import envelope
+from mcp_variants.jupyter.atomic_files import atomic_write
+from mcp_variants.jupyter.local_contents import LocalContents
+from mcp_variants.jupyter.notebook_format import check, parse
+from mcp_variants.jupyter.notebook_json import encode, snapshot
+from mcp_variants.jupyter.notebook_model import ensure_ids, insert_cell, make_cell
+from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
 from .record import REPO
@@ -78,6 +90,123 @@ def jupyterlab(folder: Path, save_delay: float | None) -> JupyterServerProcess:
     return jupyterlab_server(folder, [f"--YDocExtension.document_save_delay={save_delay}"] if save_delay is not None else [])
 
 
+INSERT_PARTS = ("read the file", "the kept parse, copied (orjson)", "ids looked at (ensure_ids)", "the cell put in",
+                "schema check (jsonschema-rs)", "encode (orjson, indent 1)", "write (atomic: a new file, fsync, rename)",
+                "kept for the next read (as_read)")
+WHOLE = "the whole (LocalContents.edit_notebook)"
+
+
+def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
+    """An insert_cell in the middle of a `cells`-cell notebook on disk, by its parts, in this process (ms): each step
+    LocalContents.edit_notebook takes, with the same functions, on one copy of the notebook, and the whole of it
+    (`edit_notebook`) on another, alternating. What a tools/call adds to the whole (stdio, the tool, its answer) is
+    the stdio row less this."""
+    tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-insert-parts-"))
+    path = tmp / "parts.ipynb"
+    parts: dict[str, list[float]] = {name: [] for name in (*INSERT_PARTS, WHOLE)}
+    contents = LocalContents(tmp)
+    parsed = ParsedNotebooks()
+
+    async def whole() -> float:
+        began = time.perf_counter()
+        async with contents.edit_notebook("whole.ipynb", origin=None) as edited:
+            insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
+        return time.perf_counter() - began
+
+    async def by_parts() -> list[float]:
+        times = [time.perf_counter()]
+        data = await anyio.Path(path).read_bytes()
+        times.append(time.perf_counter())
+        edited = parsed.get(path, data)
+        assert edited is not None
+        times.append(time.perf_counter())
+        ensure_ids(edited)
+        times.append(time.perf_counter())
+        insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
+        times.append(time.perf_counter())
+        plain = check(edited)
+        times.append(time.perf_counter())
+        encoded = encode(edited)
+        times.append(time.perf_counter())
+        await anyio.to_thread.run_sync(atomic_write, path, encoded.file)
+        times.append(time.perf_counter())
+        if plain and encoded.frozen is not None:
+            parsed.put(path, encoded.file, as_read(edited, encoded.frozen))
+        times.append(time.perf_counter())
+        return [end - start for start, end in zip(times, times[1:], strict=False)]
+
+    async def every_round() -> None:
+        data = path.read_bytes()
+        parsed.put(path, data, snapshot(parse(data.decode(), path.name)))
+        await whole()  # read and kept parsed, as after a first call
+        for index in range(rounds + 1):
+            measured = [*await by_parts(), await whole()]
+            if index:  # the first round warms up
+                for name, seconds in zip((*INSERT_PARTS, WHOLE), measured, strict=True):
+                    parts[name].append(seconds * 1000)
+
+    try:
+        for name in (path.name, "whole.ipynb"):
+            (tmp / name).write_text(json.dumps(notebook(cells), indent=1, ensure_ascii=False) + "\n")
+        asyncio.run(every_round())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"cells": cells, "rounds": rounds, **{name: summarize(values) for name, values in parts.items()}}
+
+FROZEN_ROWS = ("read_notebook: the kept cells, shared (frozen)", "read_notebook: the kept cells, copied for the reader",
+               "an edit of one cell: copied, judged and compared where taken (EditedCells)",
+               "an edit of one cell: the whole notebook copied, judged and compared",
+               "freezing the cells (paid at each full read from the document)")
+
+
+def frozen_cells(cells: int = 5_000, rounds: int = 20) -> dict[str, Any]:
+    """What live/frozen.py's frozen cells buy at `cells` cells, in this process, on a shared document in memory
+    (no server: the document's side only), median ms of `rounds`: a read that hands the kept cells to the reader
+    as they are against one that copies them (what a reader that may change them needs, unfrozen), and an edit of
+    one cell that copies, judges and compares that cell only against one that copies, judges and compares all."""
+    from jupyter_ydoc import YNotebook
+    from pycrdt import Doc
+
+    from mcp_variants.jupyter.live.apply import apply
+    from mcp_variants.jupyter.live.as_nbformat import read
+    from mcp_variants.jupyter.live.frozen import check_edited, editable, frozen, thawed
+    from mcp_variants.jupyter.live.kept_cells import ReadCells
+
+    document = YNotebook(Doc())
+    document.set(notebook(cells))
+    kept = ReadCells()
+    document.ycells.observe_deep(kept.changed)
+    kept.read(document)
+    times: dict[str, list[float]] = {row: [] for row in FROZEN_ROWS}
+
+    def timed(row: str, work: Callable[[], object]) -> None:
+        began = time.perf_counter()
+        work()
+        times[row].append((time.perf_counter() - began) * 1000)
+
+    def edit(copy_all: bool, value: str) -> None:
+        before = read(document, kept.read(document))
+        after = {**thawed(before), "cells": thawed(before["cells"])} if copy_all else editable(before)
+        after["cells"][cells // 2]["source"] = value
+        if copy_all:
+            check(after)
+        else:
+            check_edited(after)
+        with document.ydoc.transaction():
+            apply(document, before, after, kept.ids(document))
+
+    for index in range(rounds + 1):
+        timed(FROZEN_ROWS[0], lambda: read(document, kept.read(document)))
+        timed(FROZEN_ROWS[1], lambda: thawed(read(document, kept.read(document))))
+        timed(FROZEN_ROWS[2], partial(edit, False, f"x = {index}"))
+        timed(FROZEN_ROWS[3], partial(edit, True, f"y = {index}"))
+        timed(FROZEN_ROWS[4], partial(frozen, thawed(kept.read(document))))
+        if not index:  # the first round warms up
+            for values in times.values():
+                values.clear()
+    return {"cells": cells, "rounds": rounds, **{row: summarize(values) for row, values in times.items()}}
+
+
 def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str | None = None, live: bool = False,
         save_delay: float | None = None) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-notebook-size-"))
@@ -119,10 +248,14 @@ def run(sizes: tuple[int, ...] = SIZES, calls_per_case: int = 10, baseline: str 
         if lab is not None:
             lab.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    parts = 5_000 if 5_000 in sizes else max(sizes)  # the size the goals name
     return {"version": VERSION, "runtime": "live" if live else "embedded", "save_delay": save_delay,
             "calls": calls_per_case, "baseline": baseline,
             "sizes": results, "server_exit_codes": codes, "loadavg_before": loadavg_before,
-            "loadavg": [round(x, 2) for x in os.getloadavg()]}
+            "loadavg": [round(x, 2) for x in os.getloadavg()],
+            "insert_parts": None if live else insert_parts(parts, max(calls_per_case, 10)),
+            "frozen_cells": frozen_cells(parts, max(calls_per_case, 10)),
+            "loadavg_after_parts": [round(x, 2) for x in os.getloadavg()]}
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -142,6 +275,12 @@ def format_report(report: dict[str, Any]) -> str:
             if baseline:
                 line += f" {numbers[baseline]['median']:>10.1f} {numbers['ratio_now_to_baseline']:>10.3f}"
             lines.append(line)
+    for key, title in (("insert_parts", "insert_cell in the middle of {cells:,} cells on disk, by its parts, in process"),
+                       ("frozen_cells", "frozen cells (live/frozen.py) at {cells:,} cells, in process, a shared document in memory")):
+        rows = report.get(key)
+        if rows:
+            lines.append(f"{title.format(cells=rows['cells'])} (median ms of {rows['rounds']}; load {report.get('loadavg_after_parts')})")
+            lines += [f"  {name:80} {row['median']:>10.2f} {row['p90']:>8.2f}" for name, row in rows.items() if isinstance(row, dict)]
     return "\n".join(lines)
 
 

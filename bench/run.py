@@ -68,7 +68,8 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "sizes": Part(sizes.run, sizes.format_report),
         "notebook_size": Part(lambda: notebook_size.run(tuple(int(n) for n in args.notebook_sizes.split(",")), args.notebook_calls),
                               notebook_size.format_report),
-        "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet), live.format_report),
+        "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet, cold_rounds=args.cold_rounds),
+                     live.format_report),
         "throughput": Part(lambda: throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=quiet),
                            throughput.format_report),
         "sessions": Part(lambda: sessions.run(args.sessions, args.session_rounds), sessions.format_report),
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-notebook-size", action="store_true", help="skip notebook calls as the notebook grows")
     parser.add_argument("--live-calls", type=int, default=30, help="calls of each notebook tool per server, live benchmark (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the JupyterLab page (default 40 each)")
+    parser.add_argument("--cold-rounds", type=int, default=5, help="a new client's first use_notebook, by its parts (default 5 rounds)")
     parser.add_argument("--skip-live", action="store_true", help="skip live notebooks (JupyterLab in Chromium; the REST path beside)")
     parser.add_argument("--throughput-seconds", type=float, default=5.0, help="seconds per contestant per throughput round (default 5)")
     parser.add_argument("--throughput-rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")

@@ -19,7 +19,8 @@ Report = dict[str, Any]
 SETTINGS: dict[str, Any] = {
     "core_iterations": 300, "startup_rounds": 1, "notebook_sizes": "100,1000", "notebook_calls": 2,
     "calls": 50, "warmup": 5, "wait_quiet": 0.0, "runtime_calls": 3, "listing_rounds": 1,
-    "live_calls": 2, "page_calls": 3, "throughput_seconds": 1.0, "throughput_rounds": 2, "sessions": 10, "session_rounds": 2,
+    "live_calls": 2, "page_calls": 3, "cold_rounds": 1, "throughput_seconds": 1.0, "throughput_rounds": 2, "sessions": 10,
+    "session_rounds": 2,
     "context_rows": 1000, "context_contestants": "ours 2026-12-01 default",
 }
 

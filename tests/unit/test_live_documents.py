@@ -23,8 +23,11 @@ from hypothesis import strategies as st
 from jupyter_ydoc import YNotebook
 from pycrdt import Doc, Encoder
 
-from mcp_variants.jupyter.live import cells
+from mcp_variants.jupyter.live import as_nbformat, cell_ids, frozen
+from mcp_variants.jupyter.live.apply import apply
 from mcp_variants.jupyter.live.edits import NotebookEdits
+from mcp_variants.jupyter.live.kept_cells import ReadCells
+from mcp_variants.jupyter.live.running import RunningCell
 from mcp_variants.jupyter.live.sync import Barriers, ServerView, decode_state_vector
 from mcp_variants.jupyter.live.text import Span, byte_span, changed_span, rebase
 from mcp_variants.jupyter.outputs import OutputCollector
@@ -67,23 +70,23 @@ def sync(a: YNotebook, b: YNotebook) -> None:
     a.ydoc.apply_update(b_update)
 
 
-def edit(document: YNotebook, change: Any, kept: cells.ReadCells | None = None) -> None:
+def edit(document: YNotebook, change: Any, kept: ReadCells | None = None) -> None:
     """A tool's edit: a copy as read, changed, the difference applied in one transaction; with `kept`, as
     NotebookEdits.editing makes it: the cells kept between reads, copied only where the change takes them."""
     if kept is None:
-        before = cells.read(document)
+        before = as_nbformat.read(document)
         after = copy.deepcopy(before)
     else:
-        before = cells.read(document, kept.read(document))
-        after = cells.editable(before)
+        before = as_nbformat.read(document, kept.read(document))
+        after = frozen.editable(before)
     change(after)
     with document.ydoc.transaction():
-        cells.apply(document, before, after, kept.ids(document) if kept is not None else None)
+        apply(document, before, after, kept.ids(document) if kept is not None else None)
 
 
-def keep(document: YNotebook) -> cells.ReadCells:
+def keep(document: YNotebook) -> ReadCells:
     """The cells of `document` kept between reads, told of its changes as NotebookEdits' subclasses tell them."""
-    kept = cells.ReadCells()
+    kept = ReadCells()
     document.ycells.observe_deep(kept.changed)
     kept.read(document)
     return kept
@@ -111,11 +114,11 @@ async def edit_in(document: InMemory, change: Callable[[dict[str, Any]], None]) 
 
 
 def ids(document: YNotebook) -> list[str]:
-    return [cell["id"] for cell in cells.read(document)["cells"]]
+    return [cell["id"] for cell in as_nbformat.read(document)["cells"]]
 
 
 def sources(document: YNotebook) -> dict[str, str]:
-    return {cell["id"]: cell["source"] for cell in cells.read(document)["cells"]}
+    return {cell["id"]: cell["source"] for cell in as_nbformat.read(document)["cells"]}
 
 
 # ---- sync ---------------------------------------------------------------------------------------
@@ -195,7 +198,7 @@ def test_any_span_turns_old_into_new(old: str, new: str) -> None:
 def test_reading_gives_valid_nbformat_with_ids_even_below_4_5() -> None:
     content = notebook(markdown("m", "# Title"), code("c", "print(1)", [{"output_type": "stream", "name": "stdout", "text": "1\n"}], 3))
     content["nbformat_minor"] = 4
-    read = cells.read(shared(content))
+    read = as_nbformat.read(shared(content))
     assert [cell["id"] for cell in read["cells"]] == ["m", "c"]  # jupyter-ydoc itself drops them below 4.5
     assert read["cells"][1]["execution_count"] == 3 and isinstance(read["cells"][1]["execution_count"], int)
     assert read["cells"][1]["outputs"] == [{"output_type": "stream", "name": "stdout", "text": "1\n"}]
@@ -207,22 +210,22 @@ def test_the_shared_documents_own_keys_are_not_read() -> None:
     document = shared(notebook(code("c", "x")))
     document.ycells[0]["execution_state"] = "running"
     document.ycells[0]["metadata"]["trusted"] = True
-    assert cells.read(document)["cells"][0] == code("c", "x")
+    assert as_nbformat.read(document)["cells"][0] == code("c", "x")
 
 
 def test_cells_without_an_id_or_with_a_repeated_one_get_their_own() -> None:
     document = shared(notebook(code("same", "a"), code("other", "b")))
     document.ycells[1]["id"] = "same"
-    assert cells.give_ids(document)
+    assert cell_ids.give_ids(document)
     first, second = ids(document)
     assert first == "same" and second != "same"
-    assert not cells.give_ids(document)
+    assert not cell_ids.give_ids(document)
 
 
 def test_numbers_read_as_nbformat_has_them() -> None:
     document = shared(notebook(code("c", "x", count=7)))
     document.ycells[0]["metadata"]["sizes"] = {"whole": 2.0, "half": 0.5, "big": 1e20}  # Yjs keeps floats
-    cell = cells.read(document)["cells"][0]
+    cell = as_nbformat.read(document)["cells"][0]
     assert cell["execution_count"] == 7 and type(cell["execution_count"]) is int
     assert cell["metadata"]["sizes"] == {"whole": 2, "half": 0.5, "big": 10**20}
     assert all(type(cell["metadata"]["sizes"][key]) is int for key in ("whole", "big"))
@@ -232,13 +235,13 @@ def test_numbers_read_as_nbformat_has_them() -> None:
 
 
 def test_cells_as_read_are_frozen_and_their_copies_plain() -> None:
-    cell = cells.read(shared(notebook(code("c", "x", [{"output_type": "stream", "name": "stdout", "text": "1\n"}]))))["cells"][0]
+    cell = as_nbformat.read(shared(notebook(code("c", "x", [{"output_type": "stream", "name": "stdout", "text": "1\n"}]))))["cells"][0]
     for change in (lambda: cell.update(source="y"), lambda: cell.__setitem__("source", "y"), lambda: cell.pop("id"),
                    lambda: cell["outputs"].append({}), lambda: cell["metadata"].setdefault("tags", []),
                    lambda: cell["outputs"][0].__setitem__("text", "2\n")):
         with pytest.raises(TypeError, match="shared with every reader"):
             change()
-    for plain in (copy.copy(cell), copy.deepcopy(cell), cells.thawed(cell), pickle.loads(pickle.dumps(cell))):
+    for plain in (copy.copy(cell), copy.deepcopy(cell), frozen.thawed(cell), pickle.loads(pickle.dumps(cell))):
         assert plain == cell and type(plain) is dict and type(plain["outputs"]) is list and type(plain["outputs"][0]) is dict
         plain["outputs"][0]["text"] = "changed"
     assert cell["outputs"][0]["text"] == "1\n"
@@ -256,7 +259,7 @@ def test_kept_cells_see_every_change_someone_else_makes() -> None:
         with theirs.ydoc.transaction():
             change()
         sync(ours, theirs)
-        assert kept.read(ours) == cells.read_cells(ours) and kept.ids(ours) == ids(ours)
+        assert kept.read(ours) == as_nbformat.read_cells(ours) and kept.ids(ours) == ids(ours)
 
     first = list(kept.read(ours))
     assert kept.read(ours)[1] is first[1], "a cell nobody changed is not read again"
@@ -296,7 +299,7 @@ def test_an_edit_copies_and_writes_only_the_cell_it_changes() -> None:
     asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(2, code("new", "new"))))
     asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(0, nb["cells"].pop(5))))  # a move, of a frozen cell
     assert [cell["id"] for cell in document.read()["cells"]][:7] == ["c4", "c0", "c1", "new", "c2", "c3", "c5"]
-    assert document.read()["cells"] == cells.read_cells(document.notebook)
+    assert document.read()["cells"] == as_nbformat.read_cells(document.notebook)
 
 
 def test_an_edit_that_fails_changes_nothing_kept() -> None:
@@ -315,8 +318,8 @@ def test_an_edit_that_fails_changes_nothing_kept() -> None:
 def test_an_edit_judges_again_only_the_cells_it_may_have_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     document = InMemory(shared(notebook(*[code(f"c{n}", f"x = {n}") for n in range(20)])))
     judged: list[int] = []
-    whole = cells.check
-    monkeypatch.setattr(cells, "check", lambda nb: judged.append(len(nb["cells"])) or whole(nb))
+    whole = frozen.check
+    monkeypatch.setattr(frozen, "check", lambda nb: judged.append(len(nb["cells"])) or whole(nb))
     asyncio.run(edit_in(document, lambda nb: nb["cells"].insert(0, code("new", "y"))))
     asyncio.run(edit_in(document, lambda nb: nb["cells"][5].update(source="x = 50")))
     assert judged == [21, 2], "all the first time; then the cell taken, and the one inserted (as read since)"
@@ -359,10 +362,10 @@ def test_insert_edit_move_delete_and_outputs() -> None:
     assert ids(document) == ["c", "a", "b"]
     output = {"output_type": "execute_result", "data": {"text/plain": "10"}, "metadata": {}, "execution_count": 4}
     edit(document, lambda nb: nb["cells"][2].update(outputs=[output], execution_count=4))
-    assert cells.read(document)["cells"][2]["outputs"] == [output]
+    assert as_nbformat.read(document)["cells"][2]["outputs"] == [output]
     edit(document, lambda nb: nb["metadata"].update(title="t"))
-    assert cells.read(document)["metadata"]["title"] == "t"
-    nbformat.validate(nbformat.from_dict(cells.read(document)))
+    assert as_nbformat.read(document)["metadata"]["title"] == "t"
+    nbformat.validate(nbformat.from_dict(as_nbformat.read(document)))
 
 
 def test_a_source_edit_keeps_what_a_person_typed_in_the_same_cell() -> None:
@@ -389,23 +392,23 @@ def test_a_person_inserting_above_does_not_redirect_an_edit_by_id() -> None:
 def test_a_new_cell_goes_after_its_predecessor_where_that_is_now() -> None:
     ours = shared(notebook(code("a", "a"), code("b", "b")))
     with ours.ydoc.transaction():  # someone moved a below b since the agent read it
-        before = cells.read(ours)
+        before = as_nbformat.read(ours)
     ours.ycells.insert(0, ours.create_ycell(code("x", "x")))
     after = copy.deepcopy(before)
     after["cells"].insert(1, code("new", "new"))  # the agent: right after a
     with ours.ydoc.transaction():
-        cells.apply(ours, before, after)
+        apply(ours, before, after)
     assert ids(ours) == ["x", "a", "new", "b"]
 
 
 def test_a_cell_someone_deleted_is_not_brought_back_by_a_move() -> None:
     ours = shared(notebook(code("a", "a"), code("b", "b"), code("c", "c")))
-    before = cells.read(ours)
+    before = as_nbformat.read(ours)
     del ours.ycells[0]  # a person deleted a meanwhile
     after = copy.deepcopy(before)
     after["cells"].append(after["cells"].pop(0))
     with ours.ydoc.transaction():
-        cells.apply(ours, before, after)
+        apply(ours, before, after)
     assert ids(ours) == ["b", "c"]
 
 
@@ -415,7 +418,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["insert", "edit", "move", "delete", "t
                max_size=8)
 
 
-def agent_op(document: YNotebook, op: tuple[str, int, int], n: int, moved: set[str], kept: cells.ReadCells | None = None) -> None:
+def agent_op(document: YNotebook, op: tuple[str, int, int], n: int, moved: set[str], kept: ReadCells | None = None) -> None:
     kind, i, j = op
     count = len(document.ycells)
 
@@ -470,7 +473,7 @@ def test_concurrent_edits_merge_without_losing_or_doubling(kept: bool, agent_ops
     merged = ids(ours)
     assert merged == ids(theirs), "both sides converge"
     if reader is not None:
-        assert reader.read(ours) == cells.read_cells(ours), "the kept cells saw the merge"
+        assert reader.read(ours) == as_nbformat.read_cells(ours), "the kept cells saw the merge"
         assert reader.ids(ours) == ids(ours)
     assert len(merged) == len(set(merged)), f"a cell appears twice: {merged}"
     # Every cell either side added is there, unless one of them deleted it.
@@ -491,8 +494,8 @@ def test_concurrent_edits_merge_without_losing_or_doubling(kept: bool, agent_ops
 # ---- a run's outputs as they come ----------------------------------------------------------------
 
 
-def run_into(document: YNotebook, cell_id: str, messages: list[tuple[str, dict[str, Any]]]) -> tuple[cells.RunningCell, OutputCollector]:
-    running = cells.RunningCell(cell_id)
+def run_into(document: YNotebook, cell_id: str, messages: list[tuple[str, dict[str, Any]]]) -> tuple[RunningCell, OutputCollector]:
+    running = RunningCell(cell_id)
     collector = OutputCollector(10_000)
     with document.ydoc.transaction():
         running.begin(document)
@@ -510,9 +513,9 @@ def test_outputs_stream_into_their_cell_as_they_come() -> None:
 
     def look() -> None:
         sync(document, viewer)
-        seen.append("".join(o.get("text", "") for o in cells.read(viewer)["cells"][0]["outputs"]))
+        seen.append("".join(o.get("text", "") for o in as_nbformat.read(viewer)["cells"][0]["outputs"]))
 
-    running = cells.RunningCell("a")
+    running = RunningCell("a")
     collector = OutputCollector(10_000)
     with document.ydoc.transaction():
         running.begin(document)
@@ -524,10 +527,10 @@ def test_outputs_stream_into_their_cell_as_they_come() -> None:
             running.update(document, collector.outputs, 5)
         look()
     assert seen == ["", "1\n", "1\n2\n", "1\n2\n3\n"]  # the old output went at the start; one stream, growing
-    assert cells.read(document)["cells"][0]["execution_count"] is None, "as in JupyterLab: [*] until the run ends"
+    assert as_nbformat.read(document)["cells"][0]["execution_count"] is None, "as in JupyterLab: [*] until the run ends"
     with document.ydoc.transaction():
         running.end(document)
-    cell = cells.read(document)["cells"][0]
+    cell = as_nbformat.read(document)["cells"][0]
     assert cell["outputs"] == collector.outputs
     assert document.ycells[0]["execution_state"] == "idle"
 
@@ -537,13 +540,13 @@ def test_clear_output_rewrites_the_cell() -> None:
     _, collector = run_into(document, "a", [("stream", {"name": "stdout", "text": "10%\n"}), ("clear_output", {}),
                                             ("stream", {"name": "stdout", "text": "20%\n"}),
                                             ("display_data", {"data": {"text/plain": "done"}, "metadata": {}})])
-    assert cells.read(document)["cells"][0]["outputs"] == collector.outputs
+    assert as_nbformat.read(document)["cells"][0]["outputs"] == collector.outputs
     assert [o["output_type"] for o in collector.outputs] == ["stream", "display_data"]
 
 
 def test_a_deleted_cell_gets_nothing_and_no_other_cell_does() -> None:
     document = shared(notebook(code("a", "run()"), code("b", "other")))
-    running = cells.RunningCell("a")
+    running = RunningCell("a")
     with document.ydoc.transaction():
         running.begin(document)
     del document.ycells[0]  # a person deleted the running cell
@@ -551,7 +554,7 @@ def test_a_deleted_cell_gets_nothing_and_no_other_cell_does() -> None:
         running.update(document, [{"output_type": "stream", "name": "stdout", "text": "late\n"}], 2)
         running.end(document)
     assert running.gone
-    assert cells.read(document)["cells"] == [code("b", "other")]
+    assert as_nbformat.read(document)["cells"] == [code("b", "other")]
 
 
 def test_apply_names_the_cell_the_agent_is_seen_on() -> None:
@@ -559,11 +562,11 @@ def test_apply_names_the_cell_the_agent_is_seen_on() -> None:
     def applied(change: Callable[[dict[str, Any]], Any]) -> str | None:
         document = shared(notebook(code("a", "a = 1"), code("b", "b = 1"), markdown("c", "# c")))
         kept = keep(document)
-        before = cells.read(document, kept.read(document))
-        after = cells.editable(before)
+        before = as_nbformat.read(document, kept.read(document))
+        after = frozen.editable(before)
         change(after)
         with document.ydoc.transaction():
-            return cells.apply(document, before, after, kept.ids(document))
+            return apply(document, before, after, kept.ids(document))
 
     assert applied(lambda nb: nb["cells"][1].update(source="b = 2")) == "b"
     assert applied(lambda nb: nb["cells"].insert(1, code("new", "x"))) == "new"

@@ -47,9 +47,10 @@ class RoomDocuments:
         return self.rooms.available
 
     async def open(self, path: str) -> LiveDocument | None:
-        if await self.rooms.session(path) is None:
+        session = await self.rooms.session(path)
+        if session is None:
             return None
-        document = SharedNotebook(path, self.rooms)
+        document = SharedNotebook(path, self.rooms, session)
         await document.open()
         return document
 

@@ -3,7 +3,9 @@ one), make it this client's default, and remember a short name for it."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from ..jupyter.notebook_model import kernelspec_name, new_notebook
 from ..protocol.errors import ErrorKind, ToolError
@@ -13,6 +15,8 @@ from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kerne
 from .shared.spec import ToolContext, ToolSpec
 from .shared.text import plural
 
+A = TypeVar("A")
+B = TypeVar("B")
 NEW_KERNEL = "NEW"  # kernel_id asking for a fresh kernel rather than naming one (jupyter-mcp-server's word)
 
 
@@ -34,9 +38,10 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
                 default = next(s for s in await ctx.backend.kernels.kernelspecs() if s.is_default)
                 await contents.write_notebook(path, new_notebook(default.name, default.display_name, default.language))
                 created = True
-    notebook, upgraded = await load_stable(ctx, path)
     requested = args.get("kernel_id")
-    kernel_id = await _attach(ctx, path, requested) if requested else await kernel_for(ctx, path)
+    # The notebook read (a live one's room joined) while its kernel is attached: the slower of the two, not both.
+    (notebook, upgraded), kernel_id = await _both(load_stable(ctx, path),
+                                                  _attach(ctx, path, requested) if requested else kernel_for(ctx, path))
     kernel_name = next((k.name for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), "")
 
     previous = ctx.client.notebook
@@ -70,6 +75,15 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if name:
         record["name"] = name
     return Outcome(value=Message("notebook.use", text, record))
+
+
+async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """Both at once, each run to its end (a kernel is never left half started); the first one's failure is raised."""
+    one, two = await asyncio.gather(first, second, return_exceptions=True)
+    for outcome in (one, two):
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return one, two  # type: ignore[return-value]
 
 
 async def _attach(ctx: ToolContext, path: str, requested: str) -> str:

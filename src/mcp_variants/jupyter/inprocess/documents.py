@@ -3,7 +3,7 @@
 A notebook's document is the room's own (`YDocExtension.get_document(copy=False, create=True)`): the
 very document JupyterLab's clients are synced with. A change made here is one transaction on it; the
 room sends it to every client and saves the file, as it does for a person's typing, and what people
-type meanwhile merges cell by cell (live/cells.apply changes only what the edit changed). There is no
+type meanwhile merges cell by cell (live/apply.apply changes only what the edit changed). There is no
 connection and so nothing to confirm: the change is in the server's copy when the transaction ends. What
 is done with it is live/edits.NotebookEdits, as for a document joined over a websocket.
 

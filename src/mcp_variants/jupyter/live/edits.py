@@ -4,7 +4,7 @@ difference is applied by cell id, a whole notebook put in place, a run's outputs
 A document says how it is made ready for a change (`_ready`: joined and synced over a websocket, or the
 room's document looked up again in process), how a change is made (`change`: one transaction by an
 origin) and what follows one (`_settled`: the server's confirmation over a websocket, nothing in process).
-It tells `self._kept_cells` (cells.ReadCells) of every change to the cells, and to forget them when the
+It tells `self._kept_cells` (kept_cells.ReadCells) of every change to the cells, and to forget them when the
 document is another one, so that a read converts only the cells that changed since the last.
 """
 
@@ -19,7 +19,12 @@ from jupyter_ydoc import YNotebook
 
 from ..notebook_format import check
 from ..runtime import Agent, ChangeListener, Origin, OutputsListener, Unwatch
-from . import cells
+from .apply import apply
+from .as_nbformat import read
+from .cell_ids import give_ids
+from .frozen import check_edited, editable
+from .kept_cells import ReadCells
+from .running import RunningCell
 
 
 class NotebookEdits(ABC):
@@ -27,7 +32,7 @@ class NotebookEdits(ABC):
 
     def __init__(self) -> None:
         self._listeners: dict[object, ChangeListener] = {}
-        self._kept_cells = cells.ReadCells()  # the cells as last read, told of every change by the subclass's observer
+        self._kept_cells = ReadCells()  # the cells as last read, told of every change by the subclass's observer
         self.closed = False
 
     @abstractmethod
@@ -53,26 +58,26 @@ class NotebookEdits(ABC):
     def _with_ids(self, origin: Origin) -> list[dict[str, Any]]:
         """The cells now, every one with an id of its own (given here, once, if it lacked one)."""
         if self._kept_cells.lacking_ids(self.notebook):
-            self.change(origin, lambda notebook: cells.give_ids(notebook, self._kept_cells.ids(notebook)))
+            self.change(origin, lambda notebook: give_ids(notebook, self._kept_cells.ids(notebook)))
         return self._kept_cells.read(self.notebook)
 
     def read(self) -> dict[str, Any]:
         """The notebook as nbformat 4, every cell with an id of its own. Its cells are the ones kept for the next
-        readers, frozen (cells.FrozenDict): a caller that would change one changes a copy."""
-        return cells.read(self.notebook, self._with_ids(None))
+        readers, frozen (frozen.FrozenDict): a caller that would change one changes a copy."""
+        return read(self.notebook, self._with_ids(None))
 
     @asynccontextmanager
     async def editing(self, origin: Origin, agent: Agent | None = None) -> AsyncIterator[dict[str, Any]]:
-        """The notebook to change (its cells copied as the block takes them: cells.EditedCells); the difference
+        """The notebook to change (its cells copied as the block takes them: frozen.EditedCells); the difference
         is applied when the block succeeds, then settled. `agent` is seen on the first cell the edit changed."""
         await self._ready()
-        before = cells.read(self.notebook, self._with_ids(origin))
-        after = cells.editable(before)
+        before = read(self.notebook, self._with_ids(origin))
+        after = editable(before)
         yield after
-        cells.check_edited(after)
+        check_edited(after)
         await self._ready()
         now = self._kept_cells.ids(self.notebook)  # with what others did meanwhile
-        edited = self.change(origin, lambda notebook: cells.apply(notebook, before, after, now))
+        edited = self.change(origin, lambda notebook: apply(notebook, before, after, now))
         if agent is not None:
             self.present(agent, edited)
             self.finished(agent)
@@ -82,16 +87,16 @@ class NotebookEdits(ABC):
         """Make the document `notebook` (as write_notebook does), by cell id: cells that are the same stay as they are."""
         check(notebook)
         await self._ready()
-        before = cells.read(self.notebook, self._kept_cells.read(self.notebook))
+        before = read(self.notebook, self._kept_cells.read(self.notebook))
         now = self._kept_cells.ids(self.notebook)
-        self.change(None, lambda live: cells.apply(live, before, notebook, now))
+        self.change(None, lambda live: apply(live, before, notebook, now))
         await self._settled()
 
     @asynccontextmanager
     async def running(self, cell_id: str, origin: Origin, agent: Agent | None = None) -> AsyncIterator[OutputsListener]:
         """Where a run of `cell_id` writes its outputs as they come; `agent` is seen on the cell while it runs."""
         await self._ready()
-        run = cells.RunningCell(cell_id, self._kept_cells)
+        run = RunningCell(cell_id, self._kept_cells)
         self.change(origin, run.begin)
         if agent is not None:
             self.present(agent, cell_id)

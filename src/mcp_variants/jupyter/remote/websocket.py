@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import queue
 import socket
+import time
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -23,6 +25,7 @@ from .server_client import JupyterServerClient
 if TYPE_CHECKING:
     from jupyter_kernel_client.wsclient import KernelWebSocketClient
 
+READY_TIMEOUT_S = 60.0  # a kernel that just started answers once its imports are done
 SILENCE_CHECK_S = 3.0  # ask the server whether a kernel still exists after this long without a message
 
 
@@ -97,16 +100,38 @@ class WebSocketChannels:
     def silence_before_check(self) -> float:
         return 0.0 if not self.connected else SILENCE_CHECK_S  # a REST round trip: not at every empty wait
 
+    async def answering(self, timeout: float) -> None:
+        """Until the kernel answers a kernel_info_request on shell and its status comes on iopub (asked again every
+        second: a kernel still starting may miss one), as jupyter_client's `wait_for_ready`, less the 0.2 s of silence
+        on iopub that one waits for after: the run loop takes only the iopub messages of its own runs."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg_id = self.client.kernel_info()
+            again = min(time.monotonic() + 1.0, deadline)
+            replied = False
+            while (left := again - time.monotonic()) > 0:
+                if not replied:
+                    reply = await self._shell.next(left)
+                    replied = reply is not None and reply.get("msg_type") == "kernel_info_reply"
+                else:
+                    status = await self._iopub.next(left)
+                    if status is not None and status.get("parent_header", {}).get("msg_id") == msg_id:
+                        return
+            if not self.connected:
+                break
+        raise ToolError(ErrorKind.UNREACHABLE, f"Kernel {self.kernel_id} on {self.server.name} did not answer within {timeout:g} s.")
+
     async def close(self) -> None:
         await anyio.to_thread.run_sync(disconnect, self.client)
 
 
 async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocketChannels:
     """Connect to the websocket of kernel `kernel_id` and wait until the kernel answers."""
-    from jupyter_kernel_client.wsclient import KernelWebSocketClient  # ~40 ms of imports (jupyter_client): only when used
-
+    # jupyter_client's imports, only when used, and off the event loop: the notebook's room is joined and other
+    # calls are served meanwhile (docs/performance.md, a cold use_notebook).
+    wsclient = await anyio.to_thread.run_sync(importlib.import_module, "jupyter_kernel_client.wsclient")
     loop = asyncio.get_running_loop()
-    client = KernelWebSocketClient(
+    client = wsclient.KernelWebSocketClient(
         endpoint=server.ws_url(kernel_id), token=None, headers=server.ws_headers(),
         log=logging.getLogger(f"{__name__}.client"), timeout=30,
     )
@@ -114,7 +139,13 @@ async def open_channels(server: JupyterServerClient, kernel_id: str) -> WebSocke
     iopub, shell = _WakingQueue(loop), _WakingQueue(loop)
     client._iopub_msg_queue, client._shell_msg_queue = iopub, shell
     await anyio.to_thread.run_sync(_start, client, server.name)
-    return WebSocketChannels(server, kernel_id, client, iopub, shell)
+    channels = WebSocketChannels(server, kernel_id, client, iopub, shell)
+    try:
+        await channels.answering(READY_TIMEOUT_S)
+    except BaseException:
+        await channels.close()
+        raise
+    return channels
 
 
 class _Handshake:
@@ -164,7 +195,6 @@ def _start(client: KernelWebSocketClient, server_name: str) -> None:
     try:
         if (failure := handshake.failure()) is not None:
             raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the kernel websocket of {server_name}: {failure}.")
-        client.wait_for_ready(timeout=60)
     except BaseException:
         disconnect(client)
         raise
