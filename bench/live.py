@@ -25,7 +25,6 @@ Run alone: python -m bench.live [--calls N] [--page-calls N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -42,6 +41,7 @@ import pytest
 
 from mcp_variants.processes import JupyterServerProcess
 
+from . import cli
 from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
 from .stats import summarize
 
@@ -244,14 +244,12 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, prog="python -m bench.live", wait_quiet=True)
     parser.add_argument("--calls", type=int, default=30, help="calls of each tool per server (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the page (default 40 each)")
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
-    parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     args = parser.parse_args()
     report = run(calls=args.calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":
