@@ -13,7 +13,7 @@ contestant once, in a shuffled order, so that machine noise hits them alike):
               of our embedded runtime), list_files and list_notebooks the naive server's scandir and glob, the
               notebook calls the notebook's JSON read (and written) with the json module
 
-The call kinds: execute_code `1+1`; list_files (the root, one level), list_notebooks, list_kernels; read_cell and
+The call kinds: execute_code `1+1`; list_files (the root's 33 entries, one level, one page), list_notebooks, list_kernels; read_cell and
 read_notebook (a page of 20) on a notebook of 100 cells; insert_cell (in the middle) and an edit of a cell's
 source (ours overwrite_cell_source, the naive server's edit_cell). Each contestant has a notebook of its own.
 
@@ -58,7 +58,7 @@ def calls(notebook_path: str) -> dict[str, tuple[Call, Call]]:
     nb = {"notebook": notebook_path}
     return {
         "execute_code": (("execute_code", {"code": "1+1"}), ("execute_code", {"code": "1+1"})),
-        "list_files": (("list_files", {"path": "", "depth": 1}), ("list_files", {"path": ""})),
+        "list_files": (("list_files", {"path": "", "depth": 1, "limit": 100}), ("list_files", {"path": ""})),  # every entry, both
         "list_notebooks": (("list_notebooks", {}), ("list_notebooks", {})),
         "list_kernels": (("list_kernels", {}), ("list_kernels", {})),
         "read_cell": (("read_cell", {**nb, "cell_index": CELLS - 1}), ("read_cell", {**nb, "cell_index": CELLS - 1})),
