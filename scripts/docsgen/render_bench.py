@@ -17,9 +17,10 @@ LATEST = Path(__file__).resolve().parents[2] / "bench" / "results" / "latest.jso
 PAGE = "examples/bench-latest.md"
 NOT_MEASURED = "not in this run"
 # The goals, each against its floor measured in the same run: issue 23's for start-up, the round trip and
-# throughput, the extension's budget (bench/extension.py), issue 37's for each call kind against the naive server. The round trip's and throughput's are stricter than
-# the budgets their benches judge by (bench/roundtrip.py under 1.3x, bench/throughput.py at least 0.8x;
-# performance.md's *Budgets*), so this page can say "not met" where the benches say "within".
+# throughput, the extension's budget (bench/extension.py), issue 37's for each call kind against the naive
+# server. The round trip's and throughput's are stricter than the budgets their benches judge by
+# (bench/roundtrip.py under 1.3x, bench/throughput.py at least 0.8x; performance.md's *Budgets*), so this page
+# can say "not met" where the benches say "within".
 STARTUP_GOAL = 1.1  # at most, x the SDK's one-tool MCPServer
 ROUNDTRIP_GOAL = 1.1  # at most, x raw async jupyter_client
 EXTENSION_GOAL = 1.1  # at most, x the raw client inside the same Jupyter server
