@@ -62,9 +62,9 @@ def _floors(part: dict[str, Any]) -> list[Row]:
     for kind in part["kinds"]:
         ms = kind["ms"]
         ratio = kind["ours_vs_naive"]
-        rows.append((f"{kind['kind']} on stdio / the naive SDK server; / in process",
-                     f"{ratio:.2f}× (per-round {kind['paired_ours_vs_naive']:.2f}×); {kind['ours_vs_in_process']:.2f}× "
-                     f"({ms['ours']['median']:.2f} vs {ms['naive']['median']:.2f} vs {ms['in process']['median']:.2f} ms median)",
+        rows.append((f"`{kind['kind']}` on stdio, ours / the naive SDK server (and / in process)",
+                     f"{ratio:.2f}× (per-round {kind['paired_ours_vs_naive']:.2f}×; in process {kind['ours_vs_in_process']:.2f}×: "
+                     f"{ms['ours']['median']:.2f} / {ms['naive']['median']:.2f} / {ms['in process']['median']:.2f} ms median)",
                      f"under {NAIVE_GOAL:g}× the naive: **{'met' if ratio < NAIVE_GOAL else 'not met'}**"))
     return rows
 
@@ -78,7 +78,7 @@ def _throughput(part: dict[str, Any]) -> list[Row]:
     naive = part.get("against_naive")  # runs before the naive server was a contestant have none
     if naive:
         rows.append((f"HTTP stateless `list_kernels`, {part['clients']} clients / the naive SDK server's",
-                     f"{naive['ratio']:.2f}× calls/s (p99 {naive['p99_ms']['ours']:.1f} vs {naive['p99_ms']['naive']:.1f} ms)",
+                     f"{naive['ratio']:.3f}× calls/s (p99 {naive['p99_ms']['ours']:.1f} vs {naive['p99_ms']['naive']:.1f} ms)",
                      _verdict(naive["ratio"], THROUGHPUT_GOAL, False)))
     return rows
 
