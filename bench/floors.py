@@ -56,17 +56,20 @@ Call = tuple[str, dict[str, Any]]  # a tool and its arguments
 def calls(notebook_path: str) -> dict[str, tuple[Call, Call]]:
     """Each call kind: (ours, the naive server's), on the notebook `notebook_path`."""
     nb = {"notebook": notebook_path}
+
+    def both(tool: str, arguments: dict[str, Any]) -> tuple[Call, Call]:
+        return (tool, arguments), (tool, arguments)
+
+    edit = {**nb, "cell_index": 3, "source": "x = 3\nprint(x * 3)\n"}
     return {
-        "execute_code": (("execute_code", {"code": "1+1"}), ("execute_code", {"code": "1+1"})),
+        "execute_code": both("execute_code", {"code": "1+1"}),
         "list_files": (("list_files", {"path": "", "depth": 1, "limit": 100}), ("list_files", {"path": ""})),  # every entry, both
-        "list_notebooks": (("list_notebooks", {}), ("list_notebooks", {})),
-        "list_kernels": (("list_kernels", {}), ("list_kernels", {})),
-        "read_cell": (("read_cell", {**nb, "cell_index": CELLS - 1}), ("read_cell", {**nb, "cell_index": CELLS - 1})),
-        "read_notebook": (("read_notebook", {**nb, "limit": 20}), ("read_notebook", {**nb, "limit": 20})),
-        "insert_cell": (("insert_cell", {**nb, "cell_index": CELLS // 2, "source": "print('inserted')"}),
-                        ("insert_cell", {**nb, "cell_index": CELLS // 2, "source": "print('inserted')"})),
-        "edit cell": (("overwrite_cell_source", {**nb, "cell_index": 3, "source": "x = 3\nprint(x * 3)\n"}),
-                      ("edit_cell", {**nb, "cell_index": 3, "source": "x = 3\nprint(x * 3)\n"})),
+        "list_notebooks": both("list_notebooks", {}),
+        "list_kernels": both("list_kernels", {}),
+        "read_cell": both("read_cell", {**nb, "cell_index": CELLS - 1}),
+        "read_notebook": both("read_notebook", {**nb, "limit": 20}),
+        "insert_cell": both("insert_cell", {**nb, "cell_index": CELLS // 2, "source": "print('inserted')"}),
+        "edit cell": (("overwrite_cell_source", edit), ("edit_cell", edit)),
     }
 
 
@@ -87,14 +90,6 @@ def _checked(who: str, kind: str, result: Any) -> None:
         raise RuntimeError(f"{who} {kind}: unexpected answer {text[:500]}")
 
 
-def _read(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_bytes())
-
-
-def _write(path: Path, notebook: dict[str, Any]) -> None:
-    path.write_text(json.dumps(notebook, indent=1) + "\n")
-
-
 class PhysicalFloor:
     """Each call kind at the least it needs, in this process: a raw round trip on jupyter_client's async client
     (bench.roundtrip's, on the IPC transport our embedded runtime uses), a directory walk, and the notebook's JSON
@@ -113,7 +108,7 @@ class PhysicalFloor:
             return [{"id": manager.kernel_id, "name": manager.kernel_name, "alive": await manager.is_alive()}]
         if kind in ("list_files", "list_notebooks"):
             return getattr(naive_server, kind)()  # a scandir, a glob: nothing of the SDK's in them
-        notebook = _read(path)
+        notebook = json.loads(path.read_bytes())
         cells = notebook["cells"]
         if kind == "read_cell":
             return cells[arguments["cell_index"]]
@@ -124,11 +119,13 @@ class PhysicalFloor:
                                                     "execution_count": None, "outputs": [], "source": arguments["source"]})
         else:
             cells[arguments["cell_index"]]["source"] = arguments["source"]
-        _write(path, notebook)
+        path.write_text(json.dumps(notebook, indent=1) + "\n")
         return len(cells)
 
 
 class Floors:
+    """The three contestants, each with a notebook of its own, called alike."""
+
     def __init__(self, root: Path, sockets: Path) -> None:
         env = {"PYTHONPATH": os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))}
         self.servers = {
