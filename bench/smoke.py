@@ -2,8 +2,8 @@
 (tests/benchmarks/test_smoke.py). Nothing is recorded, and no speed is judged: a few calls on a machine busy with
 the rest of the suite say nothing of speed, which `make bench` measures, judges against its budgets and records.
 It exits 1 when a part raises or reports an error (a failed call, a server that did not exit cleanly, a Jupyter
-server left running), and prints the round trip's and HTTP throughput's ratios to the baselines measured in the
-same run.
+server left running), and prints the round trip's, the slowest call kind's against the naive SDK server and HTTP
+throughput's ratios to the baselines measured in the same run.
 """
 
 from __future__ import annotations
