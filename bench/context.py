@@ -27,7 +27,6 @@ Run alone: python -m bench.context [--rows N] [--contestants NAME,NAME] [--recor
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import shutil
@@ -45,7 +44,7 @@ from mcp_variants.client import CallResult, ClientError, ClientSession, StdioCon
 from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED, Selector
 
-from . import tokens
+from . import cli, tokens
 from .record import REPO, machine, short_sha, write
 from .session_script import CSV, IMAGE, Call, Step, steps, write_csv
 
@@ -343,12 +342,11 @@ def names(text: str) -> tuple[str, ...]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.context", description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, prog="python -m bench.context")
     parser.add_argument("--rows", type=int, default=ROWS, help=f"rows of the generated CSV (default {ROWS})")
     parser.add_argument("--contestants", default="", metavar="NAME,NAME", help="only these (default: all); the names: "
                         + ", ".join(c.name for c in CONTESTANTS))
     parser.add_argument("--record", action="store_true", help="write bench/results/<date>-<sha>-context.json and context-latest.json")
-    parser.add_argument("--json", action="store_true")
     parser.add_argument("--dump", type=Path, metavar="FOLDER", help="write the text each contestant's model read, per step, into FOLDER")
     args = parser.parse_args(argv)
     try:
@@ -358,7 +356,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.dump:
         args.dump.mkdir(parents=True, exist_ok=True)
     report = run(args.rows, chosen, args.dump)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
     if args.record:
         now = datetime.now(UTC)
         sha = short_sha()

@@ -21,7 +21,6 @@ Run alone: python -m bench.core [--iterations N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from mcp_variants.sdk._toolset import ToolSet, VariantTool
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
+from . import cli
 from .stats import summarize
 
 BUDGET_US = 50.0
@@ -274,12 +274,11 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--iterations", type=int, default=20_000, help="timed calls per case (default 20000)")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(iterations=args.iterations)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

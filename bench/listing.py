@@ -23,7 +23,6 @@ Run alone: python -m bench.listing [--rounds N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -37,6 +36,7 @@ from typing import Any
 
 from mcp_variants.jupyter.local_contents import LocalContents
 
+from . import cli
 from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, wait_for_quiet
 from .stats import summarize
 
@@ -198,25 +198,21 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         (f"list_files over {report['files']} files ({report['entries']} entries, depth {report['depth']}; "
          f"{report['rounds']} full listings each, interleaved)"),
-        f"  {'contestant':<44} {'pages':>5} {'call med ms':>11} {'call p90':>8} {'listing med ms':>14} {'x raw':>6} {'max page B':>10}",
+        *cli.table([("contestant", "<44"), ("pages", ">5"), ("call med ms", ">11.3f"), ("call p90", ">8.3f"), ("listing med ms", ">14.3f"),
+                    ("x raw", ">6.1f"), ("max page B", ">10")],
+                   [(row["name"], row["pages"], row["per_call_ms"]["median"], row["per_call_ms"]["p90"], row["per_listing_ms"]["median"],
+                     row["listing_vs_raw"], row["bytes_per_page_max"] or None) for row in report["contestants"]]),
     ]
-    for row in report["contestants"]:
-        lines.append(f"  {row['name']:<44} {row['pages']:>5} {row['per_call_ms']['median']:>11.3f} {row['per_call_ms']['p90']:>8.3f} "
-                     f"{row['per_listing_ms']['median']:>14.3f} {row['listing_vs_raw']:>6.1f} {row['bytes_per_page_max'] or '':>10}")
-    if report.get("cpu_busy_during") is not None:
-        lines.append(f"  CPUs busy during the timed rounds: {report['cpu_busy_during']:.0%}")
-    return "\n".join(lines)
+    return "\n".join(lines + cli.load_lines(report))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, wait_quiet=True)
     parser.add_argument("--rounds", type=int, default=20, help="timed full listings per contestant (default 20)")
     parser.add_argument("--warmup", type=int, default=2)
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     report = run(args.rounds, args.warmup, wait_quiet=args.wait_quiet)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

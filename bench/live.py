@@ -30,7 +30,6 @@ Run alone: python -m bench.live [--calls N] [--page-calls N] [--cold-rounds N] [
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -50,6 +49,7 @@ import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
+from . import cli
 from .roundtrip import META_2026, StdioServer, _cpu_times, cpu_busy, tree_cpu_seconds, wait_for_quiet
 from .startup import checkout, first_on_path
 from .stats import summarize
@@ -438,18 +438,16 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, prog="python -m bench.live", wait_quiet=True)
     parser.add_argument("--calls", type=int, default=30, help="calls of each tool per server (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the page (default 40 each)")
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
     parser.add_argument("--cold-rounds", type=int, default=5, help="cold use_notebook rounds, each part beside it (default 5)")
     parser.add_argument("--cold-only", action="store_true", help="only the cold use_notebook and its parts (no browser)")
     parser.add_argument("--baseline", metavar="REV", help="with --cold-only, a server at this commit's code beside, interleaved")
-    parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     args = parser.parse_args()
     report = (run_cold(args.cold_rounds, args.baseline) if args.cold_only else
               run(calls=args.calls, page_calls=args.page_calls, wait_quiet=args.wait_quiet, cold_rounds=args.cold_rounds))
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ Run alone: python -m bench.notebook_size [--sizes 100,1000] [--calls N] [--basel
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -44,6 +43,7 @@ from mcp_variants.jupyter.notebook_model import ensure_ids, insert_cell, make_ce
 from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
+from . import cli
 from .record import REPO
 from .roundtrip import StdioServer
 from .startup import checkout
@@ -285,17 +285,16 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="cell counts, comma-separated")
     parser.add_argument("--calls", type=int, default=10, help="calls per case and server, after one warm-up call")
     parser.add_argument("--baseline", metavar="REV", help="also time a server running this commit's code, alternating")
     parser.add_argument("--live", action="store_true", help="through a JupyterLab's shared documents (serve --jupyter-url)")
     parser.add_argument("--save-delay", type=float, metavar="SECONDS",
                         help="with --live, JupyterLab's autosave delay (jupyter-collaboration's, 1 s by default)")
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     report = run(tuple(int(s) for s in args.sizes.split(",")), args.calls, args.baseline, args.live, args.save_delay)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ Run alone: python -m bench.roundtrip [--calls N] [--baseline REV]
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -45,6 +44,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from mcp_variants.processes import PipedProcess
 
+from . import cli
 from .record import REPO
 from .startup import checkout, first_on_path
 from .stats import summarize
@@ -494,25 +494,16 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         (f"execute_code {report['code']!r} round trip ({report['calls_per_contestant']} calls each, interleaved; "
          f"budget {report['budget_ratio']}x raw async)"),
-        f"  {'contestant':<44} {'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'x async':>8} {'x block':>8}",
+        *cli.table([("contestant", "<44"), ("median ms", ">9.3f"), ("p90 ms", ">8.3f"), ("p99 ms", ">8.3f"), ("x async", ">8.2f"),
+                    ("x block", ">8.2f")],
+                   [(row["name"], row["ms"]["median"], row["ms"]["p90"], row["ms"]["p99"], row.get("ratio_vs_raw_async"),
+                     row.get("ratio_vs_raw_blocking")) for row in report["contestants"]]),
     ]
-    for row in report["contestants"]:
-        ms = row["ms"]
-        ra = f"{row['ratio_vs_raw_async']:.2f}" if "ratio_vs_raw_async" in row else ""
-        rb = f"{row['ratio_vs_raw_blocking']:.2f}" if "ratio_vs_raw_blocking" in row else ""
-        lines.append(f"  {row['name']:<44} {ms['median']:>9.3f} {ms['p90']:>8.3f} {ms['p99']:>8.3f} {ra:>8} {rb:>8}")
     primary = report["primary"]
     verdict = "ok" if primary["within_budget"] else "OVER BUDGET"
     lines.append(f"  ratio {primary['server']} / {primary['baseline']}: {primary['ratio']:.3f}x "
                  f"(+{primary['overhead_ms']:.3f} ms) -> {verdict}; median of per-round ratios {primary['paired_ratio_median']:.3f}x")
-    quiet = report.get("quiet_check")
-    if quiet is not None:
-        lines.append(f"  before the run: CPUs {quiet['cpu_busy_before']:.0%} busy after waiting {quiet['waited_s']} s"
-                     f"{'' if quiet['quiet'] else ' (never quiet: the ratio reads high under load)'}")
-    busy, ours = report.get("cpu_busy_during"), report.get("cpu_ours_during")
-    if busy is not None:
-        mine = f"; this benchmark's own processes: {ours:.0%}" if ours is not None else ""
-        lines.append(f"  CPUs busy during the timed rounds: {busy:.0%}{mine}")
+    lines += cli.load_lines(report, "the ratio reads high under load")
     against = report.get("ratio_now_to_baseline")
     if against:
         lines.append(f"  this tree / @{report['baseline']}: " + ", ".join(f"{name} {ratio:.3f}x" for name, ratio in against.items()))
@@ -523,17 +514,13 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, seed=3279, wait_quiet=True)
     parser.add_argument("--calls", type=int, default=200, help="timed calls per contestant (default 200)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed warm-up rounds (default 20)")
-    parser.add_argument("--seed", type=int, default=3279)
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
-                        help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
     parser.add_argument("--baseline", metavar="REV", help="also time the server as of this commit, in the same rounds")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(args.calls, args.warmup, args.seed, args.wait_quiet, args.baseline)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

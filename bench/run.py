@@ -39,6 +39,7 @@ from bench import (
     context,
     core,
     extension,
+    floors,
     listing,
     live,
     notebook_size,
@@ -62,6 +63,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "core": Part(lambda: core.run(iterations=args.core_iterations), core.format_report),
         "startup": Part(lambda: startup.run(rounds=args.startup_rounds, warmup=1), startup.format_report),
         "roundtrip": Part(lambda: roundtrip.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), roundtrip.format_report),
+        "floors": Part(lambda: floors.run(calls=args.floors_calls, wait_quiet=quiet), floors.format_report),
         "extension": Part(lambda: extension.run(calls=args.calls, warmup=args.warmup, wait_quiet=quiet), extension.format_report),
         "runtimes": Part(lambda: runtimes.run(calls=args.runtime_calls, warmup=args.warmup, wait_quiet=quiet), runtimes.format_report),
         "listing": Part(lambda: listing.run(rounds=args.listing_rounds, wait_quiet=quiet), listing.format_report),
@@ -91,6 +93,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--startup-rounds", type=int, default=12, help="interleaved start-up rounds against the SDK's floor (default 12)")
     parser.add_argument("--skip-startup", action="store_true", help="skip start-up to the first tools/list against the SDK's floor")
     parser.add_argument("--skip-roundtrip", action="store_true")
+    parser.add_argument("--floors-calls", type=int, default=200,
+                        help="timed calls per call kind against the naive SDK server and in process (default 200)")
+    parser.add_argument("--skip-floors", action="store_true", help="skip each call kind against the naive SDK server and in process")
     parser.add_argument("--runtime-calls", type=int, default=200,
                         help="timed execute_code calls per contestant in the runtimes benchmark (default 200)")
     parser.add_argument("--listing-rounds", type=int, default=20, help="timed full list_files listings per contestant (default 20)")

@@ -33,10 +33,8 @@ Run alone: python -m bench.runtimes [--calls N]
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import random
@@ -54,6 +52,7 @@ from mcp_variants.jupyter import sandboxes
 from mcp_variants.jupyter.remote.websocket import disconnect
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 
+from . import cli
 from .roundtrip import (
     CODE,
     META_2026,
@@ -406,29 +405,19 @@ def format_report(report: dict[str, Any]) -> str:
     d = report["decomposition"]
     lines.append(f"  remote runtime's own kernel loop (durationMs) median {d['remote_kernel_loop_ms']['median']:.3f} ms "
                  f"(raw loop {d['raw_sandbox_median_ms']:.3f} ms); outside it {d['server_outside_kernel_loop_ms_median']:.3f} ms")
-    quiet = report.get("quiet_check")
-    if quiet is not None:
-        lines.append(f"  before the run: CPUs {quiet['cpu_busy_before']:.0%} busy after waiting {quiet['waited_s']} s"
-                     f"{'' if quiet['quiet'] else ' (never quiet)'}")
-    if report.get("cpu_busy_during") is not None:
-        ours = report.get("cpu_ours_during")
-        lines.append(f"  CPUs busy during the timed rounds: {report['cpu_busy_during']:.0%}"
-                     + (f"; this benchmark's own processes: {ours:.0%}" if ours is not None else ""))
+    lines += cli.load_lines(report)
     if report.get("jupyter_servers_left_running"):
         lines.append(f"  LEFT RUNNING: {report['jupyter_servers_left_running']}")
     return "\n".join(lines)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, seed=3279, wait_quiet=True)
     parser.add_argument("--calls", type=int, default=200, help="timed calls per contestant (default 200)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed warm-up rounds (default 20)")
-    parser.add_argument("--seed", type=int, default=3279)
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(args.calls, args.warmup, args.seed, args.wait_quiet)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ Run alone: python -m bench.scale [--calls N] [--seconds S] [--rounds N] [--recor
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -42,6 +41,7 @@ import pytest
 from mcp_variants.jupyter import sandboxes
 from mcp_variants.jupyter.server_launcher import TokenEndpoint
 
+from . import cli
 from .record import machine, short_sha, write
 from .roundtrip import CODE, StdioServer, _cpu_times, cpu_busy, execute_default, tree_cpu_seconds, wait_for_quiet
 from .runtimes import RawRemoteKernel, _mode_ratios, _row, jupyter_server
@@ -263,18 +263,15 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, wait_quiet=True)
     parser.add_argument("--calls", type=int, default=200, help="timed execute_code calls per contestant (default 200)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed warm-up rounds (default 20)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per throughput contestant per round (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved throughput rounds (default 3)")
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
-                        help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     parser.add_argument("--record", action="store_true", help="also write it under bench/results/ (with the machine and commit)")
     args = parser.parse_args()
     report = run(args.calls, args.warmup, args.seconds, args.rounds, wait_quiet=args.wait_quiet)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
     if args.record:
         now, sha = datetime.now(UTC), short_sha()
         write({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(), "scale": report},

@@ -15,7 +15,6 @@ Run alone: python -m bench.sessions [--sessions N] [--rounds R]
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -26,6 +25,8 @@ import psutil
 
 from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.processes import ServerProcess, free_port
+
+from . import cli
 
 VERSION = "2025-11-25"
 EXPIRY_WAIT_S = 2.5  # the idle timeout (1 s), then the SDK's sweep
@@ -135,13 +136,12 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--sessions", type=int, default=300, help="sessions per round (default 300)")
     parser.add_argument("--rounds", type=rounds, default=4, help="rounds (default 4)")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(args.sessions, args.rounds)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ Run alone: python -m bench.sizes
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import tempfile
@@ -34,6 +33,7 @@ from typing import Any
 
 from mcp_variants.client.stdio import envelope
 
+from . import cli
 from .roundtrip import StdioServer
 
 LIMIT_RATIO = 1.1
@@ -161,11 +161,10 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true")
+    parser = cli.parser(__doc__)
     args = parser.parse_args()
     report = run()
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 (tests/benchmarks/test_smoke.py). Nothing is recorded, and no speed is judged: a few calls on a machine busy with
 the rest of the suite say nothing of speed, which `make bench` measures, judges against its budgets and records.
 It exits 1 when a part raises or reports an error (a failed call, a server that did not exit cleanly, a Jupyter
-server left running), and prints the round trip's and HTTP throughput's ratios to the baselines measured in the
-same run.
+server left running), and prints the round trip's, the slowest call kind's against the naive SDK server and HTTP
+throughput's ratios to the baselines measured in the same run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ Report = dict[str, Any]
 # The options of `python -m bench` a smoke run changes (argparse dests).
 SETTINGS: dict[str, Any] = {
     "core_iterations": 300, "startup_rounds": 1, "notebook_sizes": "100,1000", "notebook_calls": 2,
-    "calls": 50, "warmup": 5, "wait_quiet": 0.0, "runtime_calls": 3, "listing_rounds": 1,
+    "calls": 50, "floors_calls": 3, "warmup": 5, "wait_quiet": 0.0, "runtime_calls": 3, "listing_rounds": 1,
     "live_calls": 2, "page_calls": 3, "cold_rounds": 1, "throughput_seconds": 1.0, "throughput_rounds": 2, "sessions": 10,
     "session_rounds": 2,
     "context_rows": 1000, "context_contestants": "ours 2026-12-01 default",
@@ -43,6 +43,7 @@ class Figure:
 
 FIGURES = (
     Figure("roundtrip", "round trip: server / raw async", lambda r: float(r["primary"]["ratio"])),
+    Figure("floors", "ours / the naive SDK server, slowest call kind", lambda r: max(float(k["ours_vs_naive"]) for k in r["kinds"])),
     Figure("throughput", "HTTP throughput: ours / the SDK's bare server", lambda r: float(r["primary"]["ratio"])),
 )
 

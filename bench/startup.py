@@ -19,7 +19,6 @@ Run alone: python -m bench.startup [--rounds N] [--json]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -33,6 +32,7 @@ from typing import Any
 
 from mcp_variants.client.stdio import envelope
 
+from . import cli
 from .stats import summarize
 
 VERSION = "2026-07-28"
@@ -141,13 +141,12 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--baseline", metavar="REV", help="also time the embedded contestant as of this commit")
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     report = run(args.rounds, baseline=args.baseline)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

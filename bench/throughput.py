@@ -9,6 +9,8 @@ process on a free loopback port, all alive together:
                             requestedOutputs (assistant/content): the bridge, the checks, selection,
                             projection, validation; no kernel I/O
   ours 2026-07-28           the same call at 2026-07-28 (no bridge)
+  naive: SDK MCPServer      what a user would write instead (bench/naive_server.py, the SDK's MCPServer over
+                            jupyter_client): its list_kernels at 2026-07-28, the second floor (bench.floors has it on stdio)
 
 Each round drives every contestant once, in a shuffled order, for --seconds: 16 client threads, each
 with its own keep-alive connection, send the call back to back (a new one as soon as the last is
@@ -24,7 +26,6 @@ Run alone: python -m bench.throughput [--seconds S] [--rounds N]
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import json
 import os
@@ -39,6 +40,8 @@ from typing import Any
 
 from mcp_variants.processes import ServerProcess, free_port
 
+from . import cli
+from .cli import load_lines, table
 from .roundtrip import _cpu_times, cpu_busy, tree_cpu_seconds, wait_for_quiet
 from .stats import summarize
 
@@ -46,6 +49,7 @@ CLIENTS = 16
 FLOOR = "floor: SDK bare server, echo, 2026-07-28"
 OURS = "ours 2026-12-01, list_kernels"
 OURS_LEGACY = "ours 2026-07-28, list_kernels"
+NAIVE = "naive: SDK MCPServer, list_kernels"
 GOAL_RATIO = 0.8
 GOAL_P99_MS = 50.0
 REPO = Path(__file__).resolve().parents[1]
@@ -149,6 +153,7 @@ def run(seconds: float = 5.0, rounds: int = 3, warmup: float = 1.0, seed: int = 
             Contestant(FLOOR, [sys.executable, "-m", "bench.bare_server"], *_call("echo", "2026-07-28")),
             Contestant(OURS, ours, *_call("list_kernels", "2026-12-01")),
             Contestant(OURS_LEGACY, ours, *_call("list_kernels", "2026-07-28")),
+            Contestant(NAIVE, [sys.executable, "-m", "bench.naive_server", "--root", str(root)], *_call("list_kernels", "2026-07-28")),
         ]
         try:
             for contestant in contestants:
@@ -189,6 +194,13 @@ def run(seconds: float = 5.0, rounds: int = 3, warmup: float = 1.0, seed: int = 
         "within_goal": ratio >= GOAL_RATIO and primary["latency_ms"]["p99"] < GOAL_P99_MS,
         "cpu_per_call_ratio": round(primary["server_cpu_ms_per_call"] / floor["server_cpu_ms_per_call"], 3),
     }
+    naive = report["contestants"][3]
+    report["against_naive"] = {
+        "server": OURS, "naive": NAIVE, "ratio": round(primary["calls_per_s"] / naive["calls_per_s"], 3),
+        "per_round_ratios": [round(o["calls_per_s"] / n["calls_per_s"], 3)
+                             for o, n in zip(contestants[1].rounds, contestants[3].rounds, strict=True)],
+        "p99_ms": {"ours": primary["latency_ms"]["p99"], "naive": naive["latency_ms"]["p99"]},
+    }
     if quiet is not None:
         report["quiet_check"] = quiet
     return report
@@ -204,34 +216,29 @@ def _summary(contestant: Contestant) -> dict[str, Any]:
 
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"HTTP throughput, stateless tools/call from {report['clients']} clients ({report['rounds']} rounds of "
-             f"{report['seconds_per_round']:g} s each, interleaved)",
-             f"  {'contestant':<42} {'calls/s':>8} {'median ms':>9} {'p90 ms':>7} {'p99 ms':>7} {'cpu ms/call':>11} {'errors':>6}"]
-    for row in report["contestants"]:
-        ms = row["latency_ms"]
-        lines.append(f"  {row['name']:<42} {row['calls_per_s']:>8.1f} {ms['median']:>9.2f} {ms['p90']:>7.2f} {ms['p99']:>7.2f} "
-                     f"{row['server_cpu_ms_per_call']:>11.3f} {row['errors']:>6}")
+             f"{report['seconds_per_round']:g} s each, interleaved)"]
+    lines += table([("contestant", "<42"), ("calls/s", ">8.1f"), ("median ms", ">9.2f"), ("p90 ms", ">7.2f"), ("p99 ms", ">7.2f"),
+                    ("cpu ms/call", ">11.3f"), ("errors", ">6")],
+                   [(row["name"], row["calls_per_s"], row["latency_ms"]["median"], row["latency_ms"]["p90"], row["latency_ms"]["p99"],
+                     row["server_cpu_ms_per_call"], row["errors"]) for row in report["contestants"]])
     primary = report["primary"]
     verdict = "ok" if primary["within_goal"] else "UNDER THE GOAL"
     lines.append(f"  {primary['server']} / floor: {primary['ratio']:.3f}x calls/s (rounds: {primary['per_round_ratios']}), "
                  f"p99 {primary['p99_ms']:.1f} ms; goal {primary['goal']} -> {verdict}; CPU per call {primary['cpu_per_call_ratio']:.2f}x")
-    busy, ours = report.get("cpu_busy_during"), report.get("cpu_ours_during")
-    if busy is not None:
-        mine = f", this benchmark's own processes {ours:.0%}" if ours is not None else ""
-        lines.append(f"  CPUs busy during the timed rounds: {busy:.0%} (everyone){mine}")
-    return "\n".join(lines)
+    naive = report.get("against_naive")  # absent from runs recorded before the naive server was a contestant
+    if naive:
+        lines.append(f"  {naive['server']} / {naive['naive']}: {naive['ratio']:.3f}x calls/s (rounds: {naive['per_round_ratios']}), "
+                     f"p99 {naive['p99_ms']['ours']:.1f} vs {naive['p99_ms']['naive']:.1f} ms")
+    return "\n".join(lines + load_lines(report))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, seed=13, wait_quiet=True)
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per contestant per round (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
-                        help="first wait up to SECONDS for the CPUs to be under 25%% busy (default: don't wait)")
-    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     args = parser.parse_args()
     report = run(args.seconds, args.rounds, seed=args.seed, wait_quiet=args.wait_quiet)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
 
 
 if __name__ == "__main__":

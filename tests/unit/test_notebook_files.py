@@ -166,3 +166,25 @@ def test_reads_are_fresh_copies_and_see_every_change_to_the_file(tmp_path: Path)
         assert await contents.read_notebook("n.ipynb") == dict(nbformat.reads(on_disk.decode(), as_version=4))
 
     anyio.run(scenario)
+
+
+def test_a_listing_is_the_same_walked_in_the_event_loop_or_in_a_thread(tmp_path: Path) -> None:
+    """Small walks answer in the event loop, larger ones in a worker thread (INLINE_ENTRIES): one listing either way."""
+    from datetime import UTC, datetime
+
+    from mcp_variants.jupyter import local_contents
+
+    (tmp_path / "sub").mkdir()
+    for i in range(local_contents.INLINE_ENTRIES):
+        (tmp_path / "sub" / f"f{i:03d}.txt").write_text("x" * i)
+    (tmp_path / "top.ipynb").write_text("{}")
+    contents = LocalContents(tmp_path)
+    small = anyio.run(contents.list_entries, "", 1, None)
+    large = anyio.run(contents.list_entries, "", 2, None)
+    assert [e["path"] for e in small] == ["sub", "top.ipynb"]
+    assert [e["path"] for e in large[:3]] == ["sub", "sub/f000.txt", "sub/f001.txt"]
+    assert len(large) == local_contents.INLINE_ENTRIES + 2 and large[0] == small[0] and large[-1] == small[-1]
+    assert large[-2]["size"] == local_contents.INLINE_ENTRIES - 1 and large[-1]["type"] == "notebook"
+    mtime = (tmp_path / "top.ipynb").stat().st_mtime
+    assert small[-1]["modified"] == datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
+    assert [e["path"] for e in anyio.run(contents.list_entries, "sub", 1, "f00*")] == [f"sub/f00{i}.txt" for i in range(10)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from datetime import UTC, datetime
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,14 @@ from .paths import glob_matches, is_inside, resolve_inside
 from .refusals import no_folder, no_notebook
 
 SKIPPED = {".ipynb_checkpoints", "__pycache__", ".git"}
+# A walk that meets no more entries than this answers in the event loop: handing it to a worker thread and back
+# costs more than the walk (two wake-ups, each a scheduler's turn on a busy machine); a larger one goes to a thread.
+INLINE_ENTRIES = 256
+MODIFIED = "%Y-%m-%dT%H:%M:%S+00:00"  # ISO 8601 in UTC to the second, as datetime's isoformat(timespec="seconds") has it
+
+
+class _TooLarge(Exception):
+    """The walk met more than its budget of entries."""
 
 
 def entry_type(name: str, is_dir: bool) -> str:
@@ -31,7 +39,7 @@ def readable(name: str) -> str:
 
     A lone surrogate cannot be encoded on the wire and would break the whole response.
     """
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return name if name.isascii() else name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 class LocalContents(FileNotebooks):
@@ -44,38 +52,53 @@ class LocalContents(FileNotebooks):
         start = resolve_inside(self.root, path)
         if not start.is_dir():
             raise no_folder(path)
-        return await anyio.to_thread.run_sync(self._walk, start, depth, pattern)
+        try:
+            return self._walk(start, depth, pattern, budget=INLINE_ENTRIES)
+        except _TooLarge:
+            return await anyio.to_thread.run_sync(self._walk, start, depth, pattern)
 
-    def _walk(self, start: Path, depth: int, pattern: str | None) -> list[dict[str, Any]]:
+    def _walk(self, start: Path, depth: int, pattern: str | None, budget: int | None = None) -> list[dict[str, Any]]:
+        """The entries under `start` to `depth`; _TooLarge as soon as it meets more than `budget` of them."""
         found: list[dict[str, Any]] = []
+        met = 0
 
-        def walk(folder: Path, level: int) -> None:
+        def walk(folder: Path, prefix: str, level: int) -> None:  # prefix: the folder's path from the root, "" or ending in "/"
+            nonlocal met
+            children = []
             try:
-                children = sorted(os.scandir(folder), key=lambda e: e.name)
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        met += 1
+                        if budget is not None and met > budget:
+                            raise _TooLarge
+                        children.append(entry)
             except OSError:
                 return
+            children.sort(key=lambda e: e.name)
             for entry in children:
-                if entry.name.startswith(".") or entry.name in SKIPPED:
+                name = entry.name
+                if name.startswith(".") or name in SKIPPED:
                     continue
-                path = Path(entry.path)
                 # Only a link can lead out (the walk starts from a real path inside the root),
                 # so only links pay for resolving.
-                if entry.is_symlink() and not is_inside(self.root, path.resolve()):
+                if entry.is_symlink() and not is_inside(self.root, Path(entry.path).resolve()):
                     continue  # a symbolic link out of the root is not ours to show
                 is_dir = entry.is_dir()
-                if pattern is None or glob_matches(pattern, entry.name, path.relative_to(self.root).as_posix()):
+                relative = prefix + name
+                if pattern is None or glob_matches(pattern, name, relative):
                     stat = entry.stat()
                     found.append({
-                        "path": readable(path.relative_to(self.root).as_posix()),
-                        "name": readable(entry.name),
-                        "type": entry_type(entry.name, is_dir),
+                        "path": readable(relative),
+                        "name": readable(name),
+                        "type": entry_type(name, is_dir),
                         "size": None if is_dir else stat.st_size,
-                        "modified": datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds"),
+                        "modified": time.strftime(MODIFIED, time.gmtime(stat.st_mtime)),
                     })
                 if is_dir and level < depth:
-                    walk(path, level + 1)
+                    walk(Path(entry.path), relative + "/", level + 1)
 
-        walk(start, 1)
+        top = start.relative_to(self.root).as_posix()
+        walk(start, "" if top == "." else top + "/", 1)
         return found
 
     async def exists(self, path: str) -> bool:
