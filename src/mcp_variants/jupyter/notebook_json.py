@@ -100,7 +100,7 @@ def thaw(frozen: bytes) -> Any:
     calls in flight hold. The hold is the process's: a thaw turns the collector back on only if it was on when
     that thaw began, so thaws in any threads leave it as they found it (one may end another's hold early: slower,
     never wrong). Code that turns the collector off for good must not do so while a thaw may be in flight, or
-    that thaw turns it on again; in this server only `serve` turns it off, before it serves (server/cli.py)."""
+    that thaw turns it on again; nothing else in this server turns it off."""
     enabled = gc.isenabled()
     gc.disable()
     try:
