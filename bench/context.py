@@ -36,7 +36,6 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,7 @@ from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, Jupyt
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED, Selector
 
 from . import cli, tokens
-from .record import REPO, machine, short_sha, write
+from .record import REPO, record_part
 from .session_script import CSV, IMAGE, Call, Step, steps, write_csv
 
 sys.path.insert(0, str(REPO / "tests"))  # the test harness's environments: uv, and the anchor's pinned requirement
@@ -358,12 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     report = run(args.rows, chosen, args.dump)
     cli.show(report, format_report, args.json)
     if args.record:
-        now = datetime.now(UTC)
-        sha = short_sha()
-        record = {"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(), "context": report}
-        path = write(record, now, sha, suffix="-context",
-                     latest="context-latest.json")
-        print(f"recorded {path.relative_to(REPO)}")
+        print(f"recorded {record_part('context', report).relative_to(REPO)}")
 
 
 if __name__ == "__main__":

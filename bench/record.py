@@ -11,7 +11,7 @@ import json
 import os
 import platform
 import subprocess
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -70,3 +70,11 @@ def write(report: dict[str, Any], now: datetime, sha: str, *, suffix: str = "", 
     path.write_text(text)
     (RESULTS / latest).write_text(text)
     return path
+
+
+def record_part(name: str, report: dict[str, Any]) -> Path:
+    """A part run alone, with its commit and machine, as bench/results/<UTC date>-<short sha>-<name>.json and
+    bench/results/<name>-latest.json; the first path."""
+    now, sha = datetime.now(UTC), short_sha()
+    return write({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(), name: report},
+                 now, sha, suffix=f"-{name}", latest=f"{name}-latest.json")

@@ -51,6 +51,7 @@ from bench import (
     smoke,
     startup,
     throughput,
+    tricks,
 )
 from bench.record import REPO, git, machine, short_sha, write
 from bench.smoke import Part
@@ -70,6 +71,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "sizes": Part(sizes.run, sizes.format_report),
         "notebook_size": Part(lambda: notebook_size.run(tuple(int(n) for n in args.notebook_sizes.split(",")), args.notebook_calls),
                               notebook_size.format_report),
+        "tricks": Part(lambda: tricks.run(rounds=1, calls=4) if args.smoke else tricks.run(), tricks.format_report),
         "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet, cold_rounds=args.cold_rounds),
                      live.format_report),
         "throughput": Part(lambda: throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=quiet),
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="cell counts of the notebook-size table (default 100,1000,5000,20000)")
     parser.add_argument("--notebook-calls", type=int, default=10, help="calls per tool and notebook size (default 10)")
     parser.add_argument("--skip-notebook-size", action="store_true", help="skip notebook calls as the notebook grows")
+    parser.add_argument("--skip-tricks", action="store_true", help="skip what each trick on a hot path buys (bench.tricks)")
     parser.add_argument("--live-calls", type=int, default=30, help="calls of each notebook tool per server, live benchmark (default 30)")
     parser.add_argument("--page-calls", type=int, default=40, help="inserts and edits timed to the JupyterLab page (default 40 each)")
     parser.add_argument("--cold-rounds", type=int, default=5, help="a new client's first use_notebook, by its parts (default 5 rounds)")

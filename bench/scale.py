@@ -31,7 +31,6 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ from mcp_variants.jupyter import sandboxes
 from mcp_variants.jupyter.server_launcher import TokenEndpoint
 
 from . import cli
-from .record import machine, short_sha, write
+from .record import record_part
 from .roundtrip import CODE, StdioServer, _cpu_times, cpu_busy, execute_default, tree_cpu_seconds, wait_for_quiet
 from .runtimes import RawRemoteKernel, _mode_ratios, _row, jupyter_server
 from .stats import summarize
@@ -273,9 +272,7 @@ def main() -> None:
     report = run(args.calls, args.warmup, args.seconds, args.rounds, wait_quiet=args.wait_quiet)
     cli.show(report, format_report, args.json)
     if args.record:
-        now, sha = datetime.now(UTC), short_sha()
-        write({"recorded_at": now.isoformat(timespec="seconds"), "git": {"sha": sha}, "machine": machine(), "scale": report},
-              now, sha, suffix="-scale", latest="scale-latest.json")
+        record_part("scale", report)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, settings
 
 from mcp_variants.iri_checker import without_iri_checker
 
-# The workers validate as `mcp-variants check` does, without jsonschema's `iri` checkers (building their grammar
-# is most of the first `import jsonschema`; tests/unit/test_iri_checker.py compares with and without).
+# The workers validate as `mcp-variants check` does, without jsonschema's `iri` checkers, whose grammar the first
+# `import jsonschema` would build (mcp_variants/iri_checker.py; tests/unit/test_iri_checker.py compares with and without).
 without_iri_checker()
 
 # Property tests check behaviour, not speed: on a shared 2-core machine a slow draw is the machine's, not a bug.

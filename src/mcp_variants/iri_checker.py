@@ -1,10 +1,10 @@
-"""jsonschema without its `iri` format checker, for processes that never ask for that format.
+"""jsonschema without its `iri` format checkers, for processes that never ask for that format.
 
-With rfc3987-syntax installed (jupyter-server brings it: jupyter-events needs jsonschema[format-nongpl]),
-`import jsonschema` builds that module's Earley grammar for the `iri` and `iri-reference` checkers: 0.8 s of
-CPU, most of a `check` command's start and three quarters of a Jupyter server's (1.2 -> 0.3 s measured, its
-readiness 1.25 -> 0.36 s; docs/performance.md). Without the module jsonschema skips those two checkers and keeps
-every other one.
+jsonschema registers its `iri` and `iri-reference` checkers when `import rfc3987_syntax` succeeds, and that import
+builds rfc3987-syntax's Earley grammar: most of the CPU of a process that imports jsonschema (bench/tricks.py, row
+iri). jupyter-server installs rfc3987-syntax (jupyter-events needs jsonschema[format-nongpl]), and jsonschema has no
+option to leave it out: None in sys.modules, the import system's way to block a module, makes that one import fail,
+and jsonschema keeps every other checker.
 
 `python -m mcp_variants.iri_checker MODULE ARGS...` runs MODULE as `python -m MODULE ARGS...` would, without
 the checker: how jupyter.server_launcher.JupyterServerProcess starts jupyter_server and JupyterLab, whose jupyter-events

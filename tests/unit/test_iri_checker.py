@@ -1,5 +1,4 @@
-"""The processes that start without jsonschema's `iri` checkers (mcp_variants/iri_checker.py: building
-their grammar is most of `import jsonschema`)
+"""The processes that start without jsonschema's `iri` checkers (mcp_variants/iri_checker.py; bench/tricks.py, row iri)
 lose those two checkers and nothing else, and nothing they validate asks for them. If jsonschema, its
 meta-schemas or a Jupyter package's event schemas change, these say so."""
 

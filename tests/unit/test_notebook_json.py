@@ -4,10 +4,13 @@ orjson would write otherwise), and the frozen form, when there is one, parses as
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+import threading
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -92,3 +95,19 @@ def test_any_depth_is_halved_right(depth: int) -> None:
     for level in range(depth):
         value = {"k  ": value, "n": level} if level % 2 else [value, "x\n  y", [], {}]
     check_encoding({"cells": [value], "metadata": {"deep": value}})
+
+
+def test_thaw_leaves_the_collector_as_it_found_it() -> None:
+    frozen = orjson.dumps({"cells": [{"source": str(i), "outputs": [{"text": [str(i)]}]} for i in range(2_000)]})
+    gc.disable()
+    try:
+        thaw(frozen)
+        assert not gc.isenabled(), "a collector turned off stays off"
+    finally:
+        gc.enable()
+    threads = [threading.Thread(target=lambda: [thaw(frozen) for _ in range(20)]) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert gc.isenabled(), "thaws in threads at once turn it back on"

@@ -1,9 +1,9 @@
 """A notebook file's bytes at orjson's speed, and fresh copies of a parsed notebook.
 
 The layout on disk stays exactly `json.dumps(notebook, indent=1, ensure_ascii=False) + "\\n"` (what this
-server has always written), byte for byte. json's indented encoder is pure Python (40 ms for 5,000 cells);
-orjson writes the same tokens, two spaces per level, in 1 ms, and halving each line's leading spaces gives
-json's bytes, except for numbers orjson writes otherwise: some floats below 1e-4 (1e-05 as 0.00001, 1e-07
+server has always written), byte for byte. json's indented encoder is pure Python; orjson writes the same
+tokens, two spaces per level, and halving each line's leading spaces gives json's bytes (bench/tricks.py, row
+encode), except for numbers orjson writes otherwise: some floats below 1e-4 (1e-05 as 0.00001, 1e-07
 as 1e-7), NaN and the infinities (as null). A notebook that may hold one of them goes to json, as does one
 that orjson refuses (an integer past 64 bits, a key that is not a string, a lone surrogate). Values that are not
 JSON at all (a UUID, an Enum) orjson writes where json raises: a notebook holds only what a JSON parser
@@ -69,7 +69,8 @@ def _no_nan(notebook: dict[str, Any], compact: bytes) -> bool:
 
 
 def _halved(indented: bytes) -> bytes:
-    """orjson's indentation, two spaces per level, as json's, one. A line's leading spaces are all indentation
+    """orjson's indentation, two spaces per level, as json's, one: the file json's pure-Python indented encoder
+    would write, at orjson's speed (bench/tricks.py, row encode). A line's leading spaces are all indentation
     (no string holds a raw newline), and no raw tab or \\x01 is in JSON text (strings escape them): a \\x01
     put after each newline moves right over the spaces it halves into tabs, the largest power of two first:
     a depth d takes log2(d) + 1 passes, not d."""
@@ -94,9 +95,12 @@ def snapshot(value: Any) -> bytes | None:
 
 
 def thaw(frozen: bytes) -> Any:
-    """A fresh copy of what `snapshot` froze. The collector is held off meanwhile: the copy has no cycles, and
-    the full collections that its 100,000 new objects (5,000 cells) would set off scan the whole heap (15 ms
-    for the copy with them, 6 without)."""
+    """A fresh copy of what `snapshot` froze, made with the collector held off (bench/tricks.py, rows thaw): the
+    copy has no cycles, and the collections its many new containers set off would scan every other copy that
+    calls in flight hold. The hold is the process's: a thaw turns the collector back on only if it was on when
+    that thaw began, so thaws in any threads leave it as they found it (one may end another's hold early: slower,
+    never wrong). Code that turns the collector off for good must not do so while a thaw may be in flight, or
+    that thaw turns it on again; nothing else in this server turns it off."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -107,7 +107,7 @@ class JupyterServerProcess(TokenServerProcess):
 
     def command(self, port: int) -> list[str]:
         command = [
-            sys.executable, "-m", "mcp_variants.iri_checker", self.app,  # `-m app` less 1 s of CPU (iri_checker.py)
+            sys.executable, "-m", "mcp_variants.iri_checker", self.app,  # `-m app` without the `iri` checkers (iri_checker.py)
             f"--config={self.folder / 'jupyter_server_config.py'}",
             f"--ServerApp.ip={LOOPBACK}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={self.root}", "--ServerApp.open_browser=False", "--ServerApp.terminals_enabled=False",
