@@ -18,7 +18,6 @@ them call by call. Run alone: python -m bench.tricks [--rounds N] [--calls N] [-
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
@@ -36,6 +35,7 @@ import orjson
 
 from mcp_variants.jupyter.notebook_json import encode, thaw
 
+from . import cli
 from .notebook_size import notebook
 from .record import REPO, record_part
 from .stats import summarize
@@ -181,28 +181,27 @@ def run(rounds: int = 8, calls: int = 40) -> dict[str, Any]:
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = [f"Tricks against the plain code (fresh processes: {report['rounds']} each; in process: {report['calls']} calls each; "
-             f"load average {report['loadavg'][0]}); CPU ms, median (min)", "",
-             f"{'row':<9} {'with the trick':<40} {'without':<40} {'ratio':>6}  what"]
+    def cell(contestant: str, figures: dict[str, float], unit: str) -> str:
+        return f"{contestant} {figures['median']:.2f} ({figures['min']:.2f}) {unit}"
+
+    rows = []
     for row in report["rows"]:
         (trick, a), (plain, b) = row["contestants"].items()
-        unit = row["unit"]
-        lines.append(f"{row['name']:<9} {trick + ' ' + format(a['median'], '.2f') + ' (' + format(a['min'], '.2f') + ') ' + unit:<40} "
-                     f"{plain + ' ' + format(b['median'], '.2f') + ' (' + format(b['min'], '.2f') + ') ' + unit:<40} "
-                     f"{row['ratio']:>6.2f}  {row['what']}")
-    lines.append(f"collector on after every thaw: {report['collector_on_after_thaws']}")
-    return "\n".join(lines)
+        rows.append((row["name"], cell(trick, a, row["unit"]), cell(plain, b, row["unit"]), row["ratio"], row["what"]))
+    return "\n".join([f"Tricks against the plain code (fresh processes: {report['rounds']} each; in process: {report['calls']} calls each; "
+                      f"load average {report['loadavg'][0]}); CPU ms, median (min)", "",
+                      *cli.table([("row", "<9"), ("with the trick", "<40"), ("without", "<40"), ("ratio", ">6.2f"), ("what", "<")], rows),
+                      f"collector on after every thaw: {report['collector_on_after_thaws']}"])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.tricks", description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__, prog="python -m bench.tricks")
     parser.add_argument("--rounds", type=int, default=8, help="fresh processes per contestant (default 8)")
     parser.add_argument("--calls", type=int, default=40, help="calls per contestant in process (default 40)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--record", action="store_true", help="also write it under bench/results/ (with the machine and commit)")
     args = parser.parse_args()
     report = run(args.rounds, args.calls)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    cli.show(report, format_report, args.json)
     if args.record:
         print(f"recorded {record_part('tricks', report).relative_to(REPO)}")
 
