@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .catalog import compat_record, tool_files
@@ -79,7 +81,14 @@ def load_dropins(directory: Path | None = None) -> dict[str, DropIn]:
     return dropins
 
 
-def with_compat(dropins: dict[str, DropIn], server: str, directory: Path | None = None) -> dict[str, DropIn]:
+@cache
+def packaged_dropins() -> Mapping[str, DropIn]:
+    """The declarations this package ships (variants/), read once a process: the Jupyter tools are built on them
+    (tools/shared/declared.py), and served with their drop-in names (server/app.py's `load_tools`)."""
+    return MappingProxyType(load_dropins())
+
+
+def with_compat(dropins: Mapping[str, DropIn], server: str, directory: Path | None = None) -> dict[str, DropIn]:
     """The tools with `server`'s inputSchema listed for every tool it has (variants/compat/<server>.json; the others
     as they are); DeclarationError when one of them names an argument we would not take."""
     schemas = compat_record(server, directory)["tools"]

@@ -24,8 +24,7 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import check_view_links
-from ..catalog import variants_dir
-from ..dropin import load_dropins, with_compat
+from ..dropin import DropIn, packaged_dropins, with_compat
 from ..images import ImagePolicy, ImageStore
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
@@ -40,7 +39,7 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ..sdk._lowlevel import serve_tools
 from ..sdk._requests import client_key
 from ..sdk._task_store import TaskStore
-from ..sdk._toolset import ToolSet, VariantTool
+from ..sdk.lowlevel import ToolSet, VariantTool
 from ..tools import TOOLS
 from ..tools.shared.spec import ToolContext
 from .callers import agent_of, call_info
@@ -89,20 +88,21 @@ class ServerState:
 
 
 def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
-    """The declarations (with `compat`'s schemas: dropin.with_compat), checked (DeclarationError stops the server
-    from starting), with their tools, each run observed (spans, the audit trail): served through the public server
-    API (mcp_variants.sdk), as any other server's are."""
-    directory = variants_dir()
-    dropins = load_dropins(directory)
-    if compat is not None:
-        dropins = with_compat(dropins, compat, directory)
+    """The Jupyter tools (tools/: each a `VariantTool` on its declaration in variants/), each reading a call's arguments
+    as the drop-in layer does (with `compat`, that server's inputSchemas listed: dropin.with_compat) and each run
+    observed (spans, the audit trail): served through the public server API (mcp_variants.sdk), as any other
+    server's are. DeclarationError stops the server from starting."""
+    dropins = packaged_dropins() if compat is None else with_compat(packaged_dropins(), compat)
     check_view_links({name: dropin.declaration for name, dropin in dropins.items()})
-    for name in dropins.keys() - TOOLS.keys():
-        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-    return ToolSet(VariantTool(dropin.declaration, TOOLS[name].projectors, observer.wrap(name, TOOLS[name].run), TOOLS[name].task_support,
-                               read_arguments=dropin.arguments,
-                               listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
-                   for name, dropin in dropins.items())
+
+    def served(name: str, dropin: DropIn) -> VariantTool:
+        tool = TOOLS.get(name)
+        if tool is None or tool.run is None:
+            raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+        return replace(tool, run=observer.wrap(name, tool.run), read_arguments=dropin.arguments,
+                       listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
+
+    return ToolSet(served(name, dropin) for name, dropin in dropins.items())
 
 
 def assemble_state(tools: ToolSet, registry: RuntimeRegistry, limits: Limits, images: ImagePolicy | None, observer: CallObserver,

@@ -1,4 +1,5 @@
-"""The Jupyter tools: each module defines one `TOOL`; projectors shape its result per audience."""
+"""The Jupyter tools: each module defines one `TOOL`, a `VariantTool` of the server API (mcp_variants.sdk.lowlevel)
+on its declaration in variants/: its projectors shape its result per audience."""
 
 from __future__ import annotations
 
@@ -6,19 +7,19 @@ import importlib
 import pkgutil
 from dataclasses import replace
 
+from ..sdk.lowlevel import VariantTool
 from .shared.hints import with_hints
-from .shared.spec import ToolSpec
 
 
-def _discover() -> dict[str, ToolSpec]:
-    tools: dict[str, ToolSpec] = {}
+def _discover() -> dict[str, VariantTool]:
+    tools: dict[str, VariantTool] = {}
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:  # shared/: the tools' helpers
             continue
-        spec = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
-        if isinstance(spec, ToolSpec):
-            tools[spec.name] = replace(spec, run=with_hints(spec.run))  # a runtime's refusals get the tool to call
+        tool = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
+        if isinstance(tool, VariantTool) and tool.run is not None:
+            tools[tool.name] = replace(tool, run=with_hints(tool.run))  # a runtime's refusals get the tool to call
     return tools
 
 
-TOOLS: dict[str, ToolSpec] = _discover()
+TOOLS: dict[str, VariantTool] = _discover()

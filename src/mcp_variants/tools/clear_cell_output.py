@@ -6,11 +6,13 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cells import cell_label, locate_cell
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import plural
 
 
@@ -34,4 +36,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("cell.clear_output", text, record), meta=cell_meta(cell["id"]))
 
 
-TOOL = ToolSpec("clear_cell_output", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("clear_cell_output"), MESSAGE_PROJECTORS, run)

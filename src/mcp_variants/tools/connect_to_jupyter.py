@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 from ..jupyter.runtime import Backend
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 if TYPE_CHECKING:
     from ..jupyter.remote.server_client import JupyterServerClient
@@ -61,4 +63,4 @@ def _server(backend: Backend) -> JupyterServerClient:
     return kernels.server
 
 
-TOOL = ToolSpec("connect_to_jupyter", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("connect_to_jupyter"), MESSAGE_PROJECTORS, run)

@@ -7,11 +7,13 @@ from typing import Any
 from ..jupyter.notebook_model import locate, source_text
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cells import SOURCE_HINT, cell_label, locate_cell
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import cap_each, plural
 
 KIND = "cell.delete"
@@ -78,4 +80,4 @@ def _sources_text(labels: list[str], told: list[dict[str, Any]]) -> str:
     return "\n".join([head, *blocks])
 
 
-TOOL = ToolSpec("delete_cell", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("delete_cell"), MESSAGE_PROJECTORS, run)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import locate_cell
+from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -19,4 +21,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return await run_cell(ctx, path, cell, "cell.execute", args)
 
 
-TOOL = ToolSpec("execute_cell", run, EXECUTION_PROJECTORS, task_support="optional")
+TOOL = VariantTool(declared("execute_cell"), EXECUTION_PROJECTORS, run, task_support="optional")

@@ -7,10 +7,12 @@ from dataclasses import replace
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.arguments import progress_of, timeout_of
+from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS, execution_outcome
 from .shared.notebooks import code_kernel
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -24,4 +26,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=view, failure=failure)
 
 
-TOOL = ToolSpec("execute_code", run, EXECUTION_PROJECTORS, task_support="optional")
+TOOL = VariantTool(declared("execute_code"), EXECUTION_PROJECTORS, run, task_support="optional")

@@ -13,12 +13,14 @@ from ..jupyter.outputs import strip_ansi
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
+from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import cell_record, plain_output
+from .shared.declared import declared
 from .shared.executions import ExecutionView, output_blocks, outputs_structured
 from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import cap_each, cap_text, plural
 
 KIND = "notebook.execute"
@@ -259,4 +261,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(failure=ToolError(first.kind, message, details=details, partial=result))
 
 
-TOOL = ToolSpec("execute_notebook", run, PROJECTORS, task_support="optional")
+TOOL = VariantTool(declared("execute_notebook"), PROJECTORS, run, task_support="optional")

@@ -6,10 +6,12 @@ from typing import Any
 
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import plural
 
 
@@ -25,4 +27,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("cell.insert", text, record), meta=cell_meta(cell["id"]))
 
 
-TOOL = ToolSpec("insert_cell", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("insert_cell"), MESSAGE_PROJECTORS, run)

@@ -6,10 +6,12 @@ from typing import Any
 
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
+from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -20,4 +22,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return await run_cell(ctx, path, cell, "cell.insert_execute", args)
 
 
-TOOL = ToolSpec("insert_execute_code_cell", run, EXECUTION_PROJECTORS, task_support="optional")
+TOOL = VariantTool(declared("insert_execute_code_cell"), EXECUTION_PROJECTORS, run, task_support="optional")

@@ -8,7 +8,9 @@ from typing import Any
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT
-from .shared.spec import ToolContext, ToolSpec
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
+from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.text import cap_text
 from .shared.variables import INSPECT_REQUEST, ask_kernel, columns_text, size_text
@@ -63,4 +65,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=_table(answer["variable"], kernel_id, label, ctx.limits.assistant_text_bytes))
 
 
-TOOL = ToolSpec("inspect_variable", run, PROJECTORS)
+TOOL = VariantTool(declared("inspect_variable"), PROJECTORS, run)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import describe
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -24,4 +26,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("sandbox.launch", text, {"sandbox": record}, assistant={"kind": "sandbox.launch", "sandbox": record}))
 
 
-TOOL = ToolSpec("launch_sandbox", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("launch_sandbox"), MESSAGE_PROJECTORS, run)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.meta import cache_meta
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
 
 CACHE_TTL_MS = 10_000
@@ -36,4 +38,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 
 
-TOOL = ToolSpec("list_kernels", run, TABLE_PROJECTORS)
+TOOL = VariantTool(declared("list_kernels"), TABLE_PROJECTORS, run)

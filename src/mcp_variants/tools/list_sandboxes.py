@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import describe
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -22,4 +24,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("sandboxes.list", text, {"sandboxes": records}, assistant={"kind": "sandboxes.list", "result": records}))
 
 
-TOOL = ToolSpec("list_sandboxes", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("list_sandboxes"), MESSAGE_PROJECTORS, run)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
-from .shared.spec import ToolContext, ToolSpec
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
+from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.variables import LIST_REQUEST, ask_kernel, columns_text, one_line, size_text
 
@@ -41,4 +43,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=listing)
 
 
-TOOL = ToolSpec("list_variables", run, TABLE_PROJECTORS)
+TOOL = VariantTool(declared("list_variables"), TABLE_PROJECTORS, run)

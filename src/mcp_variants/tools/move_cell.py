@@ -7,11 +7,13 @@ from typing import Any
 from ..jupyter.notebook_model import locate, move_cell
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cells import locate_cell
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -33,4 +35,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("cell.move", text, record), meta=cell_meta(cell_id))
 
 
-TOOL = ToolSpec("move_cell", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("move_cell"), MESSAGE_PROJECTORS, run)

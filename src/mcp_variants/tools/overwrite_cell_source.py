@@ -6,11 +6,13 @@ from typing import Any
 
 from ..jupyter.notebook_model import source_text
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
 from .shared.cells import cell_label, locate_cell
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import plural
 
 
@@ -30,4 +32,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("cell.overwrite", text, record), meta=cell_meta(cell["id"]))
 
 
-TOOL = ToolSpec("overwrite_cell_source", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("overwrite_cell_source"), MESSAGE_PROJECTORS, run)

@@ -9,11 +9,13 @@ from ..images import ImagePolicy
 from ..output_links import cell_output_uri
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
+from ..sdk.lowlevel import VariantTool
 from .shared.cells import SOURCE_HINT, cell_record, locate_cell
+from .shared.declared import declared
 from .shared.executions import output_blocks, outputs_structured
 from .shared.meta import cell_meta
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import cap_text
 
 
@@ -114,4 +116,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=view, meta=cell_meta(record["id"]))
 
 
-TOOL = ToolSpec("read_cell", run, PROJECTORS)
+TOOL = VariantTool(declared("read_cell"), PROJECTORS, run)

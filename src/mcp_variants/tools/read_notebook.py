@@ -9,11 +9,13 @@ from typing import Any
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
+from ..sdk.lowlevel import VariantTool
 from .shared import tables
 from .shared.arguments import paging_start
 from .shared.cells import cell_record
+from .shared.declared import declared
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.tables import Table
 from .shared.text import cap_text, plural
 
@@ -169,4 +171,4 @@ PROJECTORS = ToolProjectors(
     }
 )
 
-TOOL = ToolSpec("read_notebook", run, PROJECTORS)
+TOOL = VariantTool(declared("read_notebook"), PROJECTORS, run)

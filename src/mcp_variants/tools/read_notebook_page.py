@@ -13,9 +13,11 @@ from typing import Any
 
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, UI_STRUCTURED
+from ..sdk.lowlevel import VariantTool
 from . import read_notebook
 from .shared import tables
-from .shared.spec import ToolContext, ToolSpec
+from .shared.declared import declared
+from .shared.spec import ToolContext
 
 DEFAULT_LIMIT = 20
 
@@ -32,4 +34,4 @@ PROJECTORS = ToolProjectors(
     }
 )
 
-TOOL = ToolSpec("read_notebook_page", run, PROJECTORS)
+TOOL = VariantTool(declared("read_notebook_page"), PROJECTORS, run)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.notebooks import notebook_kernel, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -24,4 +26,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("notebook.restart", text, {"notebook": path, "kernelId": kernel_id, "restarted": True}))
 
 
-TOOL = ToolSpec("restart_notebook", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("restart_notebook"), MESSAGE_PROJECTORS, run)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -21,4 +23,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("sandbox.terminate", text, {"sandbox": sandbox.record()}))
 
 
-TOOL = ToolSpec("terminate_sandbox", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("terminate_sandbox"), MESSAGE_PROJECTORS, run)

@@ -6,9 +6,11 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.notebooks import notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -58,4 +60,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("notebook.unuse", " ".join(parts), record))
 
 
-TOOL = ToolSpec("unuse_notebook", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("unuse_notebook"), MESSAGE_PROJECTORS, run)

@@ -10,9 +10,11 @@ from typing import Any, TypeVar
 from ..jupyter.notebook_model import kernelspec_name, new_notebook
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 from .shared.text import plural
 
 A = TypeVar("A")
@@ -104,4 +106,4 @@ async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
     return kernel_id
 
 
-TOOL = ToolSpec("use_notebook", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("use_notebook"), MESSAGE_PROJECTORS, run)

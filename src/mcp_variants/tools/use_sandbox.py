@@ -6,9 +6,11 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
+from ..sdk.lowlevel import VariantTool
+from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
-from .shared.spec import ToolContext, ToolSpec
+from .shared.spec import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -27,4 +29,4 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     return Outcome(value=Message("sandbox.use", text, record))
 
 
-TOOL = ToolSpec("use_sandbox", run, MESSAGE_PROJECTORS)
+TOOL = VariantTool(declared("use_sandbox"), MESSAGE_PROJECTORS, run)

@@ -1,10 +1,11 @@
-"""What a tool is to the server: a name, a run function and its projectors."""
+"""What a Jupyter tool runs with (`ToolContext`) and how it runs (`ToolRun`): a tool itself is the server API's
+`VariantTool`, its declaration, projectors and run (tools/<tool>.py `TOOL`)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from ...call_info import CallInfo
 from ...images import ImagePolicy
@@ -12,7 +13,7 @@ from ...jupyter.registry import ClientState, RuntimeRegistry
 from ...jupyter.runtime import Agent, Backend, ProgressCallback
 from ...limits import Limits
 from ...output_links import OutputKeeper
-from ...protocol.projection import Outcome, ToolProjectors
+from ...protocol.projection import Outcome
 
 
 @dataclass
@@ -33,10 +34,3 @@ class ToolContext:
 
 ToolRun = Callable[[ToolContext, dict[str, Any]], Awaitable[Outcome]]
 
-
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    run: ToolRun
-    projectors: ToolProjectors
-    task_support: Literal["optional", "required"] | None = None  # a long run may be a task (sdk/_task_wire.py)
