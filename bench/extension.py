@@ -78,7 +78,7 @@ async def _measure(app: Any, token: str, calls: int, warmup: int, seed: int) -> 
     from jupyter_client.asynchronous.client import AsyncKernelClient
 
     from mcp_variants.protocol.versions import Era
-    from mcp_variants.tools.shared.spec import ToolContext
+    from mcp_variants.tools.shared.tool_context import ToolContext
 
     await app._post_start()  # what start_ioloop schedules: the extensions' start (the MCP app's lifespan)
     extension = next(iter(app.extension_manager.extension_apps["mcp_variants.jupyter_extension"]))

@@ -27,7 +27,7 @@ from mcp_variants.protocol.versions import Era
 from mcp_variants.server.app import ServerState, load_state
 from mcp_variants.server.audit import AuditLog
 from mcp_variants.server.observe import CallObserver, digest
-from mcp_variants.tools.shared.spec import ToolContext
+from mcp_variants.tools.shared.tool_context import ToolContext
 from support.waiting import until
 
 pytestmark = pytest.mark.timeout(120)

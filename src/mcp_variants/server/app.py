@@ -41,7 +41,7 @@ from ..sdk._requests import client_key
 from ..sdk._task_store import TaskStore
 from ..sdk.lowlevel import ToolSet, VariantTool
 from ..tools import TOOLS
-from ..tools.shared.spec import ToolContext
+from ..tools.shared.tool_context import ToolContext
 from .callers import agent_of, call_info
 from .image_resources import ImageResources
 from .notebook_resources import NotebookResources

@@ -94,7 +94,6 @@ def serve(args: argparse.Namespace) -> None:
 def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.socket | None]:
     """The server, its state and (with --http) its listening socket, from the options; exits with one line on a bad one."""
     from .. import telemetry
-    from .app import build_server, load_state
     from .audit import AuditLog
     from .observe import CallObserver
 
@@ -117,6 +116,8 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
     except OSError as exc:
         sys.exit(f"mcp-variants: cannot open the audit log: {exc}")
     try:
+        from .app import build_server, load_state  # imports the tools, each built on its declaration (variants/)
+
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),

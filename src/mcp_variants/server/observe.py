@@ -19,7 +19,7 @@ from ..jupyter.outputs import output_text
 from ..protocol.errors import ToolError
 from ..protocol.projection import Outcome
 from ..sdk._toolset import Runner
-from ..tools.shared.spec import ToolContext
+from ..tools.shared.tool_context import ToolContext
 from .audit import AuditLog, timestamp_now
 
 CONTENT_TEXT_CHARS = 16_000  # with content on: at most this much of the outputs' text per line

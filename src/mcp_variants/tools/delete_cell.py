@@ -13,8 +13,8 @@ from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path
-from .shared.spec import ToolContext
 from .shared.text import cap_each, plural
+from .shared.tool_context import ToolContext
 
 KIND = "cell.delete"
 

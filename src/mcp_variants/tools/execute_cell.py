@@ -11,7 +11,7 @@ from .shared.cells import locate_cell
 from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext
+from .shared.tool_context import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

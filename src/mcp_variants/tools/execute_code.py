@@ -12,7 +12,7 @@ from .shared.arguments import progress_of, timeout_of
 from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS, execution_outcome
 from .shared.notebooks import code_kernel
-from .shared.spec import ToolContext
+from .shared.tool_context import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -20,8 +20,8 @@ from .shared.declared import declared
 from .shared.executions import ExecutionView, output_blocks, outputs_structured
 from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext
 from .shared.text import cap_each, cap_text, plural
+from .shared.tool_context import ToolContext
 
 KIND = "notebook.execute"
 OUTPUT_HINT = "request programmatic/structured for every output, or read_cell for one cell"

@@ -10,9 +10,9 @@ from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT
 from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
-from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.text import cap_text
+from .shared.tool_context import ToolContext
 from .shared.variables import INSPECT_REQUEST, ask_kernel, columns_text, size_text
 
 REPR_HINT = "request programmatic/structured for the whole repr the kernel gave"

@@ -9,8 +9,8 @@ from ..sdk.lowlevel import VariantTool
 from .shared.arguments import paging_start
 from .shared.declared import declared
 from .shared.meta import cache_meta
-from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table, rows_within
+from .shared.tool_context import ToolContext
 
 CACHE_TTL_MS = 30_000
 # jupyter-mcp-server's defaults (its max_depth 1 is our depth 2): its callers page by them (docs/choices.md, "Defaults").

@@ -8,8 +8,8 @@ from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
 from .shared.meta import cache_meta
-from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
+from .shared.tool_context import ToolContext
 
 CACHE_TTL_MS = 30_000
 NOT_RUNNING = "not running"

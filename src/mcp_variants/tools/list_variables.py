@@ -8,8 +8,8 @@ from typing import Any
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
-from .shared.spec import ToolContext
 from .shared.tables import TABLE_PROJECTORS, Table
+from .shared.tool_context import ToolContext
 from .shared.variables import LIST_REQUEST, ask_kernel, columns_text, one_line, size_text
 
 VALUE_CHARS = 80  # a table cell's repr

@@ -15,8 +15,8 @@ from .shared.declared import declared
 from .shared.executions import output_blocks, outputs_structured
 from .shared.meta import cell_meta
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext
 from .shared.text import cap_text
+from .shared.tool_context import ToolContext
 
 
 @dataclass(frozen=True)

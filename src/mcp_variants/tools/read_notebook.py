@@ -15,9 +15,9 @@ from .shared.arguments import paging_start
 from .shared.cells import cell_record
 from .shared.declared import declared
 from .shared.notebooks import load_stable, notebook_path
-from .shared.spec import ToolContext
 from .shared.tables import Table
 from .shared.text import cap_text, plural
+from .shared.tool_context import ToolContext
 
 PREVIEW_CHARS = 80
 DEFAULT_LIMIT = 20  # jupyter-mcp-server's: its callers page by it (docs/choices.md, "Defaults")

@@ -17,7 +17,7 @@ from ..sdk.lowlevel import VariantTool
 from . import read_notebook
 from .shared import tables
 from .shared.declared import declared
-from .shared.spec import ToolContext
+from .shared.tool_context import ToolContext
 
 DEFAULT_LIMIT = 20
 

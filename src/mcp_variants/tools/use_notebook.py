@@ -14,8 +14,8 @@ from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
-from .shared.spec import ToolContext
 from .shared.text import plural
+from .shared.tool_context import ToolContext
 
 A = TypeVar("A")
 B = TypeVar("B")

@@ -10,7 +10,7 @@ from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
-from .shared.spec import ToolContext
+from .shared.tool_context import ToolContext
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...jupyter.runtime import Progress
 from ...protocol.errors import ErrorKind, ToolError
-from .spec import ToolContext
+from .tool_context import ToolContext
 
 
 def timeout_of(ctx: ToolContext, args: dict[str, Any]) -> float:

@@ -13,7 +13,7 @@ from .arguments import progress_of, timeout_of
 from .executions import execution_outcome
 from .meta import cell_meta
 from .notebooks import editing, notebook_kernel
-from .spec import ToolContext
+from .tool_context import ToolContext
 
 
 async def run_cell(ctx: ToolContext, path: str, cell: dict[str, Any], kind: str, args: dict[str, Any]) -> Outcome:

@@ -9,7 +9,7 @@ from typing import Any
 from ...jupyter.refusals import Recourse, RuntimeRefusal
 from ...protocol.errors import ToolError
 from ...protocol.projection import Outcome
-from .spec import ToolContext, ToolRun
+from .tool_context import ToolContext, ToolRun
 
 HINTS: dict[Recourse, str] = {
     Recourse.FOLDERS: "Call list_files without a path to see what there is.",

@@ -9,7 +9,7 @@ from typing import Any
 from ...jupyter.notebook_model import ensure_ids, kernelspec_name
 from ...jupyter.paths import clean_relative
 from ...protocol.errors import ErrorKind, ToolError
-from .spec import ToolContext
+from .tool_context import ToolContext
 
 
 def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...jupyter.variables import read_variables
 from .notebooks import code_kernel, notebook_kernel, notebook_path
-from .spec import ToolContext
+from .tool_context import ToolContext
 
 LOOK_TIMEOUT_S = 30.0  # a look waits no longer by default (the server's --timeout when shorter): a busy kernel is said so
 
