@@ -29,7 +29,7 @@ from .protocol.types import UI_EXTENSION, Selector, ui_capability
 from .protocol.versions import era_for
 from .report.numbers import read_bench, results_dir
 from .report.page import without_base64, write_report
-from .report.record import DemoRun, Execution, Step, route
+from .report.record import DemoRun, RecordedExecution, Step, route
 
 UI = {UI_EXTENSION: ui_capability()}
 # A line chart drawn with Pillow, one of the server's dependencies: the kernel runs in the server's
@@ -86,7 +86,7 @@ class Demo:
     def __init__(self, connection: StdioConnection) -> None:
         self.connection = connection
         self.steps: list[Step] = []
-        self.executions: list[Execution] = []
+        self.executions: list[RecordedExecution] = []
         self.schemas: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.tools: dict[str, dict[str, Any]] = {}
         self.views: dict[str, str] = {}
@@ -254,7 +254,7 @@ class Demo:
             legacy = self.connection.request("tools/call", _call(tool, arguments, version="2026-07-28"))
             result = legacy.get("result") or {}
             step.checks.append(("the same call at 2026-07-28 gets the legacy pair", {"content", "structuredContent"} <= set(result)))
-            self.executions.append(Execution(title, step, result))
+            self.executions.append(RecordedExecution(title, step, result))
 
     def result(self, scorecard: dict[str, Any]) -> DemoRun:
         return DemoRun(self.steps, self.executions, self.versions, self.tools, self.views, scorecard)

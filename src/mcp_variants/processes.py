@@ -52,8 +52,8 @@ class ProcessExited(ProcessStartError):
 
 @functools.cache
 def tls_context() -> ssl.SSLContext:
-    """httpx's default TLS context, made once: a request without one makes its own, loading the CA bundle (20 ms of
-    CPU), and a Jupyter server's readiness is polled every POLL_S (jupyter/server_launcher.py, the tests' gateway)."""
+    """httpx's default TLS context, made once: a request without one makes its own, loading the CA bundle (CPU
+    each time), and a Jupyter server's readiness is polled every POLL_S (jupyter/server_launcher.py, the tests' gateway)."""
     return httpx.create_ssl_context()
 
 

@@ -19,9 +19,9 @@ import yaml
 
 from mcp_variants.conformance import traceability
 from mcp_variants.conformance.client_scenarios import client_mode_scenarios, scenario_rules
-from mcp_variants.conformance.results import scenario_checks
 from mcp_variants.conformance.rules import rule_ids
 from mcp_variants.conformance.runner import all_vectors
+from mcp_variants.conformance.scorecards import scenario_checks
 from mcp_variants.conformance.traceability import Requirement, trace
 
 from . import sep_sentences

@@ -130,7 +130,7 @@ def test_a_stuck_trail_never_blocks_a_call_and_says_what_it_dropped() -> None:
     began = time.perf_counter()
     for n in range(50):
         trail.record({"n": n})
-    assert time.perf_counter() - began < 0.05, "recording waits for nothing"
+    assert time.perf_counter() - began < 5, "recording waits for nothing (a record that waited would wait for the release)"
     assert trail.dropped >= 46
     release.set()
     kept = 50 - trail.dropped

@@ -30,8 +30,8 @@ from conformance import test_check_client as python_broken_clients
 
 from mcp_variants.conformance import client_check
 from mcp_variants.conformance.binding import CallConfig
-from mcp_variants.conformance.results import scenario_checks
 from mcp_variants.conformance.runner import RunConfig, run
+from mcp_variants.conformance.scorecards import scenario_checks
 from mcp_variants.conformance.wire import HttpTarget
 from support.outside import HERE, NODE_MODULES, node_env, unavailable
 from support.servers import HttpServer

@@ -15,8 +15,8 @@ from mcp_variants.protocol.jsonrpc import (
     MAX_DEPTH,
     PARSE_ERROR,
     Batch,
+    JsonRpcMessage,
     Kind,
-    Message,
     Refusal,
     check_bytes,
     dumps,
@@ -88,16 +88,16 @@ def test_a_notification_valid_in_json_rpc_is_not_answered_and_an_invalid_message
 ])
 def test_well_formed_messages_pass(text: bytes, kind: Kind) -> None:
     checked = check_bytes(text)
-    assert isinstance(checked, Message) and checked.kind is kind, checked
+    assert isinstance(checked, JsonRpcMessage) and checked.kind is kind, checked
 
 
 def test_a_batch_is_checked_element_by_element() -> None:
     checked = check_bytes(b'[{"jsonrpc":"2.0","id":1,"method":"ping"}, 5, {"jsonrpc":"2.0","method":"n"}]')
     assert isinstance(checked, Batch)
     first, second, third = checked.elements
-    assert isinstance(first, Message) and first.id == 1
+    assert isinstance(first, JsonRpcMessage) and first.id == 1
     assert isinstance(second, Refusal) and second.code == INVALID_REQUEST
-    assert isinstance(third, Message) and third.kind is Kind.NOTIFICATION
+    assert isinstance(third, JsonRpcMessage) and third.kind is Kind.NOTIFICATION
 
 
 def test_nesting_depth_counts_containers() -> None:

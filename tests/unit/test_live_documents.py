@@ -29,7 +29,7 @@ from mcp_variants.jupyter.live.edits import NotebookEdits
 from mcp_variants.jupyter.live.kept_cells import ReadCells
 from mcp_variants.jupyter.live.running import RunningCell
 from mcp_variants.jupyter.live.sync import Barriers, ServerView, decode_state_vector
-from mcp_variants.jupyter.live.text import Span, byte_span, changed_span, rebase
+from mcp_variants.jupyter.live.text_spans import Span, byte_span, changed_span, rebase
 from mcp_variants.jupyter.outputs import OutputCollector
 from mcp_variants.protocol.errors import ToolError
 

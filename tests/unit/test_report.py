@@ -12,7 +12,7 @@ from mcp_variants.report.charts import Bar, Segment, bar_chart
 from mcp_variants.report.context import context_figure
 from mcp_variants.report.figures import live_figure
 from mcp_variants.report.numbers import execution_bytes, json_bytes, read_bench
-from mcp_variants.report.record import SINKS, Execution, Step, route
+from mcp_variants.report.record import SINKS, RecordedExecution, Step, route
 from mcp_variants.report.rows import Embeds, audience_rows, script_json
 from mcp_variants.report.tree import MAX_ENTRIES, MAX_STRING, tree
 
@@ -84,7 +84,7 @@ def test_bar_chart_scales_every_bar_to_the_longest() -> None:
 def test_execution_bytes_add_the_mirror_a_legacy_server_would_send() -> None:
     legacy = {"content": [{"type": "text", "text": "hi"}], "structuredContent": {"a": "b"}}
     step = Step("t", "r", {}, {}, routed=route("x", [ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED], RESULT, legacy=False))
-    measured = execution_bytes(Execution("t", step, legacy))
+    measured = execution_bytes(RecordedExecution("t", step, legacy))
     assert [(a.sink, a.selector) for a in measured.audiences] == [("model", "assistant/content"), ("program", "programmatic/structured")]
     assert measured.legacy == json_bytes(legacy["content"]) + json_bytes({"a": "b"})
     assert measured.mirror == json_bytes({"type": "text", "text": json.dumps({"a": "b"})}) + 1

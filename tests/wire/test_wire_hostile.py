@@ -139,8 +139,8 @@ def test_stdio_refuses_a_100_mb_line_in_bounded_memory_and_serves_on(stdio_serve
 
 
 def test_http_refuses_a_100_mb_body_by_its_content_length_at_once(http_server: HttpServer) -> None:
-    """Content-Length over the limit: 413 with a JSON-RPC error before the body is read (issue 13: the bridge
-    read 100 MB whole, 17.8 s). Only 64 KB of the 100 MB are ever sent: a server that waited for the body
+    """Content-Length over the limit: 413 with a JSON-RPC error before the body is read, not after reading it whole
+    (issue 13). Only 64 KB of the 100 MB are ever sent: a server that waited for the body
     would never answer, and the read times out."""
     with socket.create_connection(("127.0.0.1", http_server.port)) as sock:
         sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

@@ -35,7 +35,9 @@ READ_CACHE_HINT: Final[dict[str, Any]] = {"ttlMs": 3_600_000, "cacheScope": "pub
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class BundledView:
+    """One of the views this server ships (apps/views/*.html), as its `ui://` resource lists it."""
+
     uri: str
     file: str
     name: str
@@ -43,22 +45,22 @@ class View:
     description: str
 
 
-VIEWS: Final[tuple[View, ...]] = (
-    View(
+VIEWS: Final[tuple[BundledView, ...]] = (
+    BundledView(
         "ui://mcp-variants/table.html",
         "table.html",
         "table",
         "Table",
         "Listings (files, notebooks, kernels): columns, rows and facet filters.",
     ),
-    View(
+    BundledView(
         "ui://mcp-variants/execution.html",
         "execution.html",
         "execution",
         "Execution outputs",
         "What a run printed, displayed and raised: streams, rich outputs (HTML tables, images), tracebacks.",
     ),
-    View(
+    BundledView(
         "ui://mcp-variants/notebook.html",
         "notebook.html",
         "notebook",
@@ -66,7 +68,7 @@ VIEWS: Final[tuple[View, ...]] = (
         "A notebook's cells with their outputs, paged through read_notebook_page; or one cell.",
     ),
 )
-VIEWS_BY_URI: Final[dict[str, View]] = {v.uri: v for v in VIEWS}
+VIEWS_BY_URI: Final[dict[str, BundledView]] = {v.uri: v for v in VIEWS}
 
 
 def views_dir() -> Path:
@@ -121,7 +123,7 @@ def check_view_links(declarations: Mapping[str, ToolDeclaration]) -> None:
             raise DeclarationError(name, f"a tool with a view declares {UI_STRUCTURED}", f"links {uri} but declares no ui variant")
 
 
-def resource_entry(view: View) -> dict[str, Any]:
+def resource_entry(view: BundledView) -> dict[str, Any]:
     """A resources/list entry."""
     return {
         "uri": view.uri,
@@ -148,7 +150,7 @@ def not_found(uri: str) -> MCPError:
 __all__ = [
     "RESOURCE_UI_META",
     "VIEWS",
-    "View",
+    "BundledView",
     "check_view_links",
     "not_found",
     "read_result",

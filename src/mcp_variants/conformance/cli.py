@@ -23,8 +23,8 @@ from typing import Any
 
 from .binding import CallConfig
 from .options import add_arguments
-from .results import write_outputs
 from .runner import RunConfig, all_vectors, format_line, load_vectors, run, summary_line
+from .scorecards import write_outputs
 from .verdict import EXIT_CODES, EXIT_UNREACHABLE
 from .wire import HttpTarget, LaunchedServer, StdioTarget, Target, TargetError
 

@@ -36,8 +36,8 @@ from .. import __version__
 from .checks import CheckError, evaluate
 from .client_scenarios import CONSUMERS, client_mode_scenarios, scenario_rules
 from .fixture import Fixture, FixtureHttpServer
-from .results import write_outputs
 from .runner import trim, wire_schema_summary
+from .scorecards import write_outputs
 from .verdict import EXIT_CODES, EXIT_OK, EXIT_UNREACHABLE, judge, must_ids, verdict_lines
 from .wire_schema import SchemaReport
 

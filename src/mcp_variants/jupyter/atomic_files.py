@@ -125,7 +125,7 @@ def remove_stale_temporaries(root: Path, older_than: float) -> list[Path]:
     removed: list[Path] = []
     for folder, folders, files in os.walk(root, onerror=lambda _: None):
         # Nor a virtual environment's folders (its pyvenv.cfg says it is one): a project's .venv holds most of its files
-        # and no notebook we save (this checkout as the root: 121,000 of its 139,000 files, the walk 0.18 -> 0.002 s).
+        # and no notebook we save, so the walk at start would spend most of its time there.
         folders[:] = [] if _VENV_MARK in files else [name for name in folders if name not in _NEVER_OURS]
         for name in files:
             if not TEMPORARY_NAME.match(name):

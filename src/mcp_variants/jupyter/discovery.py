@@ -4,7 +4,7 @@ on the folder given as --root, which `mcp-variants serve` then works through by 
 A running jupyter-server writes `jpserver-<pid>.json` into the user's Jupyter runtime folder
 (what `jupyter server list --json` and jupyter_server's `list_running_servers` read): its URL,
 token, root folder and PID. They are read here directly, the same way, without importing
-jupyter_server.serverapp (a second of imports at every start; measured 1.0 s). A server counts
+jupyter_server.serverapp (most of a second of imports at every start). A server counts
 when its process runs, its root folder is --root, and it answers /api/status to its token. The
 token is handled like every token: kept for the Authorization header, never logged, never in a
 result. httpx and psutil are imported only when there is an info file to check: most starts find none.

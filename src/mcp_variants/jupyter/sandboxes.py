@@ -3,8 +3,8 @@
 Each has its own folder (a `root/` it serves, its config, runtime files and log), its own
 random token (read from a file: not in the command line, not in the environment its kernels
 inherit) and a free port. Its kernel websocket sets TCP_NODELAY: kernel messages are small
-writes, and Nagle's algorithm holds each one back until the previous is acknowledged
-(`1+1` costs ~48 ms against a stock server, ~6 ms with it).
+writes, and Nagle's algorithm holds each one back until the previous is acknowledged (a delayed
+acknowledgement: most of a short run's time against a stock server).
 
 Where jupyter-collaboration is installed (the `lab` extra), a sandbox is a JupyterLab with
 real-time collaboration: its notebooks are live (shared documents, session kernels) and a

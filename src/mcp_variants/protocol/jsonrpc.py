@@ -49,7 +49,7 @@ class Kind(Enum):
 
 
 @dataclass(frozen=True)
-class Message:
+class JsonRpcMessage:
     """A well-formed JSON-RPC 2.0 message, as decoded."""
 
     kind: Kind
@@ -92,10 +92,10 @@ class Refusal:
 class Batch:
     """A JSON array of messages: each element already checked."""
 
-    elements: list[Message | Refusal] = field(default_factory=list)
+    elements: list[JsonRpcMessage | Refusal] = field(default_factory=list)
 
 
-Checked = Message | Refusal | Batch
+Checked = JsonRpcMessage | Refusal | Batch
 
 
 def is_request_id(value: Any) -> bool:
@@ -219,7 +219,7 @@ def check_value(value: Any, shallow: bool = False) -> Checked:
     return _check_one(value, shallow)
 
 
-def _check_one(value: Any, shallow: bool) -> Message | Refusal:
+def _check_one(value: Any, shallow: bool) -> JsonRpcMessage | Refusal:
     if not isinstance(value, dict):
         return Refusal(None, INVALID_REQUEST, f"Invalid Request: a message is a JSON object, not {_json_type(value)}")
     raw_id = value.get("id")
@@ -229,7 +229,7 @@ def _check_one(value: Any, shallow: bool) -> Message | Refusal:
     return _check_call(value, request_id, shallow)
 
 
-def _check_call(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> Message | Refusal:
+def _check_call(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> JsonRpcMessage | Refusal:
     """A request or a notification. What JSON-RPC 2.0 itself calls invalid is answered even without an id
     (with id null); a notification that is valid JSON-RPC but not valid MCP (params an array, too deep) is dropped."""
     is_request = "id" in value
@@ -248,10 +248,10 @@ def _check_call(value: dict[str, Any], request_id: RequestId | None, shallow: bo
     if not shallow and nesting_depth(value) > MAX_DEPTH:
         return Refusal(request_id, INVALID_REQUEST, f"Invalid Request: the message is nested more than {MAX_DEPTH} levels deep",
                        answer=is_request)
-    return Message(Kind.REQUEST if is_request else Kind.NOTIFICATION, value)
+    return JsonRpcMessage(Kind.REQUEST if is_request else Kind.NOTIFICATION, value)
 
 
-def _check_response(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> Message | Refusal:
+def _check_response(value: dict[str, Any], request_id: RequestId | None, shallow: bool) -> JsonRpcMessage | Refusal:
     """A client's answer to a request of ours: an id and a result object or an error object."""
     has_result, has_error = "result" in value, "error" in value
     if value.get("jsonrpc") != "2.0" or request_id is None or has_result == has_error:
@@ -262,7 +262,7 @@ def _check_response(value: dict[str, Any], request_id: RequestId | None, shallow
                    isinstance(error, dict) and isinstance(error.get("code"), int) and isinstance(error.get("message"), str))
     if not well_formed or (not shallow and nesting_depth(value) > MAX_DEPTH):
         return Refusal(None, INVALID_REQUEST, "Invalid Request: a response's result or error is malformed")
-    return Message(Kind.RESPONSE, value)
+    return JsonRpcMessage(Kind.RESPONSE, value)
 
 
 def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -306,7 +306,7 @@ __all__ = [
     "Batch",
     "Checked",
     "Kind",
-    "Message",
+    "JsonRpcMessage",
     "Refusal",
     "RequestId",
     "check_bytes",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .record import SINKS, Execution
+from .record import SINKS, RecordedExecution
 
 LATEST = "latest.json"
 LIVE_FILE = "live-latest.json"  # a live-edit benchmark recorded on its own, like overhead-latest.json
@@ -47,7 +47,7 @@ class ExecutionBytes:
         return self.legacy_content + (self.legacy_structured or 0)
 
 
-def execution_bytes(execution: Execution) -> ExecutionBytes:
+def execution_bytes(execution: RecordedExecution) -> ExecutionBytes:
     routed = execution.step.routed
     audiences = [AudienceBytes(sink, str(d.selector), json_bytes(d.payload))
                  for sink in SINKS for d in (routed.received[sink] if routed else ())]

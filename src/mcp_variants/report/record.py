@@ -61,7 +61,7 @@ class Step:
 
 
 @dataclass
-class Execution:
+class RecordedExecution:
     """One execution with every declared variant requested, and the same call as a legacy client makes it:
     the bytes each audience received, next to the legacy pair (and the legacy pair with a JSON mirror)."""
 
@@ -75,7 +75,7 @@ class DemoRun:
     """Everything `mcp-variants demo` measured, for the report."""
 
     steps: list[Step]
-    executions: list[Execution]
+    executions: list[RecordedExecution]
     versions: list[str]  # server/discover supportedVersions
     tools: dict[str, dict[str, Any]]  # the 2026-12-01 listing (with the ui extension), by name
     views: dict[str, str]  # ui:// uri -> the view's HTML, as resources/read returned it

@@ -50,8 +50,8 @@ from ..protocol.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     Batch,
+    JsonRpcMessage,
     Kind,
-    Message,
     Refusal,
     check_bytes,
     dumps,
@@ -299,7 +299,7 @@ class StdioServerConnection:
             if answer is not None:
                 await self._write(answer)
 
-    def _admit(self, message: Message) -> dict[str, Any] | None:
+    def _admit(self, message: JsonRpcMessage) -> dict[str, Any] | None:
         """Pass `message` to the SDK, or return the answer it gets instead."""
         if message.kind is Kind.REQUEST:
             answer = self.era.screen(message)

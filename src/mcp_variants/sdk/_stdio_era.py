@@ -17,7 +17,7 @@ from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp_types import InitializeRequestParams
 from pydantic import ValidationError
 
-from ..protocol.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, Message, error_response
+from ..protocol.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, JsonRpcMessage, error_response
 from ..protocol.versions import HANDSHAKE_VERSIONS, STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ._bridge import UNSUPPORTED_PROTOCOL_VERSION, VERSION_KEY, rewrite_error
 
@@ -44,7 +44,7 @@ class ConnectionEra:
     def allows_batches(self) -> bool:
         return self.era is Opening.HANDSHAKE and self.version in BATCH_VERSIONS
 
-    def screen(self, request: Message) -> dict[str, Any] | None:
+    def screen(self, request: JsonRpcMessage) -> dict[str, Any] | None:
         """The answer to give `request` instead of passing it to the SDK, or None to pass it."""
         method, params = request.method, request.params
         claimed = _envelope_version(params)
@@ -59,7 +59,8 @@ class ConnectionEra:
             return _initialize_refused(request, params)
         return None
 
-    def _open(self, request: Message, method: str | None, params: dict[str, Any] | None, claimed: str | None) -> dict[str, Any] | None:
+    def _open(self, request: JsonRpcMessage, method: str | None, params: dict[str, Any] | None,
+              claimed: str | None) -> dict[str, Any] | None:
         if method == "initialize":
             try:
                 requested = InitializeRequestParams.model_validate(params or {}, by_name=False).protocol_version
@@ -95,7 +96,7 @@ def _envelope_version(params: dict[str, Any] | None) -> str | None:
     return str(meta[VERSION_KEY])
 
 
-def _initialize_refused(request: Message, params: dict[str, Any] | None) -> dict[str, Any]:
+def _initialize_refused(request: JsonRpcMessage, params: dict[str, Any] | None) -> dict[str, Any]:
     requested = (params or {}).get("protocolVersion")
     data: dict[str, Any] = {"supported": sorted(STATELESS_VERSIONS)}
     if isinstance(requested, str):

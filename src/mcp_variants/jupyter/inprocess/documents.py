@@ -22,7 +22,7 @@ from jupyter_ydoc import YNotebook
 from pycrdt import Map
 
 from ...protocol.errors import ErrorKind, ToolError
-from ..live.contents import LiveDocument, Lobby
+from ..live.contents import LiveDocument, Roster
 from ..live.edits import NotebookEdits
 from ..runtime import Origin
 from .contents import api_path
@@ -35,7 +35,7 @@ class ServerRooms:
 
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
-        self.lobby: Lobby | None = None  # the agents are not shown in process yet (docs/guides/jupyter.md)
+        self.lobby: Roster | None = None  # the agents are not shown in process yet (docs/guides/jupyter.md)
 
     def _extension(self) -> Any:
         return self.serverapp.web_app.settings.get(YDOC_EXTENSION)

@@ -18,7 +18,7 @@ from pycrdt import Map, Text
 
 from .cell_ids import ids_of, index_of, positions
 from .running import set_outputs
-from .text import byte_span, changed_span, rebase
+from .text_spans import byte_span, changed_span, rebase
 
 MISSING = object()
 YMap = Map[Any]

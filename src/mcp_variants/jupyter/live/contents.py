@@ -60,8 +60,9 @@ class LiveDocument(Protocol):
     async def close(self) -> None: ...
 
 
-class Lobby(Protocol):
-    """Where JupyterLab lists who works on which notebook (live/lobby.Lobby: the server's global awareness room)."""
+class Roster(Protocol):
+    """Where JupyterLab lists who works on which notebook: what the contents need of live/lobby.Lobby (the server's
+    global awareness room), so that they import nothing of its websocket."""
 
     def present(self, agent: Agent, path: str) -> None: ...
 
@@ -74,7 +75,7 @@ class Documents(Protocol):
     """Where a server's shared documents come from."""
 
     @property
-    def lobby(self) -> Lobby | None:
+    def lobby(self) -> Roster | None:
         """Where the agents show in JupyterLab's collaborators panel; None: nowhere."""
         ...
 
