@@ -38,7 +38,6 @@ from typing import Any
 
 from mcp_variants.client.stdio import envelope
 
-from . import naive_server
 from .cli import load_lines, parser, show, table
 from .notebook_size import notebook
 from .record import REPO
@@ -96,6 +95,12 @@ class PhysicalFloor:
     read (and written) with the json module, no nbformat."""
 
     def __init__(self, root: Path, sockets: Path) -> None:
+        # Imported here, not with the module: naive_server imports nbformat, whose jsonschema builds its iri grammar,
+        # seconds that every `python -m bench` would pay before parsing its options.
+        from . import naive_server
+
+        naive_server.ROOT = root
+        self.listings = naive_server
         self.root = root
         self.kernel = RawKernel(sockets, root, "floor")
 
@@ -107,7 +112,7 @@ class PhysicalFloor:
             manager = self.kernel.manager
             return [{"id": manager.kernel_id, "name": manager.kernel_name, "alive": await manager.is_alive()}]
         if kind in ("list_files", "list_notebooks"):
-            return getattr(naive_server, kind)()  # a scandir, a glob: nothing of the SDK's in them
+            return getattr(self.listings, kind)()  # a scandir, a glob: nothing of the SDK's in them
         notebook = json.loads(path.read_bytes())
         cells = notebook["cells"]
         if kind == "read_cell":
@@ -132,7 +137,6 @@ class Floors:
             OURS: StdioServer(root, argv=[sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), "--embedded"]),
             NAIVE: StdioServer(root, extra_env=env, argv=[sys.executable, "-m", "bench.naive_server", "--root", str(root)]),
         }
-        naive_server.ROOT = root
         self.floor = PhysicalFloor(root, sockets)
         self.calls = {who: calls(f"{who.replace(' ', '_')}.ipynb") for who in CONTESTANTS}
 

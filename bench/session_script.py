@@ -13,9 +13,10 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # imported when the facts are computed (steps), not by every `python -m bench`
+    import pandas as pd
 
 CSV = "sales.csv"
 NOTEBOOK = "analysis.ipynb"
@@ -79,6 +80,8 @@ def _value(series: pd.Series, key: str) -> str:
 
 def steps(csv: Path) -> tuple[Step, ...]:
     """The session, with its facts read from `csv` the way the kernel will print them."""
+    import pandas as pd
+
     orders = pd.read_csv(csv, parse_dates=["date"])
     described = orders.describe()
     units = orders.groupby("region")["units"].sum().sort_values(ascending=False)
