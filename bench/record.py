@@ -62,13 +62,14 @@ def machine() -> dict[str, Any]:
     }
 
 
-def write(report: dict[str, Any], now: datetime, sha: str, *, suffix: str = "", latest: str = "latest.json") -> Path:
-    """The report as bench/results/<date>-<sha><suffix>.json and as bench/results/<latest>; the first path."""
+def write(report: dict[str, Any], now: datetime, sha: str, *, suffix: str = "", latest: str | None = "latest.json") -> Path:
+    """The report as bench/results/<date>-<sha><suffix>.json and (unless None) as bench/results/<latest>; the first path."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     text = json.dumps(report, indent=2) + "\n"
     path = RESULTS / f"{now:%Y-%m-%d}-{sha}{suffix}.json"
     path.write_text(text)
-    (RESULTS / latest).write_text(text)
+    if latest is not None:
+        (RESULTS / latest).write_text(text)
     return path
 
 

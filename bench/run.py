@@ -15,7 +15,8 @@ abandoned HTTP session costs (bench.sessions); execute_code through an Enterpris
 JupyterHub against their raw clients, and one worker against two (bench.scale); what reaches the model over a
 realistic session, in tokens, against jupyter-mcp-server 2.2.4, each step's facts checked (bench.context).
 
-Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json.
+Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json; with --only, only
+bench/results/<UTC date>-<short git sha>-<part>-<part>....json (latest.json stays the last full run).
 Benchmarks measure and record; they assert nothing and always exit 0 when they ran. The one
 exception is `python -m bench --smoke` (bench.smoke, what CI runs): a few calls per part, nothing
 recorded, exit 1 on an error or a gross regression.
@@ -167,6 +168,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.smoke:
         sys.exit(smoke.judge(report, chosen, began))
     if args.no_record:
+        return
+    if only:  # some parts: a file of their own; latest.json stays the last full run
+        path = write(report, now, sha, suffix="-" + "-".join(chosen), latest=None)
+        print(f"recorded {path.relative_to(REPO)}")
         return
     path = write(report, now, sha)
     print(f"recorded {path.relative_to(REPO)} and bench/results/latest.json")

@@ -28,6 +28,7 @@ from .run_loop import RunningKernel, utc_now
 from .runtime import KernelInfo, KernelSpecInfo
 
 if TYPE_CHECKING:
+    import zmq
     import zmq.asyncio
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
@@ -39,21 +40,42 @@ OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_inf
 
 
 class ZmqChannels:
-    """A local kernel's ZMQ channels (jupyter_client's async client), as the run loop reads them."""
+    """A local kernel's ZMQ channels (jupyter_client's async client), as the run loop reads them.
+
+    A message already received is taken at once, from a synchronous view of the channel's socket: the async
+    client's `get_msg` spends two turns of the event loop on each (a poll, then a recv), and a kernel's messages
+    mostly come in a burst, the shell reply before the run's idle status.
+    """
 
     def __init__(self, manager: AsyncKernelManager, client: Any) -> None:
+        import zmq
+
         self.manager = manager
         self.client = client
+        self._iopub_now: zmq.Socket[bytes] = zmq.Socket.shadow(client.iopub_channel.socket.underlying)
+        self._shell_now: zmq.Socket[bytes] = zmq.Socket.shadow(client.shell_channel.socket.underlying)
 
     def execute(self, code: str, *, silent: bool = False) -> str:
         msg_id: str = self.client.execute(code, silent=silent, store_history=not silent, allow_stdin=False)
         return msg_id
 
     async def iopub(self, timeout: float) -> dict[str, Any] | None:
-        return await _next(self.client.get_iopub_msg, timeout)
+        return self._received(self._iopub_now) or await _next(self.client.get_iopub_msg, timeout)
 
     async def shell(self, timeout: float) -> dict[str, Any] | None:
-        return await _next(self.client.get_shell_msg, timeout)
+        return self._received(self._shell_now) or await _next(self.client.get_shell_msg, timeout)
+
+    def _received(self, socket: zmq.Socket[bytes]) -> dict[str, Any] | None:
+        """The next message `socket` has already received, parsed as the async client parses it; None when none."""
+        import zmq
+
+        try:
+            frames = socket.recv_multipart(zmq.NOBLOCK)
+        except zmq.Again:
+            return None
+        _, message = self.client.session.feed_identities(frames)
+        parsed: dict[str, Any] = self.client.session.deserialize(message)
+        return parsed
 
     async def interrupt(self) -> None:
         await self.manager.interrupt_kernel()
