@@ -12,7 +12,6 @@ import pytest
 
 from mcp_variants.client.stdio import envelope
 from support.servers import serve_stdio
-from support.waiting import until
 
 from .conftest import (
     CACHE_META,
@@ -304,7 +303,6 @@ def test_concurrent_edits_are_all_kept(stateless: StatelessClient, root: Path) -
     path = write_notebook(root / "busy.ipynb", [])
     connection = stateless.connection
     count = 12
-    results: list[dict[str, Any]] = []
     # Send every request before reading any answer: the server handles them concurrently.
     messages = [
         {"jsonrpc": "2.0", "id": f"busy-{i}", "method": "tools/call", "params": {
@@ -315,13 +313,8 @@ def test_concurrent_edits_are_all_kept(stateless: StatelessClient, root: Path) -
     ]
     for message in messages:
         connection.send(message)
-    # Answers to requests sent with `send` land in `notifications` while a later request waits.
-    def answered() -> list[dict[str, Any]]:
-        connection.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION)})
-        results = [m for m in connection.notifications if str(m.get("id", "")).startswith("busy-")]
-        return results if len(results) >= count else []
-
-    results = until(answered, f"{count} answers", timeout=60)
+    # The connection routes each answer by its id, whatever order they come in.
+    results = [connection.wait_response(message["id"], what=message["id"]) for message in messages]
     assert len(results) == count, results
     assert all(not r["result"].get("isError") for r in results), results
     notebook = read_valid(path)
