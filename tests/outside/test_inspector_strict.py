@@ -23,7 +23,8 @@ LAUNCHER = "@modelcontextprotocol/inspector/clients/launcher/build/index.js"
 @pytest.mark.parametrize(("era", "extra"), [("legacy", ()), ("modern", ()), ("legacy", ("--compat", "jupyter-mcp-server"))])
 def test_the_inspector_finds_no_portability_problem_in_our_schemas(tmp_path: Path, era: str, extra: tuple[str, ...]) -> None:
     command = [str(node()), str(node_package(LAUNCHER)), "--cli", *serve_command(tmp_path, "--embedded", *extra),
-               "--method", "tools/list", "--strict", "--protocol-era", era]
+               "--method", "tools/list", "--strict", "--protocol-era", era,
+               "--connect-timeout", "120000"]  # a hang guard, not a judgement: a loaded machine starts the server slowly
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=150, env=node_env(), check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert len(json.loads(done.stdout)["tools"]) >= 18
