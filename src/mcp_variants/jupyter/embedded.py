@@ -168,7 +168,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         await manager.start_kernel(cwd=str(self.root))
         client = manager.client(context=self._context)
         # No heartbeat: liveness is the manager's (`alive`: the kernel is our child). Its channel is a thread per
-        # kernel that pings every second: 0.5 ms of CPU a second in an idle server with one kernel, 0 without.
+        # kernel that pings every second, CPU an idle server would spend for nothing.
         client.start_channels(hb=False)
         try:
             await client.wait_for_ready(timeout=60)

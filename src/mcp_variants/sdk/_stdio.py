@@ -213,8 +213,8 @@ class _PendingBatch:
 class StdioServerConnection:
     """One stdio connection, served by the SDK's JSON-RPC loop with no task or stream of ours in between: the loop's
     reads pull lines from stdin (`_FromClient`), and what a handler writes goes to stdout in the handler's own task
-    (a DeliveringWriteStream). Each stream hop costs a task switch and an event-loop pass: three of them were about 0.2 ms of an
-    execute_code round trip (docs/performance.md)."""
+    (a DeliveringWriteStream). Each stream hop costs a task switch and an event-loop pass on every message, and a
+    round trip is mostly such passes (bench/roundtrip.py)."""
 
     def __init__(self, source: _Input, output: _Output, max_message_bytes: int, at_eof: Callable[[], None],
                  bridge: bool = True) -> None:
