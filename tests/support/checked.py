@@ -45,6 +45,7 @@ class Outputs(dict[str, Any]):
     result: dict[str, Any]
 
     def get(self, key: str, default: Any = None) -> Any:
+        # A result's field asked of its outputs (`out.get("isError")`) would be None, always: fail instead.
         assert "/" in key, f"outputs are keyed by 'audience/format', not {key!r}: the result's own fields are in .result"
         return super().get(key, default)
 
@@ -113,7 +114,7 @@ class CheckedClient:
         if self.stateless and VERSION_KEY not in (params.get("_meta") or {}):
             params = {**params, "_meta": {**(params.get("_meta") or {}), **envelope(OUTPUTS_VERSION, UI_EXTENSIONS)}}
         if isinstance(self.connection, HttpTarget):
-            version = params["_meta"][VERSION_KEY] if self.stateless else LEGACY_VERSION
+            version = params["_meta"][VERSION_KEY] if self.stateless else self.version
             trip = self.connection.exchange(version, None, method, params, CALL_TIMEOUT, envelope=False)
             assert trip.status == 200, (trip.status, trip.problem, trip.raw[:500])
             response = trip.message
