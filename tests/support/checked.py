@@ -59,7 +59,11 @@ class Outputs(dict[str, Any]):
 
 
 class CheckedClient:
-    """A 2026-12-01 client (`stateless`) or a 2025-11-25 one on `connection`; `call` checks every output."""
+    """A 2026-12-01 client (`stateless`) or a 2025-11-25 one on `connection`; `call` checks every output.
+
+    Not `wire.WireClient`: that one judges the wire itself, exchange by exchange; this one the tools' results, with a
+    server of its own when a test needs its process (stderr, PID, SIGTERM).
+    """
 
     def __init__(self, connection: StdioConnection | HttpTarget, *, stateless: bool,
                  client_info: dict[str, Any] | None = None) -> None:
