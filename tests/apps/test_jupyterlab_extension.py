@@ -15,7 +15,8 @@ import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.apps import apps_installed, chromium, node
-from support.extension import ENDPOINT, EndpointServer, extension_server
+from support.checked import CheckedClient
+from support.extension import ENDPOINT, extension_server
 from support.lab import LabPage
 
 from .test_jupyterlab_live import agents_cell_and_output_show_within_two_seconds, page_types_while_the_agent_edits
@@ -30,12 +31,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServerProce
 
 
 @pytest.fixture(scope="module")
-def mcp(lab: JupyterServerProcess) -> Iterator[EndpointServer]:
-    server = EndpointServer(lab.url + ENDPOINT, lab.auth_headers)
-    try:
-        yield server
-    finally:
-        server.close()
+def mcp(lab: JupyterServerProcess) -> Iterator[CheckedClient]:
+    with CheckedClient.http(lab.url + ENDPOINT, lab.auth_headers) as client:
+        yield client
 
 
 @pytest.fixture
@@ -48,9 +46,9 @@ def page(lab: JupyterServerProcess, tmp_path: Path) -> Iterator[LabPage]:
         lab_page.close()
 
 
-def test_the_agents_cell_and_output_show_at_once(lab: JupyterServerProcess, page: LabPage, mcp: EndpointServer) -> None:
+def test_the_agents_cell_and_output_show_at_once(lab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     agents_cell_and_output_show_within_two_seconds(lab, page, mcp)
 
 
-def test_the_page_types_while_the_agent_edits_and_both_are_kept(lab: JupyterServerProcess, page: LabPage, mcp: EndpointServer) -> None:
+def test_the_page_types_while_the_agent_edits_and_both_are_kept(lab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     page_types_while_the_agent_edits(lab, page, mcp)

@@ -21,7 +21,8 @@ import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.apps import ARTIFACTS, apps_installed, chromium, node
-from support.checked_server import AC, PS, Server, text, through
+from support.checked import AC, PS, CheckedClient, Outputs, through
+from support.checked import text_of as text
 from support.jupyter import on_disk
 from support.lab import PANEL, LabError, LabPage, now_ms
 from support.processes import Reaper
@@ -45,7 +46,7 @@ def code(source: str, cell_id: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CheckedClient]:
     with through(jupyterlab, tmp_path_factory.mktemp("mcp-root")) as server:
         yield server
 
@@ -82,7 +83,7 @@ def opened(page: LabPage, lab: JupyterServerProcess, name: str) -> LabPage:
     return page
 
 
-def all_cells(mcp: Server, name: str) -> list[str]:
+def all_cells(mcp: CheckedClient, name: str) -> list[str]:
     """The cell ids of the notebook as the agent reads it, page after page."""
     ids: list[str] = []
     cursor: str | None = "0"
@@ -93,12 +94,12 @@ def all_cells(mcp: Server, name: str) -> list[str]:
     return ids
 
 
-def ok(out: dict[str, Any]) -> dict[str, Any]:
-    assert not out["result"].get("isError"), json.dumps(out["result"])[:2000]
+def ok(out: Outputs) -> Outputs:
+    assert not out.is_error, json.dumps(out.result)[:2000]
     return out
 
 
-def agents_cell_and_output_show_within_two_seconds(lab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def agents_cell_and_output_show_within_two_seconds(lab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     """The agent inserts and runs a cell in the notebook the page has open: both show within 2 s, no reload, no
     conflict, and the page's model holds the cell, its output and its count (also tests/apps/test_jupyterlab_extension.py)."""
     name = notebook_file(lab, "arrives.ipynb", [code("# the person's notebook", "first")])
@@ -119,7 +120,7 @@ def agents_cell_and_output_show_within_two_seconds(lab: JupyterServerProcess, pa
     assert "not trusted" not in (cells[1]["shown"] or "").lower()
 
 
-def page_types_while_the_agent_edits(lab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def page_types_while_the_agent_edits(lab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     """The page types real keys into one cell while the agent edits the next ten times: both kept, in the page, in
     what the agent reads and in the file the room saves."""
     name = notebook_file(lab, "typing.ipynb", [code("", "person"), code("agent = 0", "agent")])
@@ -145,16 +146,17 @@ def page_types_while_the_agent_edits(lab: JupyterServerProcess, page: LabPage, m
     assert page.eval(NO_RELOAD) and page.conflict_dialog() is None
 
 
-def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def test_an_agents_cell_and_output_show_within_two_seconds(jupyterlab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     agents_cell_and_output_show_within_two_seconds(jupyterlab, page, mcp)
 
 
-def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def test_the_page_types_while_the_agent_edits_and_both_are_kept(jupyterlab: JupyterServerProcess, page: LabPage,
+                                                                mcp: CheckedClient) -> None:
     page_types_while_the_agent_edits(jupyterlab, page, mcp)
 
 
 def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab: JupyterServerProcess, page: LabPage,
-                                                                       mcp: Server) -> None:
+                                                                       mcp: CheckedClient) -> None:
     name = notebook_file(jupyterlab, "busy.ipynb", [code("# typed by the person:", "typed"), code("", "agent-own")])
     opened(page, jupyterlab, name)
     rounds = 50  # each side: 50 inserts and 50 edits, 200 operations in all
@@ -196,7 +198,7 @@ def test_two_hundred_mixed_operations_at_once_lose_and_double_nothing(jupyterlab
 
 
 def test_a_person_inserting_cells_above_does_not_redirect_a_cell_id_edit(jupyterlab: JupyterServerProcess, page: LabPage,
-                                                                        mcp: Server) -> None:
+                                                                        mcp: CheckedClient) -> None:
     name = notebook_file(jupyterlab, "above-page.ipynb", [code("top = 1", "top"), code("target = 'before'", "target")])
     opened(page, jupyterlab, name)
     seen = ok(mcp.call("read_notebook", {"notebook": name}))[PS]["cells"]
@@ -215,7 +217,7 @@ def test_a_person_inserting_cells_above_does_not_redirect_a_cell_id_edit(jupyter
     assert [c["source"] for c in cells][-2:] == ["top = 1", "target = 'after'"], "the cell the agent named, wherever it went"
 
 
-def test_variables_cross_between_the_page_and_the_agent(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def test_variables_cross_between_the_page_and_the_agent(jupyterlab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     name = notebook_file(jupyterlab, "shared-kernel.ipynb", [code("", "person"), code("print(person_value)", "agent-reads")])
     opened(page, jupyterlab, name)
     page.edit_cell(0)
@@ -233,7 +235,7 @@ def test_variables_cross_between_the_page_and_the_agent(jupyterlab: JupyterServe
     assert page.cells()[0]["outputs"] == ["SET BY THE AGENT\n"]
 
 
-def test_a_screenshot_of_an_agents_cell_as_it_arrives(jupyterlab: JupyterServerProcess, page: LabPage, mcp: Server) -> None:
+def test_a_screenshot_of_an_agents_cell_as_it_arrives(jupyterlab: JupyterServerProcess, page: LabPage, mcp: CheckedClient) -> None:
     name = notebook_file(jupyterlab, "watch-the-agent.ipynb", [
         {**nbformat.v4.new_markdown_cell("# Watching the agent\nThe agent works in this notebook through mcp-variants; "
                                          "its cells and their output appear as it goes."), "id": "intro"},
@@ -279,7 +281,7 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
     page.eval("() => { window.jupyterapp.shell.activateById('jp-collaboration-panel'); return true; }")
     agent = "Claude Desktop via mcp-variants"
     reaper = Reaper()
-    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=False,
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=False,
                     reaper=reaper, client_info={"name": "claude-ai", "title": "Claude Desktop", "version": "1"})
     try:
         assert agent not in page.eval(COLLABORATORS)

@@ -35,51 +35,36 @@ UI_TOOLS = {
 }
 
 
-class Raw:
-    """Raw requests on the pool's servers, one per version (the Apps extension offered)."""
-
-    def __init__(self, pool: Pool) -> None:
-        self.pool = pool
-
-    def request(self, version: str, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return self.pool.live(version).raw(method, params)
-
-
-@pytest.fixture(scope="module")
-def raw(pool: Pool) -> Raw:
-    return Raw(pool)
-
-
 @pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
-def test_every_version_lists_and_reads_the_views(raw: Raw, version: str) -> None:
-    listed = raw.request(version, "resources/list")["result"]
+def test_every_version_lists_and_reads_the_views(pool: Pool, version: str) -> None:
+    listed = pool.live(version).raw("resources/list")["result"]
     # The views first, then the root's notebooks (notebook:///, tests/integration/test_notebook_resources.py).
     assert [r["uri"] for r in listed["resources"]] == [v.uri for v in VIEWS] + [f"notebook:///{NOTEBOOK}"]
     for entry in listed["resources"][:len(VIEWS)]:
         assert entry["uri"].startswith("ui://") and entry["mimeType"] == UI_MIME_TYPE
         assert entry["_meta"]["ui"]["csp"] == {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
     for view in VIEWS:
-        result = raw.request(version, "resources/read", {"uri": view.uri})["result"]
+        result = pool.live(version).raw("resources/read", {"uri": view.uri})["result"]
         (content,) = result["contents"]
         assert content["uri"] == view.uri and content["mimeType"] == UI_MIME_TYPE
         assert content["text"] == (VIEWS_DIR / view.file).read_text(encoding="utf-8")
         assert content["_meta"]["ui"]["csp"]["connectDomains"] == []
         if version not in HANDSHAKE_VERSIONS:  # the stateless eras' required cache hints
             assert result["resultType"] == "complete" and result["cacheScope"] == "public" and result["ttlMs"] > 0
-    assert [t["uriTemplate"] for t in raw.request(version, "resources/templates/list")["result"]["resourceTemplates"]] == [
+    assert [t["uriTemplate"] for t in pool.live(version).raw("resources/templates/list")["result"]["resourceTemplates"]] == [
         "notebook:///{+path}", "mcp-variants://runs/{run}/outputs/{index}", "cell-output:///{+path}/cells/{cell}/outputs/{index}"]
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-12-01"])
-def test_an_unknown_resource_is_invalid_params(raw: Raw, version: str) -> None:
-    error = raw.request(version, "resources/read", {"uri": "ui://mcp-variants/nope.html"})["error"]
+def test_an_unknown_resource_is_invalid_params(pool: Pool, version: str) -> None:
+    error = pool.live(version).raw("resources/read", {"uri": "ui://mcp-variants/nope.html"})["error"]
     assert error["code"] == -32602 and error["data"]["uri"] == "ui://mcp-variants/nope.html"
     assert set(error["data"]["available"]) == {v.uri for v in VIEWS}
 
 
 @pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
-def test_tools_link_their_views_at_every_version(raw: Raw, version: str) -> None:
-    tools = {t["name"]: t for t in raw.request(version, "tools/list")["result"]["tools"]}
+def test_tools_link_their_views_at_every_version(pool: Pool, version: str) -> None:
+    tools = {t["name"]: t for t in pool.live(version).raw("tools/list")["result"]["tools"]}
     uris = {v.uri for v in VIEWS}
     linked = {name: t["_meta"]["ui"]["resourceUri"] for name, t in tools.items() if "ui" in t.get("_meta", {})}
     assert linked == {name: f"ui://mcp-variants/{view}.html" for name, view in UI_TOOLS.items()}
@@ -137,7 +122,7 @@ def test_an_app_only_tool_may_leave_the_view_to_its_caller() -> None:
     check_view_links(declarations)  # and the real ones pass
 
 
-def test_the_server_advertises_the_extension(raw: Raw) -> None:
-    discovered = raw.request("2026-12-01", "server/discover")["result"]
+def test_the_server_advertises_the_extension(pool: Pool) -> None:
+    discovered = pool.live("2026-12-01").raw("server/discover")["result"]
     assert discovered["capabilities"]["extensions"][UI] == {"mimeTypes": [UI_MIME_TYPE]}
     assert json.dumps(discovered).count(UI) == 1

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CELL_META, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
+from support.checked import CheckedClient, text_of
+
+from .conftest import CELL_META, code, markdown, read_valid, write_notebook
 
 AC, AS, PS, UC, UI_S = (
     "assistant/content", "assistant/structured", "programmatic/structured", "user/content",
@@ -31,7 +33,7 @@ def notebook(root: Path, request: pytest.FixtureRequest) -> str:
     return name
 
 
-def test_execute_cell_every_variant_and_writes_outputs_back(stateless: StatelessClient, root: Path, notebook: str) -> None:
+def test_execute_cell_every_variant_and_writes_outputs_back(stateless: CheckedClient, root: Path, notebook: str) -> None:
     first = stateless.call("execute_cell", {"notebook": notebook, "cell_index": 0})
     assert not first.is_error, first.result
     assert "set" in text_of(first[AC]) and "set" in text_of(first[UC])
@@ -49,7 +51,7 @@ def test_execute_cell_every_variant_and_writes_outputs_back(stateless: Stateless
     assert on_disk[2]["outputs"][0]["data"]["text/plain"] == "42"
 
 
-def test_a_plot_is_an_image_for_people_and_a_reference_for_the_model(stateless: StatelessClient, notebook: str) -> None:
+def test_a_plot_is_an_image_for_people_and_a_reference_for_the_model(stateless: CheckedClient, notebook: str) -> None:
     out = stateless.call("execute_cell", {"notebook": notebook, "cell_index": 3})
     images = [b for b in out[UC] if b["type"] == "image"]
     assert images and base64.b64decode(images[0]["data"]).startswith(b"\x89PNG")
@@ -57,7 +59,7 @@ def test_a_plot_is_an_image_for_people_and_a_reference_for_the_model(stateless: 
     assert "data" not in json.dumps(out[AS]), "assistant/structured references images, never inlines them"
 
 
-def test_insert_execute_code_cell_every_variant(stateless: StatelessClient, root: Path, notebook: str) -> None:
+def test_insert_execute_code_cell_every_variant(stateless: CheckedClient, root: Path, notebook: str) -> None:
     out = stateless.call("insert_execute_code_cell", {"notebook": notebook, "cell_index": 1, "source": "print(6 * 7)"})
     assert not out.is_error and "42" in text_of(out[AC])
     assert out[AS]["kind"] == "cell.insert_execute"
@@ -66,7 +68,7 @@ def test_insert_execute_code_cell_every_variant(stateless: StatelessClient, root
     assert out[PS]["cell"]["cellIndex"] == 1 and out.meta[CELL_META] == cells[1]["id"]
 
 
-def test_a_raising_cell_is_an_error_in_every_audience(stateless: StatelessClient, root: Path, notebook: str) -> None:
+def test_a_raising_cell_is_an_error_in_every_audience(stateless: CheckedClient, root: Path, notebook: str) -> None:
     out = stateless.call("insert_execute_code_cell", {"notebook": notebook, "source": "1 / 0"})
     assert out.is_error
     assert out[AS]["error"]["ename"] == "ZeroDivisionError" and out[PS]["error"]["type"] == "execution-error"
@@ -74,7 +76,7 @@ def test_a_raising_cell_is_an_error_in_every_audience(stateless: StatelessClient
     assert read_valid(root / notebook).cells[-1]["outputs"][0]["ename"] == "ZeroDivisionError"
 
 
-def test_restart_notebook_forgets_state(stateless: StatelessClient, notebook: str) -> None:
+def test_restart_notebook_forgets_state(stateless: CheckedClient, notebook: str) -> None:
     stateless.call("execute_cell", {"notebook": notebook, "cell_index": 0})
     out = stateless.call("restart_notebook", {"notebook": notebook})
     assert not out.is_error and out[AS]["kind"] == "notebook.restart" and out[PS]["restarted"] is True
@@ -93,7 +95,7 @@ def test_restart_notebook_forgets_state(stateless: StatelessClient, notebook: st
     ],
 )
 def test_bad_input_is_a_helpful_error_and_changes_nothing(
-    stateless: StatelessClient, root: Path, notebook: str, tool: str, arguments: dict[str, object], hint: str
+    stateless: CheckedClient, root: Path, notebook: str, tool: str, arguments: dict[str, object], hint: str
 ) -> None:
     before = (root / notebook).read_bytes()
     out = stateless.call(tool, {"notebook": notebook, **arguments}, [{"audience": "assistant", "format": "content"}])
@@ -101,8 +103,8 @@ def test_bad_input_is_a_helpful_error_and_changes_nothing(
     assert (root / notebook).read_bytes() == before
 
 
-def test_legacy_shape_at_2025_11_25(legacy: LegacyClient, notebook: str) -> None:
+def test_legacy_shape_at_2025_11_25(legacy: CheckedClient, notebook: str) -> None:
     result = legacy.call("execute_cell", {"notebook": notebook, "cell_index": 0})
-    assert result["structuredContent"]["kind"] == "cell.execute"
+    assert result[AS]["kind"] == "cell.execute"
     result = legacy.call("restart_notebook", {"notebook": notebook})
-    assert result["structuredContent"]["kind"] == "notebook.restart"
+    assert result[AS]["kind"] == "notebook.restart"

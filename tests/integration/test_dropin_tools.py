@@ -3,7 +3,7 @@
 once with their sources told to the model, replace_all, moving by id, names for notebooks, kernel_id,
 execute_code in the current notebook's kernel (issue 21), paging defaults, images as links or scaled, and the
 hint a missing module gets. Every declared variant is requested and checked against its schema
-(StatelessClient) or the legacy shape (LegacyClient, a client with state)."""
+(CheckedClient, stateless) or the legacy shape (a 2025-11-25 client, with state)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ import pytest
 
 from mcp_variants.client.stdio import envelope
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
-from support.checked_server import Server, text
+from support.checked import OUTPUTS_VERSION, CheckedClient, text_of
+from support.checked import text_of as text
 from support.processes import Reaper
 from support.servers import serve_stdio
 
-from .conftest import OUTPUTS_VERSION, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
+from .conftest import code, markdown, read_valid, write_notebook
 
 AC, AS, PS, UC = "assistant/content", "assistant/structured", "programmatic/structured", "user/content"
 # A 2000 x 1000 PNG displayed by the kernel (Pillow is in the server's environment, which the default kernel runs).
@@ -43,7 +44,7 @@ def five(root: Path, request: pytest.FixtureRequest) -> str:
     return name
 
 
-def test_their_argument_names_work_in_our_tools(stateless: StatelessClient, root: Path, five: str) -> None:
+def test_their_argument_names_work_in_our_tools(stateless: CheckedClient, root: Path, five: str) -> None:
     out = stateless.call("insert_cell", {"notebook_name": five, "cell_index": 1, "cell_type": "code", "cell_source": "z = 0"})
     assert not out.is_error, out.result
     assert read_valid(root / five).cells[1]["source"] == "z = 0"
@@ -53,13 +54,13 @@ def test_their_argument_names_work_in_our_tools(stateless: StatelessClient, root
     assert page[PS]["detail"] == "detailed" and [c["index"] for c in page[PS]["cells"]] == [2, 3]
 
 
-def test_an_alias_that_disagrees_with_its_canonical_name_is_an_error(stateless: StatelessClient, five: str) -> None:
+def test_an_alias_that_disagrees_with_its_canonical_name_is_an_error(stateless: CheckedClient, five: str) -> None:
     out = stateless.call("read_notebook", {"notebook": five, "notebook_name": "other.ipynb"})
     assert out.is_error and out[AS]["error"]["type"] == "invalid-arguments"
     assert "notebook_name is another name for notebook" in text_of(out[AC])
 
 
-def test_delete_several_cells_by_id_or_index(stateless: StatelessClient, root: Path, five: str) -> None:
+def test_delete_several_cells_by_id_or_index(stateless: CheckedClient, root: Path, five: str) -> None:
     path = root / five
     before = ids(path)
     out = stateless.call("delete_cell", {"notebook_name": five, "cell_ids_to_delete": [before[3], before[1]]})
@@ -79,7 +80,7 @@ def test_delete_several_cells_by_id_or_index(stateless: StatelessClient, root: P
 
 def test_deleted_sources_share_the_models_text_budget(root: Path, reaper: Reaper) -> None:
     write_notebook(root / "long.ipynb", [code("x" * 5000), code("short = 1"), code("y" * 5000)])
-    server = Server(root, "--output-cap", "2000", stateless=True, reaper=reaper)
+    server = CheckedClient.serve(root, "--output-cap", "2000", stateless=True, reaper=reaper)
     try:
         out = server.call("delete_cell", {"notebook": "long.ipynb", "cell_indices": [0, 1, 2]})
     finally:
@@ -91,7 +92,7 @@ def test_deleted_sources_share_the_models_text_budget(root: Path, reaper: Reaper
     assert [len(d["source"]) for d in out[PS]["deleted"]] == [5000, 9, 5000], "code gets them whole"
 
 
-def test_a_bad_cell_among_several_deletes_none(stateless: StatelessClient, root: Path, five: str) -> None:
+def test_a_bad_cell_among_several_deletes_none(stateless: CheckedClient, root: Path, five: str) -> None:
     before = (root / five).read_bytes()
     for arguments in ({"cell_ids": [ids(root / five)[0], "nope"]}, {"cell_indices": [0, 9]}, {"cell_indices": [1, 1]},
                       {"cell_index": 0, "cell_indices": [1]}):
@@ -100,7 +101,7 @@ def test_a_bad_cell_among_several_deletes_none(stateless: StatelessClient, root:
     assert (root / five).read_bytes() == before
 
 
-def test_replace_all_replaces_every_occurrence(stateless: StatelessClient, root: Path, five: str) -> None:
+def test_replace_all_replaces_every_occurrence(stateless: CheckedClient, root: Path, five: str) -> None:
     once = stateless.call("edit_cell_source", {"notebook": five, "cell_index": 1, "old_string": "a = 1", "new_string": "a = 2"})
     assert once.is_error and "replace_all" in text_of(once[AC])
     out = stateless.call("edit_cell_source", {"notebook_name": five, "cell_index": 1, "old_string": "a = 1", "new_string": "a = 2",
@@ -109,7 +110,7 @@ def test_replace_all_replaces_every_occurrence(stateless: StatelessClient, root:
     assert read_valid(root / five).cells[1]["source"] == "a = 2\na = 2"
 
 
-def test_move_by_ids(stateless: StatelessClient, root: Path, five: str) -> None:
+def test_move_by_ids(stateless: CheckedClient, root: Path, five: str) -> None:
     before = ids(root / five)
     out = stateless.call("move_cell", {"notebook_name": five, "source_cell_id": before[0], "target_cell_id": before[3]})
     assert not out.is_error and out[PS]["toIndex"] == 3
@@ -118,7 +119,7 @@ def test_move_by_ids(stateless: StatelessClient, root: Path, five: str) -> None:
     assert out.is_error and "target_index, or target_cell_id" in text_of(out[AC])
 
 
-def test_paging_defaults_are_theirs(stateless: StatelessClient, root: Path) -> None:
+def test_paging_defaults_are_theirs(stateless: CheckedClient, root: Path) -> None:
     folder = root / "paging"
     (folder / "sub" / "deep").mkdir(parents=True, exist_ok=True)
     for i in range(30):
@@ -142,36 +143,36 @@ def test_paging_defaults_are_theirs(stateless: StatelessClient, root: Path) -> N
     assert len(stateless.call("read_notebook", {"notebook": "thirty.ipynb", "limit": 0})[PS]["cells"]) == 30
 
 
-def test_names_kernel_id_and_kernelspecs_on_a_client_with_state(legacy: LegacyClient, root: Path) -> None:
+def test_names_kernel_id_and_kernelspecs_on_a_client_with_state(legacy: CheckedClient, root: Path) -> None:
     made = legacy.call("use_notebook", {"notebook_name": "nb", "notebook_path": "named.ipynb", "mode": "create"})
-    assert not made.get("isError"), made
-    assert made["structuredContent"]["result"].count("notebook='nb'") == 1
+    assert not made.is_error, made
+    assert made[AS]["result"].count("notebook='nb'") == 1
     assert read_valid(root / "named.ipynb").metadata["kernelspec"]["name"] == "python3"
     legacy.call("insert_execute_code_cell", {"cell_index": -1, "cell_source": "shared = 'from the cell'"})
-    listed = legacy.connection.request("tools/call", {"name": "list_notebooks", "arguments": {}})["result"]
+    listed = legacy.stdio.request("tools/call", {"name": "list_notebooks", "arguments": {}})["result"]
     assert "nb" in text_of(listed["content"])
 
     kernels = legacy.call("list_kernels", {})
-    text = text_of(kernels["content"])
+    text = text_of(kernels[AC])
     assert "Kernelspecs: " in text and "python3" in text
-    notebook_kernel = next(r for r in kernels["structuredContent"]["items"] if r["State"])["ID"]
+    notebook_kernel = next(r for r in kernels[AS]["items"] if r["State"])["ID"]
     echoed = legacy.call("execute_code", {"code": "print(shared)", "kernel_id": notebook_kernel, "timeout": 0, "progress_interval": 5})
-    assert "from the cell" in text_of(echoed["content"]), "kernel_id runs in the notebook's kernel"
+    assert "from the cell" in text_of(echoed[AC]), "kernel_id runs in the notebook's kernel"
 
     # A second notebook attached to the same running kernel shares its variables; unusing it leaves the kernel running.
     legacy.call("use_notebook", {"notebook_name": "twin", "notebook_path": "twin.ipynb", "mode": "create", "kernel_id": notebook_kernel})
     twin = legacy.call("insert_execute_code_cell", {"cell_index": 0, "cell_source": "print(shared)"})
-    assert "from the cell" in text_of(twin["content"])
+    assert "from the cell" in text_of(twin[AC])
     unused = legacy.call("unuse_notebook", {"notebook_name": "twin"})
-    assert "keeps running" in text_of(unused["content"])
+    assert "keeps running" in text_of(unused[AC])
     again = legacy.call("read_cell", {"notebook_name": "nb", "cell_index": 0})
-    assert "shared" in text_of(again["content"])
+    assert "shared" in text_of(again[AC])
 
-    missing = legacy.connection.request("tools/call", {"name": "execute_code", "arguments": {"code": "1", "kernel_id": "no-such-kernel"}})
+    missing = legacy.stdio.request("tools/call", {"name": "execute_code", "arguments": {"code": "1", "kernel_id": "no-such-kernel"}})
     assert missing["result"]["isError"] and "list_kernels" in text_of(missing["result"]["content"])
 
 
-def kernels(server: Server) -> set[str]:
+def kernels(server: CheckedClient) -> set[str]:
     """The ids of the running kernels list_kernels shows."""
     return {row["ID"] for row in server.call("list_kernels")[AS]["items"] if row["ID"]}
 
@@ -185,14 +186,14 @@ def test_execute_code_runs_in_the_current_notebooks_kernel(runtime: str, root: P
     if runtime == "jupyter-server":
         jupyter: JupyterServerProcess = request.getfixturevalue("jupyter")
         extra = ("--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
-    session = Server(root, *extra, stateless=False, reaper=reaper)
-    stateless = Server(root, *extra, stateless=True, reaper=reaper)
+    session = CheckedClient.serve(root, *extra, stateless=False, reaper=reaper)
+    stateless = CheckedClient.serve(root, *extra, stateless=True, reaper=reaper)
     try:
         before = kernels(session)
-        assert not session.call("execute_code", {"code": "scratch = 'own'"})["result"].get("isError")
+        assert not session.call("execute_code", {"code": "scratch = 'own'"}).result.get("isError")
         (own,) = kernels(session) - before
-        made = session.call("use_notebook", {"notebook": f"follow-{runtime}.ipynb", "create": True})["result"]
-        assert not made.get("isError") and own not in text(made["content"]), made
+        made = session.call("use_notebook", {"notebook": f"follow-{runtime}.ipynb", "create": True})
+        assert not made.is_error and own not in text(made[AC]), made.result
         session.call("insert_execute_code_cell", {"source": "z = 99"})
         assert text(session.call("execute_code", {"code": "print(z)"})[AC]).strip() == "99"
         assert text(session.call("execute_code", {"code": "print(scratch)", "kernel_id": own})[AC]).strip() == "own"
@@ -206,23 +207,23 @@ def test_execute_code_runs_in_the_current_notebooks_kernel(runtime: str, root: P
 
 
 def test_without_compat_their_names_are_refused_naming_ours(root: Path, five: str, reaper: Reaper) -> None:
-    server = Server(root, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(root, stateless=True, reaper=reaper)
     try:
         assert "cell_source" not in server.tools["insert_cell"]["inputSchema"]["properties"]
         out = server.call("insert_cell", {"notebook": five, "cell_source": "z = 0"})
     finally:
         server.close()
-    assert out["result"]["isError"] and out[AS]["error"]["type"] == "invalid-arguments"
+    assert out.result["isError"] and out[AS]["error"]["type"] == "invalid-arguments"
     assert "cell_source is not one of its arguments but another server's name for source; pass source." in text(out[AC])
     assert len(ids(root / five)) == 5
 
 
-def test_only_jupyter_documents_are_served(stateless: StatelessClient) -> None:
+def test_only_jupyter_documents_are_served(stateless: CheckedClient) -> None:
     out = stateless.call("connect_to_jupyter", {"jupyter_url": "http://127.0.0.1:9/", "document_provider": "datalayer"})
     assert out.is_error and out[AS]["error"]["type"] == "invalid-arguments" and "'datalayer'" in text_of(out[AC])
 
 
-def test_a_missing_module_names_the_kernels_python_and_the_way_out(stateless: StatelessClient) -> None:
+def test_a_missing_module_names_the_kernels_python_and_the_way_out(stateless: CheckedClient) -> None:
     out = stateless.call("execute_code", {"code": "import cowsay_is_not_installed_anywhere"})
     assert out.is_error
     message = out[AS]["error"]["message"]
@@ -230,7 +231,7 @@ def test_a_missing_module_names_the_kernels_python_and_the_way_out(stateless: St
     assert sys.executable in message and "--kernel" in message and "pip install" in message
 
 
-def test_inline_images_for_the_model_are_scaled(stateless: StatelessClient) -> None:
+def test_inline_images_for_the_model_are_scaled(stateless: CheckedClient) -> None:
     out = stateless.call("execute_code", {"code": BIG_IMAGE})
     model = next(b for b in out[AC] if b["type"] == "image")
     person = next(b for b in out[UC] if b["type"] == "image")
@@ -240,19 +241,19 @@ def test_inline_images_for_the_model_are_scaled(stateless: StatelessClient) -> N
 
 
 @pytest.fixture(scope="module")
-def linking(root: Path) -> Iterator[StatelessClient]:
+def linking(root: Path) -> Iterator[CheckedClient]:
     connection = serve_stdio(root, "--images", "link")
     try:
-        yield StatelessClient(connection)
+        yield CheckedClient(connection, stateless=True)
     finally:
         connection.close()
 
 
-def read_resource(client: StatelessClient, uri: str) -> dict[str, Any]:
+def read_resource(client: CheckedClient, uri: str) -> dict[str, Any]:
     return client.request("resources/read", {"uri": uri, "_meta": envelope(OUTPUTS_VERSION)})
 
 
-def test_link_mode_gives_resource_links_that_resources_read_returns(linking: StatelessClient) -> None:
+def test_link_mode_gives_resource_links_that_resources_read_returns(linking: CheckedClient) -> None:
     out = linking.call("execute_code", {"code": BIG_IMAGE})
     links = [b for b in out[AC] if b["type"] == "resource_link"]
     assert links and not [b for b in out[AC] if b["type"] == "image"] and [b for b in out[UC] if b["type"] == "resource_link"]

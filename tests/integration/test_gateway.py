@@ -2,7 +2,7 @@
 
 One gateway for the module (support.scale), in an environment of its own with a kernelspec only it
 has. Every call is a stateless 2026-12-01 request for every declared variant, each output checked
-against its schema (conftest.StatelessClient): execute_code, execute_cell, insert_execute_code_cell,
+against its schema (support.checked.CheckedClient): execute_code, execute_cell, insert_execute_code_cell,
 restart_notebook; a run interrupted at its timeout keeps the kernel's state; a kernel that dies is
 a kernel-died error within seconds, then a new kernel that says state was lost. The kernels are
 the gateway's (its REST API lists them, they are its processes' children), the notebooks the
@@ -21,13 +21,14 @@ import pytest
 
 from mcp_variants.client.stdio import StdioConnection
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from support.checked import CheckedClient, text_of
 from support.scale import (
     GatewayProcess,
     gateway_fixture,  # noqa: F401 - the `gateway` fixture
 )
 from support.servers import serve_stdio
 
-from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
+from .conftest import code, read_valid, write_notebook
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -56,15 +57,15 @@ def connection(gateway: GatewayProcess, gateway_root: Path) -> Iterator[StdioCon
 
 
 @pytest.fixture(scope="module")
-def client(connection: StdioConnection) -> StatelessClient:
-    return StatelessClient(connection)
+def client(connection: StdioConnection) -> CheckedClient:
+    return CheckedClient(connection, stateless=True)
 
 
 def kernel_pids_of(gateway: GatewayProcess) -> set[int]:
     return {p.pid for p in psutil.Process(gateway.pid).children(recursive=True)}
 
 
-def test_code_runs_in_a_kernel_of_the_gateway(client: StatelessClient, gateway: GatewayProcess) -> None:
+def test_code_runs_in_a_kernel_of_the_gateway(client: CheckedClient, gateway: GatewayProcess) -> None:
     out = client.call("execute_code", {"code": "import os; print(os.getpid())"})
     assert not out.is_error, out.result
     assert int(text_of(out[AC]).split()[-1]) in kernel_pids_of(gateway), "the kernel is a process the gateway started"
@@ -76,7 +77,7 @@ def test_code_runs_in_a_kernel_of_the_gateway(client: StatelessClient, gateway: 
     assert GATEWAY_ONLY in {s["name"] for s in listed[PS]["kernelspecs"]}, "the kernelspecs are the gateway's"
 
 
-def test_notebooks_under_the_root_run_on_the_gateway(client: StatelessClient, gateway: GatewayProcess, gateway_root: Path) -> None:
+def test_notebooks_under_the_root_run_on_the_gateway(client: CheckedClient, gateway: GatewayProcess, gateway_root: Path) -> None:
     path = write_notebook(gateway_root / "on-gateway.ipynb", [code("import sys; x = 6; print(sys.executable)")])
     notebook = json.loads(path.read_text())
     notebook["metadata"]["kernelspec"] = {"name": GATEWAY_ONLY, "display_name": "Python on the gateway", "language": "python"}
@@ -97,7 +98,7 @@ def test_notebooks_under_the_root_run_on_the_gateway(client: StatelessClient, ga
     assert after.is_error and "NameError" in text_of(after[AC]), "a restarted kernel has lost x"
 
 
-def test_a_timeout_interrupts_and_the_kernel_keeps_its_state(client: StatelessClient) -> None:
+def test_a_timeout_interrupts_and_the_kernel_keeps_its_state(client: CheckedClient) -> None:
     kept = client.call("execute_code", {"code": "kept = 41"})
     kernel_id = kept[PS]["kernelId"]
     slow = client.call("execute_code", {"code": "print('partial', flush=True)\nimport time\ntime.sleep(60)", "timeout": 2})
@@ -107,7 +108,7 @@ def test_a_timeout_interrupts_and_the_kernel_keeps_its_state(client: StatelessCl
     assert again[PS]["kernelId"] == kernel_id and again[PS]["outputs"][0]["data"]["text/plain"] == "42"
 
 
-def test_a_kernel_that_dies_is_an_error_then_a_new_kernel(client: StatelessClient, gateway: GatewayProcess) -> None:
+def test_a_kernel_that_dies_is_an_error_then_a_new_kernel(client: CheckedClient, gateway: GatewayProcess) -> None:
     before = client.call("execute_code", {"code": "1"})[PS]["kernelId"]
     began = time.monotonic()
     died = client.call("execute_code", {"code": "import os; os._exit(1)"})
@@ -122,7 +123,7 @@ def test_a_kernel_that_dies_is_an_error_then_a_new_kernel(client: StatelessClien
 def test_the_server_shuts_down_its_kernels_on_the_gateway(gateway: GatewayProcess, tmp_path: Path) -> None:
     connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token)
     try:
-        kernel_id = StatelessClient(connection).call("execute_code", {"code": "1"})[PS]["kernelId"]
+        kernel_id = CheckedClient(connection, stateless=True).call("execute_code", {"code": "1"})[PS]["kernelId"]
         assert kernel_id in gateway.kernel_ids()
     finally:
         connection.close()
@@ -132,7 +133,7 @@ def test_the_server_shuts_down_its_kernels_on_the_gateway(gateway: GatewayProces
 def test_a_wrong_gateway_token_is_a_clear_error(gateway: GatewayProcess, tmp_path: Path) -> None:
     connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", "not-the-token")
     try:
-        refused = StatelessClient(connection).call("execute_code", {"code": "1"})
+        refused = CheckedClient(connection, stateless=True).call("execute_code", {"code": "1"})
     finally:
         connection.close()
     assert refused.is_error and refused[PS]["error"]["type"] == "unauthorized"
@@ -145,7 +146,7 @@ def test_with_a_jupyter_server_notebooks_stay_there_and_kernels_run_on_the_gatew
     connection = serve_stdio(tmp_path, "--gateway-url", gateway.url, "--gateway-token", gateway.token,
                              "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token)
     try:
-        ran = StatelessClient(connection).call("execute_cell", {"notebook": "kept-there.ipynb", "cell_index": 0})
+        ran = CheckedClient(connection, stateless=True).call("execute_cell", {"notebook": "kept-there.ipynb", "cell_index": 0})
         assert not ran.is_error, ran.result
         printed = read_valid(jupyter.root / "kept-there.ipynb").cells[0]["outputs"][0]["text"]
         assert int(printed) in kernel_pids_of(gateway), "the notebook on the Jupyter server ran in a kernel of the gateway"

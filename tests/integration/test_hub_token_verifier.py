@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from support.extension import EndpointConnection
+from mcp_variants.conformance.wire import HttpTarget
+from support.checked import OUTPUTS_VERSION, CheckedClient
 from support.scale import START_TIMEOUT, HubProcess, hub_extension_env
 from support.servers import HttpServer
 from support.waiting import until
-
-from .conftest import StatelessClient
 
 pytestmark = pytest.mark.timeout(300)
 SERVICE = "mcp-variants"
@@ -55,8 +54,8 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def client(server: HttpServer, token: str) -> StatelessClient:
-    return StatelessClient(EndpointConnection(server.url, bearer(token)))  # type: ignore[arg-type]
+def client(server: HttpServer, token: str) -> CheckedClient:
+    return CheckedClient.http(server.url, bearer(token))
 
 
 def audit(server: HttpServer) -> list[dict[str, Any]]:
@@ -80,11 +79,9 @@ def test_a_token_the_hub_does_not_grant_the_service_runs_nothing(hub: HubProcess
               "not-a-hub-token"]
     before = len(audit(server))
     for headers in [*map(bearer, tokens), {}]:
-        connection = EndpointConnection(server.url, headers)
-        response = connection.post("tools/call", {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"}, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}})
-        connection.close()
-        assert response.status_code == 401 and "www-authenticate" in response.headers, (response.status_code, response.text[:300])
+        response = HttpTarget(server.url, headers=headers).exchange(OUTPUTS_VERSION, None, "tools/call",
+                                                                    {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"}})
+        assert response.status == 401 and response.headers and "www-authenticate" in response.headers, (response.status, response.raw[:300])
     assert not (server.root / "ran").exists()
     assert len(audit(server)) == before
 

@@ -19,17 +19,18 @@ from typing import Any
 import httpx
 import pytest
 
+from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.server.callers import os_user
 from mcp_variants.server.observe import digest
-from support.extension import ENDPOINT, EndpointConnection, extension_server
+from support.checked import AC, OUTPUTS_VERSION, PS, CheckedClient, text_of
+from support.extension import ENDPOINT, extension_server
 from support.jupyter import kernel_ids, sessions
 from support.waiting import until
 
-from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
+from .conftest import code, read_valid, write_notebook
 
 pytestmark = pytest.mark.timeout(300)
-AC, PS = "assistant/content", "programmatic/structured"
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +41,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServerPr
 
 
 @pytest.fixture(scope="module")
-def client(server: JupyterServerProcess) -> Iterator[StatelessClient]:
-    connection = EndpointConnection(server.url + ENDPOINT, server.auth_headers)
-    try:
-        yield StatelessClient(connection)  # type: ignore[arg-type]  # a connection is anything with request(method, params)
-    finally:
-        connection.close()
+def client(server: JupyterServerProcess) -> Iterator[CheckedClient]:
+    with CheckedClient.http(server.url + ENDPOINT, server.auth_headers) as client:
+        yield client
 
 
 def audit_lines(server: JupyterServerProcess, tool: str, wanted: Callable[[dict[str, Any]], bool] = lambda line: True,
@@ -60,7 +58,7 @@ def audit_lines(server: JupyterServerProcess, tool: str, wanted: Callable[[dict[
     return until(found, f"a wanted {tool} line in the audit trail", timeout)
 
 
-def test_execute_code_runs_in_a_kernel_of_the_server(client: StatelessClient, server: JupyterServerProcess) -> None:
+def test_execute_code_runs_in_a_kernel_of_the_server(client: CheckedClient, server: JupyterServerProcess) -> None:
     out = client.call("execute_code", {"code": "import os; print(os.getcwd()); 6 * 7"})
     assert not out.is_error, out.result
     assert str(server.root) in text_of(out[AC]) and out[PS]["outputs"][-1]["data"]["text/plain"] == "42"
@@ -70,7 +68,7 @@ def test_execute_code_runs_in_a_kernel_of_the_server(client: StatelessClient, se
 
 
 def test_a_notebook_runs_in_its_session_kernel_and_is_saved_by_the_contents_manager(
-        client: StatelessClient, server: JupyterServerProcess) -> None:
+        client: CheckedClient, server: JupyterServerProcess) -> None:
     write_notebook(server.root / "flow.ipynb", [code("x = 6")])
     first = client.call("execute_cell", {"notebook": "flow.ipynb", "cell_index": 0})
     assert not first.is_error, first.result
@@ -87,7 +85,7 @@ def test_a_notebook_runs_in_its_session_kernel_and_is_saved_by_the_contents_mana
 
 
 def test_a_notebook_runs_whole_and_its_variables_are_read_in_its_session_kernel(
-        client: StatelessClient, server: JupyterServerProcess) -> None:
+        client: CheckedClient, server: JupyterServerProcess) -> None:
     """execute_notebook and list_variables / inspect_variable in process (issue 21): the session kernel, silently."""
     write_notebook(server.root / "run-all.ipynb", [code("rows = [1, 2, 3]"), code("total = sum(rows)\nprint(total)")])
     ran = client.call("execute_notebook", {"notebook": "run-all.ipynb"})
@@ -105,17 +103,12 @@ def test_a_notebook_runs_whole_and_its_variables_are_read_in_its_session_kernel(
 def test_requests_without_valid_credentials_run_nothing(server: JupyterServerProcess) -> None:
     before = kernel_ids(server)
     url = server.url + ENDPOINT
-    call = {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"},
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}}
+    call = {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"}}
     for headers in ({}, {"Authorization": "token not-the-token"}, {"Authorization": "Bearer not-the-token"}):
-        connection = EndpointConnection(url, headers)
-        try:
-            for method, params in (("tools/call", call), ("tools/list", {"_meta": call["_meta"]})):
-                response = connection.post(method, params)
-                assert response.status_code in (401, 403), (headers, response.status_code, response.text[:300])
-                assert "jsonrpc" not in response.text
-        finally:
-            connection.close()
+        for method, params in (("tools/call", call), ("tools/list", {})):
+            response = HttpTarget(url, headers=headers).exchange(OUTPUTS_VERSION, None, method, params)
+            assert response.status in (401, 403), (headers, response.status, response.raw[:300])
+            assert b"jsonrpc" not in response.raw
     assert kernel_ids(server) == before and not (server.root / "ran").exists()
 
 
@@ -126,17 +119,17 @@ def test_a_login_cookie_needs_the_xsrf_header(server: JupyterServerProcess) -> N
         browser.get(f"{server.url}login")  # sets the _xsrf cookie
         xsrf = browser.cookies.get("_xsrf")
         assert xsrf and any(name.startswith("username-") for name in browser.cookies), dict(browser.cookies)
-        meta = {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}
-        connection = EndpointConnection(server.url + ENDPOINT, {}, client=browser)
-        refused = connection.post("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": meta})
-        assert refused.status_code == 403 and "_xsrf" in refused.text
-        allowed = connection.post("tools/call", {"name": "list_kernels", "arguments": {}, "_meta": meta}, {"X-XSRFToken": xsrf})
-        assert allowed.status_code == 200, allowed.text[:300]
+        cookies = HttpTarget(server.url + ENDPOINT, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in browser.cookies.items())})
+        call = {"name": "list_kernels", "arguments": {}}
+        refused = cookies.exchange(OUTPUTS_VERSION, None, "tools/call", call)
+        assert refused.status == 403 and b"_xsrf" in refused.raw
+        allowed = cookies.exchange(OUTPUTS_VERSION, None, "tools/call", call, headers={"X-XSRFToken": xsrf})
+        assert allowed.status == 200, allowed.raw[:300]
     lines = audit_lines(server, "list_kernels", lambda line: line["via"] == "jupyter")
     assert any(line["via"] == "jupyter" and line["caller"] != os_user() for line in lines), lines
 
 
-def test_the_audit_trail_says_who_ran_what_without_the_code(client: StatelessClient, server: JupyterServerProcess) -> None:
+def test_the_audit_trail_says_who_ran_what_without_the_code(client: CheckedClient, server: JupyterServerProcess) -> None:
     arguments = {"code": "secret_value = 'do-not-log-me'; print(len(secret_value))"}
     out = client.call("execute_code", arguments)
     assert not out.is_error
@@ -165,18 +158,15 @@ def test_spans_configured_the_standard_way_say_who_ran_what(tmp_path: Path) -> N
     env = {"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "jupyter-under-test", "OTEL_BSP_SCHEDULE_DELAY": "50"}
     server = JupyterServerProcess(tmp_path, extensions=("mcp_variants.jupyter_extension",), env=env)
     with server.start(60):
-        connection = EndpointConnection(server.url + ENDPOINT, server.auth_headers)
-        try:
-            out = StatelessClient(connection).call("execute_code", {"code": "1+1"})  # type: ignore[arg-type]
-        finally:
-            connection.close()
+        with CheckedClient.http(server.url + ENDPOINT, server.auth_headers) as client:
+            out = client.call("execute_code", {"code": "1+1"})
         log = until(lambda: '"name": "kernel execute"' in server.output() and server.output(), "the kernel's span in the log", 10)
     assert '"name": "tool execute_code"' in log and '"name": "kernel execute"' in log, log[-3000:]
     assert f'"jupyter.kernel.id": "{out[PS]["kernelId"]}"' in log and '"mcp.protocol.version": "2026-12-01"' in log
     assert f'"enduser.id": "{os_user()}"' in log and '"service.name": "jupyter-under-test"' in log
 
 
-def test_a_run_past_its_timeout_is_interrupted_and_a_dead_kernel_is_replaced(client: StatelessClient, server: JupyterServerProcess) -> None:
+def test_a_run_past_its_timeout_is_interrupted_and_a_dead_kernel_is_replaced(client: CheckedClient, server: JupyterServerProcess) -> None:
     kept = client.call("execute_code", {"code": "kept = 41"})
     slow = client.call("execute_code", {"code": "import time; time.sleep(60)", "timeout": 2})
     assert slow.is_error and slow[PS]["error"]["type"] == "timeout", slow.result
@@ -191,7 +181,7 @@ def test_a_run_past_its_timeout_is_interrupted_and_a_dead_kernel_is_replaced(cli
     until(lambda: kept[PS]["kernelId"] not in kernel_ids(server), "the dead kernel leaves the server's kernel list")
 
 
-def test_restart_notebook_restarts_its_session_kernel(client: StatelessClient, server: JupyterServerProcess) -> None:
+def test_restart_notebook_restarts_its_session_kernel(client: CheckedClient, server: JupyterServerProcess) -> None:
     write_notebook(server.root / "restart.ipynb", [code("y = 1")])
     ran = client.call("execute_cell", {"notebook": "restart.ipynb", "cell_index": 0})
     restarted = client.call("restart_notebook", {"notebook": "restart.ipynb"})

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
-from support.extension import ENDPOINT, EndpointConnection, extension_server
+from support.checked import CheckedClient, text_of
+from support.extension import ENDPOINT, extension_server
 from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts
 
-from .conftest import StatelessClient, text_of
 from .test_live_notebooks import code, notebook_file
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,12 +32,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServerProce
 
 
 @pytest.fixture(scope="module")
-def client(lab: JupyterServerProcess) -> Iterator[StatelessClient]:
-    connection = EndpointConnection(lab.url + ENDPOINT, lab.auth_headers)
-    try:
-        yield StatelessClient(connection)  # type: ignore[arg-type]
-    finally:
-        connection.close()
+def client(lab: JupyterServerProcess) -> Iterator[CheckedClient]:
+    with CheckedClient.http(lab.url + ENDPOINT, lab.auth_headers) as client:
+        yield client
 
 
 def ok(outputs: dict) -> dict:  # type: ignore[type-arg]
@@ -45,7 +42,7 @@ def ok(outputs: dict) -> dict:  # type: ignore[type-arg]
     return outputs
 
 
-def test_the_agent_edits_the_room_and_what_the_person_types_meanwhile_stays(client: StatelessClient, lab: JupyterServerProcess) -> None:
+def test_the_agent_edits_the_room_and_what_the_person_types_meanwhile_stays(client: CheckedClient, lab: JupyterServerProcess) -> None:
     notebook_file(lab.root / "together.ipynb", [code("x = 6", "first")])
     person = Person(lab, "together.ipynb")
     typed: list[str] = []
@@ -87,7 +84,7 @@ def test_the_agent_edits_the_room_and_what_the_person_types_meanwhile_stays(clie
         person.close()
 
 
-def test_a_person_deleting_the_cell_the_agent_runs_ends_the_run_cleanly(client: StatelessClient, lab: JupyterServerProcess) -> None:
+def test_a_person_deleting_the_cell_the_agent_runs_ends_the_run_cleanly(client: CheckedClient, lab: JupyterServerProcess) -> None:
     notebook_file(lab.root / "gone.ipynb", [code("import time\nfor i in range(30):\n    print(i, flush=True); time.sleep(0.1)", "runs")])
     person = Person(lab, "gone.ipynb")
     try:

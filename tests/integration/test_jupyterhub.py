@@ -24,11 +24,12 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
+from support.checked import CheckedClient, Outputs, text_of
 from support.scale import HubProcess, jupyterhub_fixture  # noqa: F401 - the `jupyterhub` fixture
 from support.servers import serve_command, serve_stdio
 from support.waiting import marked_sleep, until
 
-from .conftest import Outputs, StatelessClient, code, read_valid, text_of, write_notebook
+from .conftest import code, read_valid, write_notebook
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -66,11 +67,11 @@ def connection(hub: HubProcess, token: str, tmp_path_factory: pytest.TempPathFac
 
 
 @pytest.fixture(scope="module")
-def client(connection: StdioConnection) -> StatelessClient:
-    return StatelessClient(connection)
+def client(connection: StdioConnection) -> CheckedClient:
+    return CheckedClient(connection, stateless=True)
 
 
-def test_the_notebook_flow_through_the_hub(client: StatelessClient, home: Path) -> None:
+def test_the_notebook_flow_through_the_hub(client: CheckedClient, home: Path) -> None:
     write_notebook(home / "flow.ipynb", [code("x = 6")])
     listed = client.call("list_files", {"pattern": "*.ipynb"})
     assert not listed.is_error, listed.result
@@ -92,14 +93,14 @@ def test_the_notebook_flow_through_the_hub(client: StatelessClient, home: Path) 
     assert first[PS]["kernelId"] in {k["id"] for k in kernels[PS]["kernels"]}
 
 
-def test_execute_code_every_variant_through_the_hub(client: StatelessClient, home: Path) -> None:
+def test_execute_code_every_variant_through_the_hub(client: CheckedClient, home: Path) -> None:
     out = client.call("execute_code", {"code": "import os; print(os.getcwd())"})
     assert not out.is_error, out.result
     assert text_of(out[AC]).strip().endswith(str(home)), "the kernel runs in the user's server"
     assert out[AS]["kind"] == "code.execute"
 
 
-def test_the_hub_stops_the_server_mid_run_then_it_recovers(client: StatelessClient, hub: HubProcess, home: Path) -> None:
+def test_the_hub_stops_the_server_mid_run_then_it_recovers(client: CheckedClient, hub: HubProcess, home: Path) -> None:
     before = client.call("execute_code", {"code": "kept = 41"})
     assert not before.is_error, before.result
     outcome: dict[str, Any] = {}

@@ -18,18 +18,17 @@ from typing import Any
 
 import pytest
 
+from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.tokens import token_headers
-from support.extension import ENDPOINT, EndpointConnection
+from support.checked import OUTPUTS_VERSION, CheckedClient, text_of
+from support.extension import ENDPOINT
 from support.scale import START_TIMEOUT, HubProcess, hub_extension_env
 from support.waiting import until
-
-from .conftest import StatelessClient, text_of
 
 pytestmark = pytest.mark.timeout(400)
 ALICE, BOB = "alice", "bob"
 AC, PS = "assistant/content", "programmatic/structured"
 AUDIT = "mcp-audit.jsonl"  # in each user's home: the single-user server's folder
-META = {"io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 @pytest.fixture(scope="module")
@@ -56,23 +55,17 @@ def alice_token(hub: HubProcess) -> str:
 
 
 @pytest.fixture(scope="module")
-def alice(hub: HubProcess, alice_token: str) -> Iterator[StatelessClient]:
-    connection = EndpointConnection(endpoint(hub, ALICE), token_headers(alice_token))
-    try:
-        yield StatelessClient(connection)  # type: ignore[arg-type]
-    finally:
-        connection.close()
+def alice(hub: HubProcess, alice_token: str) -> Iterator[CheckedClient]:
+    with CheckedClient.http(endpoint(hub, ALICE), token_headers(alice_token)) as client:
+        yield client
 
 
 def refused(url: str, headers: dict[str, str]) -> int:
     """The status a tools/call that would write a file gets; it must not be 200."""
-    connection = EndpointConnection(url, headers)
-    try:
-        response = connection.post("tools/call", {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"}, "_meta": META})
-    finally:
-        connection.close()
-    assert response.status_code != 200 and "jsonrpc" not in response.text, (response.status_code, response.text[:300])
-    return response.status_code
+    response = HttpTarget(url, headers=headers).exchange(OUTPUTS_VERSION, None, "tools/call",
+                                                         {"name": "execute_code", "arguments": {"code": "open('ran', 'w')"}})
+    assert response.status != 200 and b"jsonrpc" not in response.raw, (response.status, response.raw[:300])
+    return response.status
 
 
 def audit(hub: HubProcess, name: str) -> list[dict[str, Any]]:
@@ -80,7 +73,7 @@ def audit(hub: HubProcess, name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def test_alices_hub_token_reaches_her_servers_mcp_and_runs_as_alice(alice: StatelessClient, hub: HubProcess) -> None:
+def test_alices_hub_token_reaches_her_servers_mcp_and_runs_as_alice(alice: CheckedClient, hub: HubProcess) -> None:
     out = alice.call("execute_code", {"code": "import os; print(os.getcwd())"})
     assert not out.is_error, out.result
     assert text_of(out[AC]).strip().endswith(str(home(hub, ALICE))), "the kernel is her server's"
@@ -97,11 +90,8 @@ def test_no_other_credential_reaches_her_server(hub: HubProcess) -> None:
     assert refused(endpoint(hub, ALICE), token_headers("not-a-token")) in (401, 403)
     assert refused(endpoint(hub, ALICE), {}) in (302, 401, 403)
     assert not (home(hub, ALICE) / "ran").exists()
-    connection = EndpointConnection(endpoint(hub, BOB), token_headers(bobs))
-    try:
-        listed = StatelessClient(connection).call("list_kernels", {})  # type: ignore[arg-type]
-    finally:
-        connection.close()
+    with CheckedClient.http(endpoint(hub, BOB), token_headers(bobs)) as client:
+        listed = client.call("list_kernels", {})
     assert not listed.is_error
 
 
@@ -111,7 +101,7 @@ def test_the_conformance_suite_passes_through_the_hub(hub: HubProcess, alice_tok
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
-def test_a_stopped_server_runs_nothing_and_comes_back(alice: StatelessClient, hub: HubProcess, alice_token: str) -> None:
+def test_a_stopped_server_runs_nothing_and_comes_back(alice: CheckedClient, hub: HubProcess, alice_token: str) -> None:
     lines = len(audit(hub, ALICE))
     hub.stop_server(ALICE)
     # The Hub answers for a server that does not run (its proxy routes /user/alice/ to it): 403 to a POST (its

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
-from support.checked_server import Server
+from support.checked import CheckedClient, text_of
 from support.envs import KERNEL_REQUIREMENTS, MISSING_PACKAGE, cached_venv, kernelspecs
 from support.processes import Reaper, kernels_of, started_by_exec
 from support.servers import serve_stdio
 
-from .conftest import StatelessClient, code, read_valid, text_of, write_notebook
+from .conftest import code, read_valid, write_notebook
 
 AC, AS, PS = "assistant/content", "assistant/structured", "programmatic/structured"
 
@@ -52,10 +52,10 @@ def server_fixture(*extra: str):
     """A module's server on stdio with these options (the kernelspecs of `jupyter_path` visible to it)."""
 
     @pytest.fixture(scope="module")
-    def fixture(root: Path, jupyter_path: str) -> Iterator[StatelessClient]:
+    def fixture(root: Path, jupyter_path: str) -> Iterator[CheckedClient]:
         connection = serve(root, jupyter_path, *extra)
         try:
-            yield StatelessClient(connection)
+            yield CheckedClient(connection, stateless=True)
         finally:
             connection.close()
 
@@ -70,21 +70,21 @@ bash_server = server_fixture("--kernel", "bash")
 IMPORT = f"import {MISSING_PACKAGE}, sys; print({MISSING_PACKAGE}.__name__, sys.executable)"
 
 
-def test_the_servers_own_kernel_lacks_the_package_and_says_what_to_do(default_server: StatelessClient) -> None:
+def test_the_servers_own_kernel_lacks_the_package_and_says_what_to_do(default_server: CheckedClient) -> None:
     out = default_server.call("execute_code", {"code": IMPORT})
     assert out.is_error
     message = out[AS]["error"]["message"]
     assert f"No module named '{MISSING_PACKAGE}'" in message and "--kernel" in message and "pip install" in message
 
 
-def test_list_kernels_shows_the_kernelspecs(default_server: StatelessClient) -> None:
+def test_list_kernels_shows_the_kernelspecs(default_server: CheckedClient) -> None:
     specs = {s["name"]: s for s in default_server.call("list_kernels", {})[PS]["kernelspecs"]}
     assert {"python3", "second-python", "bash"} <= specs.keys()
     assert specs["python3"]["isDefault"] and not specs["second-python"]["isDefault"]
     assert specs["bash"]["language"] == "bash"
 
 
-def test_kernel_flag_runs_the_second_environment(second_server: StatelessClient, second_env: Path) -> None:
+def test_kernel_flag_runs_the_second_environment(second_server: CheckedClient, second_env: Path) -> None:
     out = second_server.call("execute_code", {"code": IMPORT})
     assert not out.is_error, out.result
     assert f"{MISSING_PACKAGE} {second_env / 'bin' / 'python'}" in text_of(out[AC])
@@ -93,7 +93,7 @@ def test_kernel_flag_runs_the_second_environment(second_server: StatelessClient,
     assert next(s for s in kernels["kernelspecs"] if s["isDefault"])["name"] == "second-python"
 
 
-def test_a_notebooks_metadata_picks_its_kernel(default_server: StatelessClient, root: Path, second_env: Path) -> None:
+def test_a_notebooks_metadata_picks_its_kernel(default_server: CheckedClient, root: Path, second_env: Path) -> None:
     path = write_notebook(root / "second.ipynb", [code(IMPORT)])
     notebook = json.loads(path.read_text())
     notebook["metadata"]["kernelspec"] = {"name": "second-python", "display_name": "Second Python", "language": "python"}
@@ -111,7 +111,7 @@ def test_a_notebooks_metadata_picks_its_kernel(default_server: StatelessClient, 
     assert fallback[PS]["kernelName"] == "python3" and "'not-installed-here'" in text_of(fallback[AC])
 
 
-def test_bash_through_execute_code_and_the_notebook_tools(bash_server: StatelessClient, root: Path) -> None:
+def test_bash_through_execute_code_and_the_notebook_tools(bash_server: CheckedClient, root: Path) -> None:
     out = bash_server.call("execute_code", {"code": "echo hello-from-bash; echo $((6 * 7))"})
     assert not out.is_error, out.result
     assert "hello-from-bash" in text_of(out[AC]) and "42" in text_of(out[AC])
@@ -137,13 +137,13 @@ def test_kernels_add_no_thread_to_the_server(tmp_path: Path, reaper: Reaper) -> 
     """The kernels' managers and clients share one ZMQ context and start no heartbeat: three kernels, and the server
     has as many threads as with one (each kernel added five before: a context for its manager and one for its
     client, an I/O thread and a reaper each, and the heartbeat's, which woke the idle server every second)."""
-    server = Server(tmp_path, "--embedded", stateless=True, reaper=reaper, fresh=True)
+    server = CheckedClient.serve(tmp_path, "--embedded", stateless=True, reaper=reaper, fresh=True)
     try:
-        process = started_by_exec(server.process.pid)
+        process = started_by_exec(server.stdio.process.pid)
         threads = []
         for index in range(3):
             notebook = f"kernel-{index}.ipynb"
-            assert not server.call("use_notebook", {"notebook": notebook, "create": True})["result"].get("isError")
+            assert not server.call("use_notebook", {"notebook": notebook, "create": True}).result.get("isError")
             ran = server.call("insert_execute_code_cell", {"notebook": notebook, "source": f"print({index} * 7)"})
             assert text_of(ran[AC]).strip() == str(index * 7), ran[AC]
             threads.append(process.num_threads())

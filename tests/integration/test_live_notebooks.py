@@ -25,7 +25,8 @@ import nbformat
 import pytest
 
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess, TokenEndpoint
-from support.checked_server import AC, AS, PS, Server, text, through
+from support.checked import AC, AS, PS, CheckedClient, Outputs, through
+from support.checked import text_of as text
 from support.jupyter import on_disk, sessions
 from support.person import Person, cell_ids, output_texts
 from support.processes import Reaper
@@ -51,9 +52,9 @@ def code(source: str, cell_id: str | None = None) -> dict[str, Any]:
     return cell
 
 
-def contents_writes(server: Server, since: int = 0) -> list[str]:
+def contents_writes(server: CheckedClient, since: int = 0) -> list[str]:
     """The writes our server made through the contents API (its httpx log at INFO), from byte `since` of its stderr on."""
-    log = server.connection.stderr_tail[since:].decode(errors="replace")
+    log = server.stdio.stderr_tail[since:].decode(errors="replace")
     return re.findall(r"HTTP Request: (?:PUT|PATCH|POST|DELETE) \S+/api/contents/(\S+)", log)
 
 
@@ -61,7 +62,7 @@ LOGGED = ("--log-level", "INFO")  # its requests in its stderr (contents_writes)
 
 
 @pytest.fixture(scope="module")
-def live(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def live(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CheckedClient]:
     """One server for the module's tests that need no process of their own: its requests are stateless and each test
     has notebooks of its own, so a fresh process would only add its start-up (the SDK's import, most of its CPU)."""
     with through(jupyterlab, tmp_path_factory.mktemp("live"), *LOGGED) as server:
@@ -69,23 +70,23 @@ def live(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture
-def own_live(jupyterlab: JupyterServerProcess, tmp_path: Path) -> Iterator[Server]:
+def own_live(jupyterlab: JupyterServerProcess, tmp_path: Path) -> Iterator[CheckedClient]:
     """A server of the test's own, for a test that ends it."""
     with through(jupyterlab, tmp_path, *LOGGED) as server:
         yield server
 
 
-def ok(out: dict[str, Any]) -> dict[str, Any]:
-    assert not out["result"].get("isError"), json.dumps(out["result"])[:2000]
+def ok(out: Outputs) -> Outputs:
+    assert not out.is_error, json.dumps(out.result)[:2000]
     return out
 
 
 # ---- every notebook tool, every variant, on the shared document -----------------------------------
 
 
-def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_every_notebook_tool_works_on_the_shared_document(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     nb = "every-tool.ipynb"
-    log_start = len(live.connection.stderr_tail)  # the module's server: what it logged before is other tests'
+    log_start = len(live.stdio.stderr_tail)  # the module's server: what it logged before is other tests'
     opened = ok(live.call("use_notebook", {"notebook": nb, "create": True}))
     assert "It is live" in text(opened[AC]) and opened[PS]["created"]
     kernel_id = opened[PS]["kernelId"]
@@ -136,11 +137,12 @@ def test_every_notebook_tool_works_on_the_shared_document(live: Server, jupyterl
 
 def test_legacy_clients_get_the_same_notebook(jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     notebook_file(jupyterlab.root / "legacy.ipynb", [code("print('hi')", "legacy-1")])
-    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=False, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                                 stateless=False, reaper=reaper)
     try:
         for tool, arguments in [("use_notebook", {"notebook": "legacy.ipynb"}), ("read_notebook", {}), ("read_cell", {"cell_index": 0}),
                                 ("execute_cell", {"cell_id": "legacy-1"}), ("insert_cell", {"source": "y = 2"})]:
-            result = server.call(tool, arguments)["result"]
+            result = server.call(tool, arguments).result
             assert not result.get("isError"), (tool, result)
     finally:
         server.close()
@@ -149,7 +151,7 @@ def test_legacy_clients_get_the_same_notebook(jupyterlab: JupyterServerProcess, 
 # ---- the notebook's own kernel ---------------------------------------------------------------------
 
 
-def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "session.ipynb", [code("")])
     # The person opened it first: JupyterLab made a session, and ran code in its kernel.
     response = httpx.post(f"{jupyterlab.url}api/sessions", headers=jupyterlab.auth_headers,
@@ -169,7 +171,7 @@ def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: Server, 
         assert "7" in "".join(o.get("text", "") for o in back["outputs"])
 
 
-def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "fresh-session.ipynb", [code("")])
     ran = ok(live.call("insert_execute_code_cell", {"notebook": "fresh-session.ipynb", "source": "made_by_agent = 1"}))
     ours = [s for s in sessions(jupyterlab) if s["path"] == "fresh-session.ipynb"]
@@ -180,7 +182,7 @@ def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: Serv
 # ---- cell ids are the address -----------------------------------------------------------------------
 
 
-def test_a_person_inserting_above_does_not_redirect_a_cell_id_edit(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_a_person_inserting_above_does_not_redirect_a_cell_id_edit(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "above.ipynb", [code("first", "c-first"), code("target = 1", "c-target")])
     ok(live.call("read_notebook", {"notebook": "above.ipynb"}))
     person = Person(jupyterlab, "above.ipynb")
@@ -203,7 +205,7 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
     nb = f"dropped-{held}.ipynb"
     notebook_file(jupyterlab.root / nb, [code("a = 1", "only")])
     proxy = Proxy(jupyterlab.port)
-    server = Server(tmp_path, "--jupyter-url", proxy.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", proxy.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
     try:
         ok(server.call("read_notebook", {"notebook": nb}))
         assert proxy.room_connections == 1
@@ -226,7 +228,7 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
         proxy.close()
 
 
-def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "dies.ipynb", [code("")])
     person = Person(jupyterlab, "dies.ipynb")
     try:
@@ -234,8 +236,8 @@ def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: S
             pool.submit(own_live.call, "insert_execute_code_cell",
                         {"notebook": "dies.ipynb", "source": "print('streamed before', flush=True)\nimport time\ntime.sleep(60)"})
             person.wait_for(lambda n: "streamed before" in output_texts(n["cells"][-1]), timeout=30)
-            own_live.connection.process.kill()
-            own_live.connection.process.wait(10)
+            own_live.stdio.process.kill()
+            own_live.stdio.process.wait(10)
         saved = on_disk(jupyterlab, "dies.ipynb", lambda n: len(n.cells) == 2 and bool(n.cells[1].outputs))
         assert saved.cells[1].outputs[0]["text"] == "streamed before\n"
         assert output_texts(person.notebook()["cells"][-1]) == "streamed before\n"
@@ -243,7 +245,7 @@ def test_outputs_that_reached_the_document_stay_when_our_server_dies(own_live: S
         person.close()
 
 
-def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Server, jupyterlab: JupyterServerProcess) -> None:
+def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "deleted.ipynb", [code("keep = 1", "keep")])
     person = Person(jupyterlab, "deleted.ipynb")
     try:
@@ -254,7 +256,7 @@ def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Ser
             assert len(running["cells"]) == 2
             person.change(lambda nb: nb.ycells.pop(1))
             out = pending.result(timeout=30)
-        assert out["result"]["isError"] and out[PS]["error"]["type"] == "not-found"
+        assert out.is_error and out[PS]["error"]["type"] == "not-found"
         assert "was deleted" in text(out[AC]) and "end" in text(out[AC]), "the outputs come back in the result"
         # A marker edit after the run: the server's edits reach the document in order, so an output it put into
         # another cell would be there before the marker.
@@ -265,11 +267,12 @@ def test_a_person_deleting_the_running_cell_ends_the_run_with_an_error(live: Ser
         person.close()
 
 
-def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(live: Server, jupyterlab: JupyterServerProcess, tmp_path: Path,
+def test_two_clients_of_ours_and_a_person_at_once_lose_nothing(live: CheckedClient, jupyterlab: JupyterServerProcess, tmp_path: Path,
                                                                reaper: Reaper) -> None:
     nb = "three-writers.ipynb"
     notebook_file(jupyterlab.root / nb, [code("shared = ''", "shared")])
-    other = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    other = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                                stateless=True, reaper=reaper)
     servers = [live, other]  # two processes, each with its own copy of the room
     person = Person(jupyterlab, nb)
     rounds = 15
@@ -319,7 +322,7 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
     lab.start()
     nb = "restarted.ipynb"
     notebook_file(lab.root / nb, [code("one", "one"), code("two", "two")])
-    server = Server(tmp_path, "--jupyter-url", lab.url, "--jupyter-token", lab.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", lab.url, "--jupyter-token", lab.token, stateless=True, reaper=reaper)
     try:
         ok(server.call("insert_cell", {"notebook": nb, "source": "three"}))
         on_disk(lab, nb, lambda n: len(n.cells) == 3)
@@ -341,7 +344,7 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
 
 
 def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
-    server = Server(tmp_path, stateless=False, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, stateless=False, reaper=reaper)
     try:
         launched = server.call("launch_sandbox")
         record = launched[AS]["sandbox"]
@@ -367,7 +370,7 @@ def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
 
 
 def test_without_collaboration_use_notebook_says_edits_are_not_live(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
-    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
     try:
         opened = ok(server.call("use_notebook", {"notebook": "rest.ipynb", "create": True}))
         assert "will not appear live" in text(opened[AC])

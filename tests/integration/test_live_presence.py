@@ -19,7 +19,8 @@ from pycrdt import Assoc, StickyIndex
 from mcp_variants.client.stdio import envelope
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from support.awareness import GLOBAL_ROOM, Watcher, notebook_room
-from support.checked_server import AC, OUTPUTS_VERSION, Server, text
+from support.checked import AC, OUTPUTS_VERSION, CheckedClient, Outputs
+from support.checked import text_of as text
 from support.person import Person
 from support.processes import Reaper
 
@@ -37,10 +38,10 @@ def notebook(lab: JupyterServerProcess, name: str, cells: list[tuple[str, str]])
     return name
 
 
-def session(lab: JupyterServerProcess, root: Path, reaper: Reaper, client_info: dict[str, Any], *extra: str) -> Server:
+def session(lab: JupyterServerProcess, root: Path, reaper: Reaper, client_info: dict[str, Any], *extra: str) -> CheckedClient:
     """A client of ours with a session (2025-11-25 over stdio), saying who it is in initialize."""
     root.mkdir(exist_ok=True)
-    return Server(root, "--jupyter-url", lab.url, "--jupyter-token", lab.token, *extra, stateless=False, reaper=reaper,
+    return CheckedClient.serve(root, "--jupyter-url", lab.url, "--jupyter-token", lab.token, *extra, stateless=False, reaper=reaper,
                   client_info=client_info)
 
 
@@ -56,8 +57,8 @@ def named(states: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     return [s for s in states if (s.get("user") or {}).get("display_name") == name]
 
 
-def ok(out: dict[str, Any]) -> dict[str, Any]:
-    assert not out["result"].get("isError"), out["result"]
+def ok(out: Outputs) -> Outputs:
+    assert not out.is_error, out.result
     return out
 
 
@@ -143,7 +144,8 @@ def test_a_stateless_request_is_seen_by_the_client_info_it_carries(
     """At 2026-07-28 and later a request says who sends it in its own `_meta` (no initialize): that name is shown."""
     name = notebook(jupyterlab, "stateless.ipynb", [("a", "a = 1")])
     watchers["room"] = room = Watcher(jupyterlab, notebook_room(jupyterlab, name))
-    server = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                                 stateless=True, reaper=reaper)
     try:
         meta = {**envelope(OUTPUTS_VERSION), "io.modelcontextprotocol/clientInfo": {"name": "zed", "title": "Zed", "version": "1"}}
         result = server.request("tools/call", {"name": "overwrite_cell_source", "_meta": meta,

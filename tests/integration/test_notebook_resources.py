@@ -28,11 +28,12 @@ from mcp_variants.client.stdio import StdioConnection, envelope
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.server.subscriptions import CEILING_S
 from mcp_variants.sse import read_sse
+from support.checked import LEGACY_VERSION, OUTPUTS_VERSION, CheckedClient
 from support.person import Person
-from support.servers import serve_stdio
+from support.servers import HttpServer, serve_stdio
 from support.waiting import until
 
-from .conftest import LEGACY_VERSION, OUTPUTS_VERSION, HttpServer, code, write_notebook
+from .conftest import code, write_notebook
 
 pytestmark = pytest.mark.timeout(240)
 UPDATED = "notifications/resources/updated"
@@ -106,7 +107,8 @@ def test_notebooks_are_listed_and_read_at_every_era(notebooks: Path) -> None:
 
 
 class EventStream:
-    """A response's event stream (a session's GET stream, a subscriptions/listen POST), read in a thread."""
+    """A response's event stream (a session's GET stream, a subscriptions/listen POST), read in a thread while it stays
+    open, which conformance.wire.HttpTarget, reading each answer to its end, does not do."""
 
     def __init__(self, client: httpx.Client, response: httpx.Response) -> None:
         self.client, self.response = client, response
@@ -142,13 +144,13 @@ class EventStream:
 
 
 def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    server = HttpServer(notebooks, log=tmp_path_factory.mktemp("http-logs") / "server.log")
     top, marker = uri("top.ipynb"), uri("sub/deeper/inner.ipynb")
     try:
-        watcher, editor = server.session(), server.session()
-        stream = EventStream.standalone(server, watcher.headers)
+        watcher, editor = (CheckedClient.http(server.url, stateless=False) for _ in range(2))
+        stream = EventStream.standalone(server, watcher.session_headers)
         for subscribed in (top, marker):
-            assert server.rpc("resources/subscribe", {"uri": subscribed}, watcher.headers)["result"] == {}
+            assert watcher.request("resources/subscribe", {"uri": subscribed})["result"] == {}
 
         def heard(count: int) -> list[str]:
             """The URIs told so far, once the marker notebook has been told `count` times."""
@@ -168,7 +170,7 @@ def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Pat
         until(lambda: top in heard(1), "the other client's edits told")
         mark()
         assert until(lambda: heard(2), "the marker's second update") == [marker, top, marker], "one update for the two edits"
-        server.rpc("resources/unsubscribe", {"uri": top}, watcher.headers)
+        watcher.request("resources/unsubscribe", {"uri": top})
         editor.call("insert_cell", {"notebook": "top.ipynb", "source": "after the unsubscribe"})
         mark()
         assert until(lambda: heard(3), "the marker's third update") == [marker, top, marker, marker], "none after unsubscribing"
@@ -181,19 +183,19 @@ def test_an_http_session_hears_of_other_clients_edits_not_its_own(notebooks: Pat
 def test_a_cell_output_subscriber_hears_another_clients_run(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """A cell output resource (docs/choices.md "Outputs as resources") watches its notebook: another client running
     the cell is a notification with the output's URI, and a read then has the new output."""
-    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    server = HttpServer(notebooks, log=tmp_path_factory.mktemp("http-logs") / "server.log")
     try:
-        watcher, runner = server.session(), server.session()
+        watcher, runner = (CheckedClient.http(server.url, stateless=False) for _ in range(2))
         cell_id = json.loads((notebooks / "top.ipynb").read_text())["cells"][0]["id"]
         output = f"cell-output:///top.ipynb/cells/{cell_id}/outputs/0"
-        stream = EventStream.standalone(server, watcher.headers)
-        assert server.rpc("resources/subscribe", {"uri": output}, watcher.headers)["result"] == {}
+        stream = EventStream.standalone(server, watcher.session_headers)
+        assert watcher.request("resources/subscribe", {"uri": output})["result"] == {}
         runner.call("overwrite_cell_source", {"notebook": "top.ipynb", "cell_index": 0, "source": "print('ran by another')"})
         runner.call("execute_cell", {"notebook": "top.ipynb", "cell_index": 0})
         until(lambda: any(m.get("method") == UPDATED for m in stream.messages), "the run told to the output's subscriber")
         heard = [m for m in stream.close() if m.get("method") == UPDATED]
         assert all(m["params"] == {"uri": output} for m in heard), heard
-        (content,) = server.rpc("resources/read", {"uri": output}, watcher.headers)["result"]["contents"]
+        (content,) = watcher.request("resources/read", {"uri": output})["result"]["contents"]
         assert content == {"uri": output, "mimeType": "text/plain", "text": "ran by another\n"}
     finally:
         server.close()
@@ -282,7 +284,7 @@ def test_a_stateless_client_listens_with_subscriptions_listen(jupyterlab: Jupyte
 
 
 def test_a_listen_stream_over_http_and_a_prompt_sigterm(notebooks: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    server = HttpServer(notebooks, tmp_path_factory.mktemp("http-logs") / "server.log")
+    server = HttpServer(notebooks, log=tmp_path_factory.mktemp("http-logs") / "server.log")
     headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28"}
     meta = envelope("2026-07-28")
     try:

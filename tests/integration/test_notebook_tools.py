@@ -11,23 +11,10 @@ from typing import Any
 import pytest
 
 from mcp_variants.client.stdio import envelope
-from support.servers import serve_stdio
+from support.checked import OUTPUTS_VERSION, UI_EXTENSIONS, CheckedClient, text_of
+from support.servers import HttpServer, serve_stdio
 
-from .conftest import (
-    CACHE_META,
-    CELL_META,
-    OUTPUTS_VERSION,
-    UI_EXTENSIONS,
-    HttpServer,
-    LegacyClient,
-    StatelessClient,
-    code,
-    markdown,
-    read_valid,
-    sample_cells,
-    text_of,
-    write_notebook,
-)
+from .conftest import CACHE_META, CELL_META, code, markdown, read_valid, sample_cells, write_notebook
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -60,7 +47,7 @@ def ids(notebook: Any) -> list[str]:
 # ---- declarations -------------------------------------------------------------------------------
 
 
-def test_every_tool_declares_its_variants_with_schemas(stateless: StatelessClient) -> None:
+def test_every_tool_declares_its_variants_with_schemas(stateless: CheckedClient) -> None:
     for name in MY_TOOLS:
         tool = stateless.tools[name]
         declared = {f"{v['audience']}/{v['format']}" for v in tool["outputVariants"]}
@@ -74,7 +61,7 @@ def test_every_tool_declares_its_variants_with_schemas(stateless: StatelessClien
 # ---- every tool, every variant, at 2026-12-01 ----------------------------------------------------
 
 
-def test_use_notebook_creates_opens_and_starts_a_kernel(stateless: StatelessClient, root: Path) -> None:
+def test_use_notebook_creates_opens_and_starts_a_kernel(stateless: CheckedClient, root: Path) -> None:
     out = stateless.call("use_notebook", {"notebook": "made/new.ipynb", "create": True})
     assert out.is_error and "No folder" in text_of(out[AC])
     (root / "made").mkdir()
@@ -96,7 +83,7 @@ def test_use_notebook_creates_opens_and_starts_a_kernel(stateless: StatelessClie
     assert record["kernelId"] in {k["id"] for k in listed[PS]["kernels"]}
 
 
-def test_use_notebook_gives_an_old_notebook_stable_ids(stateless: StatelessClient, root: Path) -> None:
+def test_use_notebook_gives_an_old_notebook_stable_ids(stateless: CheckedClient, root: Path) -> None:
     path = write_notebook(root / "old.ipynb", [markdown("# Old"), code("1 + 1")], minor=4)
     out = stateless.call("use_notebook", {"notebook": "old.ipynb"})
     assert out[PS]["upgraded"] is True and "upgraded" in text_of(out[AC])
@@ -107,7 +94,7 @@ def test_use_notebook_gives_an_old_notebook_stable_ids(stateless: StatelessClien
     assert stateless.call("use_notebook", {"notebook": "old.ipynb"})[PS]["upgraded"] is False
 
 
-def test_reading_an_old_notebook_keeps_its_ids_stable(stateless: StatelessClient, root: Path) -> None:
+def test_reading_an_old_notebook_keeps_its_ids_stable(stateless: CheckedClient, root: Path) -> None:
     path = write_notebook(root / "older.ipynb", [code("a = 1"), code("b = 2")], minor=4)
     seen = stateless.call("read_notebook", {"notebook": "older.ipynb"})[PS]["cells"]
     cell_id = seen[1]["id"]
@@ -116,7 +103,7 @@ def test_reading_an_old_notebook_keeps_its_ids_stable(stateless: StatelessClient
     assert ids(read_valid(path)) == [c["id"] for c in seen]
 
 
-def test_insert_read_edit_move_clear_delete(stateless: StatelessClient, root: Path) -> None:
+def test_insert_read_edit_move_clear_delete(stateless: CheckedClient, root: Path) -> None:
     path = write_notebook(root / "walk.ipynb", sample_cells())
     original = ids(read_valid(path))
 
@@ -215,7 +202,7 @@ def test_insert_read_edit_move_clear_delete(stateless: StatelessClient, root: Pa
     assert ids(read_valid(path)) == [new_id, *original]
 
 
-def test_every_result_names_its_kind(stateless: StatelessClient, root: Path) -> None:
+def test_every_result_names_its_kind(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "kinds.ipynb", sample_cells())
     calls = [
         ("use_notebook", {"notebook": "kinds.ipynb"}),
@@ -238,7 +225,7 @@ def test_every_result_names_its_kind(stateless: StatelessClient, root: Path) -> 
         read_valid(root / "kinds.ipynb")
 
 
-def test_text_budgets_hold_for_big_notebooks(stateless: StatelessClient, root: Path) -> None:
+def test_text_budgets_hold_for_big_notebooks(stateless: CheckedClient, root: Path) -> None:
     big = "b" * 100_000
     cells = [code(f"value_{i} = {i}  # " + "x" * 60) for i in range(400)]
     cells[3] = code(big, count=1, outputs=[{"output_type": "stream", "name": "stdout", "text": big}])
@@ -267,7 +254,7 @@ def test_text_budgets_hold_for_big_notebooks(stateless: StatelessClient, root: P
     assert out[PS]["cell"]["source"] == big and out[PS]["cell"]["outputs"][0]["text"] == big
 
 
-def test_list_and_unuse_notebooks(stateless: StatelessClient, root: Path) -> None:
+def test_list_and_unuse_notebooks(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "listed.ipynb", [code("1")])
     kernel = stateless.call("use_notebook", {"notebook": "listed.ipynb"})[PS]["kernelId"]
     out = stateless.call("list_notebooks", {})
@@ -292,16 +279,16 @@ def test_list_and_unuse_notebooks(stateless: StatelessClient, root: Path) -> Non
 def test_an_empty_list_of_notebooks_is_a_message(tmp_path: Path) -> None:
 
     with serve_stdio(tmp_path) as connection:
-        client = StatelessClient(connection)
+        client = CheckedClient(connection, stateless=True)
         out = client.call("list_notebooks", {})
         assert text_of(out[AC]).startswith("No notebooks are open.")
         assert out[AS]["result"].startswith("No notebooks are open.") and out[AS]["items"] == [] and out[AS]["count"] == 0
         assert out[PS] == {"notebooks": [], "default": None}
 
 
-def test_concurrent_edits_are_all_kept(stateless: StatelessClient, root: Path) -> None:
+def test_concurrent_edits_are_all_kept(stateless: CheckedClient, root: Path) -> None:
     path = write_notebook(root / "busy.ipynb", [])
-    connection = stateless.connection
+    connection = stateless.stdio
     count = 12
     # Send every request before reading any answer: the server handles them concurrently.
     messages = [
@@ -313,9 +300,7 @@ def test_concurrent_edits_are_all_kept(stateless: StatelessClient, root: Path) -
     ]
     for message in messages:
         connection.send(message)
-    # The connection routes each answer by its id, whatever order they come in.
-    results = [connection.wait_response(message["id"], what=message["id"]) for message in messages]
-    assert len(results) == count, results
+    results = [connection.wait_response(message["id"], timeout=60) for message in messages]
     assert all(not r["result"].get("isError") for r in results), results
     notebook = read_valid(path)
     assert sorted(c.source for c in notebook.cells) == sorted(f"cell_{i} = {i}" for i in range(count))
@@ -369,7 +354,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize(("tool", "arguments", "error_type", "hint"), BAD_INPUT, ids=[f"{t}-{i}" for i, (t, *_) in enumerate(BAD_INPUT)])
 def test_bad_input_is_a_helpful_error_and_changes_nothing(
-    stateless: StatelessClient, root: Path, bad_root: Path, tool: str, arguments: dict[str, Any], error_type: str, hint: str
+    stateless: CheckedClient, root: Path, bad_root: Path, tool: str, arguments: dict[str, Any], error_type: str, hint: str
 ) -> None:
     watched = [root / "bad.ipynb", bad_root / "secret.ipynb", root / "notes.txt"]
     before = {p: p.read_bytes() for p in watched}
@@ -392,68 +377,68 @@ def test_bad_input_is_a_helpful_error_and_changes_nothing(
 # ---- legacy shape at 2025-11-25, and a connection's own default notebook -------------------------
 
 
-def test_legacy_connection_has_a_default_notebook(legacy: LegacyClient, root: Path) -> None:
+def test_legacy_connection_has_a_default_notebook(legacy: CheckedClient, root: Path) -> None:
     for name in MY_TOOLS:
         tool = legacy.tools[name]
         assert "outputVariants" not in tool and tool["outputSchema"]["type"] == "object", name
 
     result = legacy.call("use_notebook", {"notebook": "legacy.ipynb", "create": True})
-    assert result["structuredContent"]["kind"] == "notebook.use"
-    assert "default notebook" in result["content"][0]["text"]
+    assert result[AS]["kind"] == "notebook.use"
+    assert "default notebook" in result[AC][0]["text"]
 
     result = legacy.call("insert_cell", {"source": "print('legacy')"})  # no notebook: the default
-    cell_id = result["_meta"][CELL_META]
+    cell_id = result.meta[CELL_META]
     assert ids(read_valid(root / "legacy.ipynb")) == [cell_id]
-    assert result["structuredContent"] == {"kind": "cell.insert", "result": result["content"][0]["text"]}
+    assert result[AS] == {"kind": "cell.insert", "result": result[AC][0]["text"]}
 
     result = legacy.call("read_notebook", {})
-    assert result["structuredContent"]["items"][0]["ID"] == cell_id and result["structuredContent"]["count"] == 1
+    assert result[AS]["items"][0]["ID"] == cell_id and result[AS]["count"] == 1
     result = legacy.call("read_cell", {"cell_id": cell_id})
-    assert result["structuredContent"]["kind"] == "cell.read" and result["structuredContent"]["source"] == "print('legacy')"
+    assert result[AS]["kind"] == "cell.read" and result[AS]["source"] == "print('legacy')"
 
     result = legacy.call("list_notebooks", {})
     assert {"Path": "legacy.ipynb", "Default": "yes"}.items() <= next(
-        i for i in result["structuredContent"]["items"] if i["Path"] == "legacy.ipynb").items()
-    assert result["_meta"][CACHE_META] == {"ttlMs": 30000, "cacheScope": "private"}
+        i for i in result[AS]["items"] if i["Path"] == "legacy.ipynb").items()
+    assert result.meta[CACHE_META] == {"ttlMs": 30000, "cacheScope": "private"}
 
     result = legacy.call("unuse_notebook", {})
-    assert "no longer this client's default" in result["content"][0]["text"]
+    assert "no longer this client's default" in result[AC][0]["text"]
     result = legacy.call("read_notebook", {})
-    assert result["isError"] and "use_notebook" in result["content"][0]["text"]
+    assert result.is_error and "use_notebook" in result[AC][0]["text"]
     result = legacy.call("delete_cell", {"notebook": "legacy.ipynb", "cell_index": 5})
-    assert result["isError"] and "out of range" in result["content"][0]["text"]
+    assert result.is_error and "out of range" in result[AC][0]["text"]
 
 
 def test_defaults_belong_to_one_client(http_server: HttpServer, root: Path) -> None:
-    a, b = http_server.session(), http_server.session()
+    a, b = (CheckedClient.http(http_server.url, stateless=False) for _ in range(2))
     write_notebook(root / "shared.ipynb", [code("1")])
 
     used = a.call("use_notebook", {"notebook": "shared.ipynb"})
-    assert not used.get("isError") and used["structuredContent"]["kind"] == "notebook.use"
+    assert not used.is_error and used[AS]["kind"] == "notebook.use"
 
     # B has no default: it is told to name one, and A's notebook is not touched.
     before = (root / "shared.ipynb").read_bytes()
     result = b.call("insert_cell", {"source": "from B"})
-    assert result["isError"] and "use_notebook" in result["content"][0]["text"]
+    assert result.is_error and "use_notebook" in result[AC][0]["text"]
     assert (root / "shared.ipynb").read_bytes() == before
-    listed = b.call("list_notebooks", {})["structuredContent"]["items"]
+    listed = b.call("list_notebooks", {})[AS]["items"]
     assert {"Path": "shared.ipynb", "Default": "no"}.items() <= next(i for i in listed if i["Path"] == "shared.ipynb").items()
 
     # A stateless request on the same server sees no default either.
-    result = http_server.stateless_call("read_cell", {"cell_index": 0}, [{"audience": "assistant", "format": "content"}])
-    assert result["isError"] and "Name the notebook" in result["outputs"][0]["content"][0]["text"]
-    result = http_server.stateless_call("list_notebooks", {}, [{"audience": "programmatic", "format": "structured"}])
-    programmatic = result["outputs"][0]["structuredContent"]
+    with CheckedClient.http(http_server.url) as stateless:
+        result = stateless.call("read_cell", {"cell_index": 0}, [{"audience": "assistant", "format": "content"}])
+        assert result.is_error and "Name the notebook" in result[AC][0]["text"]
+        programmatic = stateless.call("list_notebooks", {}, [{"audience": "programmatic", "format": "structured"}])[PS]
     assert programmatic["default"] is None and not any(n["isDefault"] for n in programmatic["notebooks"])
 
     # A's default works for A.
     result = a.call("insert_cell", {"source": "from A"})
-    assert not result.get("isError")
+    assert not result.is_error
     assert [c.source for c in read_valid(root / "shared.ipynb").cells] == ["1", "from A"]
 
     # Both use it; the kernel outlives A's unuse, and stops with B's.
-    assert b.call("use_notebook", {"notebook": "shared.ipynb"})["structuredContent"]["kind"] == "notebook.use"
+    assert b.call("use_notebook", {"notebook": "shared.ipynb"})[AS]["kind"] == "notebook.use"
     result = a.call("unuse_notebook", {})
-    assert "keeps running" in result["content"][0]["text"], result
+    assert "keeps running" in result[AC][0]["text"], result
     result = b.call("unuse_notebook", {})
-    assert "shut down" in result["content"][0]["text"], result
+    assert "shut down" in result[AC][0]["text"], result

@@ -29,7 +29,8 @@ from mcp_variants.jupyter.remote.server_client import JupyterServerClient
 from mcp_variants.jupyter.remote.websocket import open_channels
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.protocol.errors import ToolError
-from support.checked_server import AC, AS, PS, Server, stdout_of, text
+from support.checked import AC, AS, PS, CheckedClient, stdout_of
+from support.checked import text_of as text
 from support.jupyter import kernel_ids
 from support.processes import Reaper, gone
 
@@ -41,21 +42,21 @@ pytestmark = pytest.mark.timeout(300)
 def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     (jupyter.root / "data").mkdir()
     (jupyter.root / "data" / "remote-only.txt").write_text("only on the Jupyter server")
-    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
     try:
         out = server.call("execute_code", {"code": "import os; print(os.getcwd())"})
-        assert not out["result"].get("isError"), out["result"]
+        assert not out.result.get("isError"), out.result
         assert stdout_of(out).strip() == str(jupyter.root), "the code ran in a kernel of the Jupyter server"
         kernel_id = out[PS]["kernelId"]
         assert kernel_id in kernel_ids(jupyter)
         assert out[AS]["kind"] == "code.execute"
 
         listed = server.call("list_files", {"depth": 2})
-        assert not listed["result"].get("isError"), listed["result"]
+        assert not listed.result.get("isError"), listed.result
         assert {"data", "data/remote-only.txt"} <= {f["path"] for f in listed[PS]["files"]}
         assert {"Path": "data/remote-only.txt", "Type": "file", "Size": 26}.items() <= next(
             i for i in listed[AS]["items"] if i["Path"] == "data/remote-only.txt").items()
-        assert listed["result"]["_meta"]["io.modelcontextprotocol/cache"]["ttlMs"] == 30000
+        assert listed.result["_meta"]["io.modelcontextprotocol/cache"]["ttlMs"] == 30000
         assert [f["path"] for f in server.call("list_files", {"path": "data", "pattern": "*.txt"})[PS]["files"]] == ["data/remote-only.txt"]
 
         kernels = server.call("list_kernels")
@@ -63,20 +64,20 @@ def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyt
         assert ours["executionCount"] >= 1 and ours["started"]
 
         outside = server.call("list_files", {"path": "../"})
-        assert outside["result"]["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
+        assert outside.result["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
         assert server.call("list_files", {"path": "nowhere"})[PS]["error"]["type"] == "not-found"
 
         # Timeout: interrupted, what was printed so far comes back, the kernel keeps its state.
         server.call("execute_code", {"code": "kept = 41"})
         slow = server.call("execute_code", {"code": "print('partial', flush=True)\nimport time\ntime.sleep(60)", "timeout": 2})
-        assert slow["result"]["isError"] and slow[PS]["error"]["type"] == "timeout"
+        assert slow.result["isError"] and slow[PS]["error"]["type"] == "timeout"
         assert "partial" in text(slow[AC])
         assert server.call("execute_code", {"code": "kept + 1"})[PS]["outputs"][0]["data"]["text/plain"] == "42"
 
         # Death: isError within seconds, then a new kernel that says state was lost.
         began = time.monotonic()
         died = server.call("execute_code", {"code": "import os; os._exit(1)"})
-        assert died["result"]["isError"] and died[PS]["error"]["type"] == "kernel-died"
+        assert died.result["isError"] and died[PS]["error"]["type"] == "kernel-died"
         assert time.monotonic() - began < 15
         after = server.call("execute_code", {"code": "1 + 1"})
         assert after[PS]["kernelRestarted"] is True and after[PS]["kernelId"] != kernel_id
@@ -94,12 +95,12 @@ def test_kernel_id_attaches_to_a_kernel_of_the_server_and_leaves_it_running(jupy
     use_notebook take its id; when our server stops, it is still there. list_kernels lists the server's kernelspecs."""
     started = httpx.post(f"{jupyter.url}api/kernels", json={"name": "python3"}, headers=jupyter.auth_headers, timeout=60)
     theirs = started.json()["id"]
-    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
     try:
         specs = {s["name"]: s for s in server.call("list_kernels")[PS]["kernelspecs"]}
         assert specs["python3"]["language"] == "python" and specs["python3"]["isDefault"]
         out = server.call("execute_code", {"code": "person = 'set in their kernel'", "kernel_id": theirs})
-        assert not out["result"].get("isError") and out[PS]["kernelId"] == theirs
+        assert not out.result.get("isError") and out[PS]["kernelId"] == theirs
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(person)")])
         (jupyter.root / "attached.ipynb").write_text(json.dumps(notebook))
         used = server.call("use_notebook", {"notebook": "attached.ipynb", "kernel_id": theirs})
@@ -107,7 +108,7 @@ def test_kernel_id_attaches_to_a_kernel_of_the_server_and_leaves_it_running(jupy
         assert "set in their kernel" in text(server.call("execute_cell", {"notebook": "attached.ipynb", "cell_index": 0})[AC])
         assert "keeps running" in text(server.call("unuse_notebook", {"notebook": "attached.ipynb"})[AC])
         missing = server.call("execute_code", {"code": "1", "kernel_id": "00000000-0000-0000-0000-000000000000"})
-        assert missing["result"]["isError"] and missing[PS]["error"]["type"] == "not-found"
+        assert missing.result["isError"] and missing[PS]["error"]["type"] == "not-found"
     finally:
         server.close()
     assert theirs in kernel_ids(jupyter), "a kernel we attached to is not ours to shut down"
@@ -134,20 +135,20 @@ def test_a_refused_kernel_websocket_fails_at_once_and_says_why(jupyter: JupyterS
 
 def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     """The notebook tools through RemoteContents (one PUT per write) and a remote notebook kernel."""
-    server = Server(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyter.url, "--jupyter-token", jupyter.token, stateless=True, reaper=reaper)
     try:
         opened = server.call("use_notebook", {"notebook": "remote.ipynb", "create": True})
-        assert not opened["result"].get("isError"), opened["result"]
+        assert not opened.result.get("isError"), opened.result
         ran = server.call("insert_execute_code_cell", {"notebook": "remote.ipynb", "source": "import os; print(os.getcwd())"})
-        assert not ran["result"].get("isError"), ran["result"]
+        assert not ran.result.get("isError"), ran.result
         on_disk = nbformat.read(jupyter.root / "remote.ipynb", as_version=4)
         nbformat.validate(on_disk)
         assert on_disk.cells[-1].outputs[0]["text"].strip() == str(jupyter.root)
         assert not (tmp_path / "remote.ipynb").exists(), "nothing is written under the local --root"
         read = server.call("read_notebook", {"notebook": "remote.ipynb"})
-        assert not read["result"].get("isError") and on_disk.cells[-1].id in json.dumps(read[PS])
+        assert not read.result.get("isError") and on_disk.cells[-1].id in json.dumps(read[PS])
         outside = server.call("read_notebook", {"notebook": "../escape.ipynb"})
-        assert outside["result"]["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
+        assert outside.result["isError"] and outside[PS]["error"]["type"] == "path-outside-root"
     finally:
         server.close()
     server.assert_secret_kept(jupyter.token)
@@ -158,17 +159,17 @@ def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_
 
 def test_connect_to_jupyter_switches_only_the_client_that_asks(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
     (jupyter.root / "connect-marker.txt").write_text("x")
-    session = Server(tmp_path, stateless=False, reaper=reaper)
-    stateless = Server(tmp_path, stateless=True, reaper=reaper)
+    session = CheckedClient.serve(tmp_path, stateless=False, reaper=reaper)
+    stateless = CheckedClient.serve(tmp_path, stateless=True, reaper=reaper)
     wrong = "wrong-" + os.urandom(12).hex()
     try:
         cwd = "import os; print(os.getcwd())"
         assert text(session.call("execute_code", {"code": cwd})[AC]).strip() == str(tmp_path)
 
         refused = session.call("connect_to_jupyter", {"url": jupyter.url, "token": wrong})
-        assert refused["result"]["isError"] and "refused the token" in text(refused[AC])
+        assert refused.result["isError"] and "refused the token" in text(refused[AC])
         bad = session.call("connect_to_jupyter", {"url": "ftp://example.org/"})
-        assert bad["result"]["isError"] and "http" in text(bad[AC])
+        assert bad.result["isError"] and "http" in text(bad[AC])
 
         connected = session.call("connect_to_jupyter", {"url": jupyter.url, "token": jupyter.token})
         assert connected[AS]["kind"] == "jupyter.connect", connected
@@ -176,7 +177,7 @@ def test_connect_to_jupyter_switches_only_the_client_that_asks(jupyter: JupyterS
         assert "connect-marker.txt" in session.call("list_files")[AS]["result"]
         # A pasted URL with ?token= works too, and reuses the same backend.
         again = session.call("connect_to_jupyter", {"url": f"{jupyter.url}?token={jupyter.token}"})
-        assert not again["result"].get("isError"), again
+        assert not again.result.get("isError"), again
 
         # Stateless: every variant, an honest "nothing switched", and later calls stay embedded.
         checked = stateless.call("connect_to_jupyter", {"url": jupyter.url, "token": jupyter.token})
@@ -200,10 +201,10 @@ def sandbox_token(record: dict[str, Any]) -> str:
 
 
 def test_sandbox_tools_every_variant_stateless(tmp_path: Path, reaper: Reaper) -> None:
-    server = Server(tmp_path, stateless=True, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, stateless=True, reaper=reaper)
     try:
         launched = server.call("launch_sandbox")
-        assert not launched["result"].get("isError"), launched["result"]
+        assert not launched.result.get("isError"), launched.result
         record = launched[PS]["sandbox"]
         assert launched[AS] == {"kind": "sandbox.launch", "sandbox": record}, "the object shape: no result"
         process = reaper.watch(record["pid"])
@@ -224,7 +225,7 @@ def test_sandbox_tools_every_variant_stateless(tmp_path: Path, reaper: Reaper) -
 
         for tool in ("use_sandbox", "terminate_sandbox"):
             missing = server.call(tool, {"sandbox_id": "s-999"})
-            assert missing["result"]["isError"] and missing[PS]["error"]["type"] == "not-found"
+            assert missing.result["isError"] and missing[PS]["error"]["type"] == "not-found"
             assert "list_sandboxes shows the ids" in text(missing[AC])
 
         ended = server.call("terminate_sandbox", {"sandbox_id": record["id"]})
@@ -238,7 +239,7 @@ def test_sandbox_tools_every_variant_stateless(tmp_path: Path, reaper: Reaper) -
 
 
 def test_sandbox_runs_the_clients_code_and_sigterm_leaves_nothing(tmp_path: Path, reaper: Reaper) -> None:
-    server = Server(tmp_path, stateless=False, reaper=reaper)
+    server = CheckedClient.serve(tmp_path, stateless=False, reaper=reaper)
     where = "import os; print(os.getcwd()); print(os.getpid())"
     tokens: list[str] = []
     try:

@@ -20,12 +20,12 @@ import pytest
 
 from mcp_variants.client.stdio import envelope
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
-from support.checked_server import Server
+from support.checked import OUTPUTS_VERSION, UI_EXTENSIONS, CheckedClient, text_of
 from support.person import Person, output_texts
 from support.processes import Reaper
 from support.servers import serve_stdio
 
-from .conftest import OUTPUTS_VERSION, UI_EXTENSIONS, LegacyClient, StatelessClient, code, markdown, read_valid, text_of, write_notebook
+from .conftest import code, markdown, read_valid, write_notebook
 
 AC, AS, PS, US, UC, UI_S = (
     "assistant/content", "assistant/structured", "programmatic/structured", "user/structured", "user/content",
@@ -38,7 +38,7 @@ SETUP = ("n = 42\nwords = ['a', 'b', 'c']\nconfig = {'depth': 3, 'name': 'x'}\nl
          "import numpy as np\nmatrix = np.arange(12, dtype='int32').reshape(3, 4)\ndef helper():\n    return 1\n")
 
 
-def names_and_history(client: StatelessClient, notebook: str) -> tuple[set[str], int, int]:
+def names_and_history(client: CheckedClient, notebook: str) -> tuple[set[str], int, int]:
     """The notebook kernel's global names, len(In) and execution count, asked the way a person would (a cell run)."""
     out = client.call("insert_execute_code_cell", {"notebook": notebook, "source": "print(sorted(globals())); print(len(In))"},
                       [{"audience": "programmatic", "format": "structured"}])
@@ -54,7 +54,7 @@ def notebook(root: Path, request: pytest.FixtureRequest) -> str:
     return name
 
 
-def test_list_variables_of_the_notebooks_kernel(stateless: StatelessClient, notebook: str) -> None:
+def test_list_variables_of_the_notebooks_kernel(stateless: CheckedClient, notebook: str) -> None:
     assert not stateless.call("execute_cell", {"notebook": notebook, "cell_index": 0}).is_error
     out = stateless.call("list_variables", {"notebook": notebook})
     assert not out.is_error, out.result
@@ -78,7 +78,7 @@ def test_list_variables_of_the_notebooks_kernel(stateless: StatelessClient, note
     assert {"np", "helper"} <= {v["name"] for v in everything[PS]["variables"]}
 
 
-def test_inspect_variable_in_detail(stateless: StatelessClient, notebook: str) -> None:
+def test_inspect_variable_in_detail(stateless: CheckedClient, notebook: str) -> None:
     stateless.call("execute_cell", {"notebook": notebook, "cell_index": 0})
     out = stateless.call("inspect_variable", {"notebook": notebook, "name": "matrix"})
     assert not out.is_error, out.result
@@ -102,7 +102,7 @@ def pandas_python() -> str | None:
 
 
 def server_with_kernelspec(tmp_path: Path, reaper: Reaper, name: str, language: str, python: str,
-                           cells: list[Any]) -> StatelessClient:
+                           cells: list[Any]) -> CheckedClient:
     """Our server whose JUPYTER_PATH has kernelspec `name` (an ipykernel of `python` that says it is `language`),
     on a root with `name`.ipynb, whose metadata picks that kernelspec."""
     spec = tmp_path / "jupyter" / "kernels" / name
@@ -116,7 +116,7 @@ def server_with_kernelspec(tmp_path: Path, reaper: Reaper, name: str, language: 
     (root / f"{name}.ipynb").write_text(nbformat.writes(notebook))
     connection = serve_stdio(root, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
     reaper.watch(connection.process.pid)
-    return StatelessClient(connection)
+    return CheckedClient(connection, stateless=True)
 
 
 def test_a_dataframe_has_its_columns_dtypes_and_head(tmp_path: Path, reaper: Reaper) -> None:
@@ -144,10 +144,10 @@ def test_a_dataframe_has_its_columns_dtypes_and_head(tmp_path: Path, reaper: Rea
         text = text_of(out[AC])
         assert f"df: {frame_type}" in text and "shape/len: 6x2" in text and "First 5 rows:" in text
     finally:
-        client.connection.close()
+        client.stdio.close()
 
 
-def test_looking_leaves_no_trace_in_the_kernel(stateless: StatelessClient, notebook: str) -> None:
+def test_looking_leaves_no_trace_in_the_kernel(stateless: CheckedClient, notebook: str) -> None:
     """No new name in the user's namespace, nothing in In (history), no execution count, no `_`."""
     stateless.call("execute_cell", {"notebook": notebook, "cell_index": 0})
     names, history, count = names_and_history(stateless, notebook)
@@ -160,7 +160,7 @@ def test_looking_leaves_no_trace_in_the_kernel(stateless: StatelessClient, noteb
     assert (history_after, count_after) == (history + 1, count + 1), "only the asking cell was counted and kept in In"
 
 
-def test_the_default_kernel_is_where_execute_code_runs(stateless: StatelessClient) -> None:
+def test_the_default_kernel_is_where_execute_code_runs(stateless: CheckedClient) -> None:
     ran = stateless.call("execute_code", {"code": "only_here = {'k': 1}"}, [{"audience": "programmatic", "format": "structured"}])
     out = stateless.call("list_variables", {}, [{"audience": "programmatic", "format": "structured"}])
     assert out[PS]["kernelId"] == ran[PS]["kernelId"] and "only_here" in {v["name"] for v in out[PS]["variables"]}
@@ -184,7 +184,7 @@ def test_a_kernel_that_is_not_python_is_refused(tmp_path: Path, reaper: Reaper) 
                             [{"audience": "programmatic", "format": "structured"}])
         assert again[PS]["executionCount"] == 2, "nothing ran in it meanwhile"
     finally:
-        client.connection.close()
+        client.stdio.close()
 
 
 # ---- execute_notebook --------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ def run_all_cells() -> list[dict[str, Any]]:
     return [code("a = 1\nprint('first')"), markdown("# between"), code("b = a + 1\nprint(b)"), code("1 / 0"), code("c = b * 10\nprint(c)")]
 
 
-def test_execute_notebook_stops_at_the_first_error(stateless: StatelessClient, root: Path) -> None:
+def test_execute_notebook_stops_at_the_first_error(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "stop.ipynb", run_all_cells())
     out = stateless.call("execute_notebook", {"notebook": "stop.ipynb"})
     assert out.is_error and out[PS]["error"]["type"] == "execution-error" and out[PS]["error"]["ename"] == "ZeroDivisionError"
@@ -212,7 +212,7 @@ def test_execute_notebook_stops_at_the_first_error(stateless: StatelessClient, r
     assert "c" not in {v["name"] for v in stateless.call("list_variables", {"notebook": "stop.ipynb"})[PS]["variables"]}
 
 
-def test_execute_notebook_goes_on_past_errors_when_asked(stateless: StatelessClient, root: Path) -> None:
+def test_execute_notebook_goes_on_past_errors_when_asked(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "go-on.ipynb", run_all_cells())
     out = stateless.call("execute_notebook", {"notebook": "go-on.ipynb", "stop_on_error": False})
     assert out.is_error, "a cell failed: the result says so"
@@ -221,7 +221,7 @@ def test_execute_notebook_goes_on_past_errors_when_asked(stateless: StatelessCli
     assert read_valid(root / "go-on.ipynb").cells[4].outputs[0]["text"] == "20\n"
 
 
-def test_execute_notebook_runs_a_range_and_every_variant_on_success(stateless: StatelessClient, root: Path) -> None:
+def test_execute_notebook_runs_a_range_and_every_variant_on_success(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "range.ipynb", run_all_cells())
     out = stateless.call("execute_notebook", {"notebook": "range.ipynb", "start_index": 0, "end_index": 3})
     assert not out.is_error, out.result
@@ -243,7 +243,7 @@ def test_execute_notebook_runs_a_range_and_every_variant_on_success(stateless: S
         assert bad.is_error and hint in text_of(bad[AC]), (arguments, bad.result)
 
 
-def test_execute_notebook_says_a_cells_images(stateless: StatelessClient, root: Path) -> None:
+def test_execute_notebook_says_a_cells_images(stateless: CheckedClient, root: Path) -> None:
     """The model's summary names a plot (never inlines it); people get the image itself."""
     plot = ("import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
             "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3]); plt.show()")
@@ -254,10 +254,10 @@ def test_execute_notebook_says_a_cells_images(stateless: StatelessClient, root: 
     assert [b for b in out[UC] if b["type"] == "image"] and out[AS]["cells"][0]["outputs"][0]["type"] == "image"
 
 
-def test_execute_notebook_reports_progress_per_cell(stateless: StatelessClient, root: Path) -> None:
+def test_execute_notebook_reports_progress_per_cell(stateless: CheckedClient, root: Path) -> None:
     write_notebook(root / "progress.ipynb", [code("import time\nprint('one', flush=True)\ntime.sleep(1.2)"), code("print('two')")])
     token = "run-all-progress"
-    connection = stateless.connection
+    connection = stateless.stdio
     connection.notifications.clear()
     response = stateless.request("tools/call", {
         "name": "execute_notebook", "arguments": {"notebook": "progress.ipynb"},
@@ -274,15 +274,15 @@ def test_execute_notebook_reports_progress_per_cell(stateless: StatelessClient, 
     assert values == sorted(values) and len(set(values)) == len(values), "progress keeps increasing across cells"
 
 
-def test_execute_notebook_can_be_a_task(legacy: LegacyClient, root: Path) -> None:
+def test_execute_notebook_can_be_a_task(legacy: CheckedClient, root: Path) -> None:
     """As execute_cell: tools/list says taskSupport optional at 2025-11-25, and a call with `task` runs as one."""
     assert legacy.tools["execute_notebook"]["execution"] == {"taskSupport": "optional"}
     assert "execution" not in legacy.tools["list_variables"]
     write_notebook(root / "task.ipynb", [code("print(6 * 7)")])
-    created = legacy.connection.request("tools/call", {"name": "execute_notebook", "arguments": {"notebook": "task.ipynb"},
+    created = legacy.stdio.request("tools/call", {"name": "execute_notebook", "arguments": {"notebook": "task.ipynb"},
                                                        "task": {"ttl": 60000}})["result"]
     task_id = created["task"]["taskId"]
-    result = legacy.connection.request("tasks/result", {"taskId": task_id})["result"]
+    result = legacy.stdio.request("tasks/result", {"taskId": task_id})["result"]
     assert "42" in text_of(result["content"]) and result["structuredContent"]["kind"] == "notebook.execute", result
 
 
@@ -296,7 +296,8 @@ def test_live_execute_notebook_streams_into_the_shared_document(jupyterlab: Jupy
     notebook.cells = [nbformat.v4.new_code_cell("shared = [1, 2]\nprint('first', flush=True)"),
                       nbformat.v4.new_code_cell("import time\nprint('before sleep', flush=True)\ntime.sleep(3)\nprint('after')")]
     (jupyterlab.root / nb).write_text(nbformat.writes(notebook))
-    live = Server(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
+    live = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                               stateless=True, reaper=reaper)
     person = Person(jupyterlab, nb)
     try:
         with ThreadPoolExecutor(1) as pool:
@@ -305,7 +306,7 @@ def test_live_execute_notebook_streams_into_the_shared_document(jupyterlab: Jupy
             assert not running.done(), "the second cell's first output reached the document while it ran"
             assert "first" in output_texts(seen["cells"][0])
             out = running.result(timeout=120)
-        assert not out["result"].get("isError"), out["result"]
+        assert not out.is_error, out.result
         assert [c["status"] for c in out[PS]["cells"]] == ["ok", "ok"]
         person.wait_for(lambda n: "after" in output_texts(n["cells"][1]))
         variables = live.call("list_variables", {"notebook": nb})

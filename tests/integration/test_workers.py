@@ -27,9 +27,11 @@ from mcp_variants.jupyter.remote.contents import RemoteContents
 from mcp_variants.jupyter.remote.server_client import JupyterServerClient
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.protocol.errors import ErrorKind, ToolError
+from support.checked import AC, PS, CheckedClient, text_of
 from support.jupyter import jupyterlab_server, on_disk
+from support.servers import HttpServer
 
-from .conftest import HttpServer, code, text_of, write_notebook
+from .conftest import code, write_notebook
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -50,11 +52,11 @@ class Worker:
 
     def __init__(self, http: HttpServer) -> None:
         self.http = http
+        self.client = CheckedClient.http(http.url)
 
     def call(self, tool: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, Any]]:
-        result = self.http.stateless_call(tool, arguments, SELECT)
-        content, structured = result["outputs"][0]["content"], result["outputs"][1]["structuredContent"]
-        return result, text_of(content), structured
+        out = self.client.call(tool, arguments, SELECT)
+        return out.result, text_of(out[AC]), out[PS]
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +66,7 @@ def workers(server: JupyterServerProcess, tmp_path_factory: pytest.TempPathFacto
     try:
         for n in (1, 2):
             root = tmp_path_factory.mktemp(f"worker-{n}")
-            started.append(HttpServer(root, logs / f"worker-{n}.log", "--jupyter-url", server.url, "--jupyter-token", server.token))
+            started.append(HttpServer(root, "--jupyter-url", server.url, "--jupyter-token", server.token, log=logs / f"worker-{n}.log"))
         yield [Worker(http) for http in started]
     finally:
         for http in started:
@@ -105,11 +107,11 @@ def test_100_alternating_inserts_lose_nothing_and_double_nothing(server: Jupyter
 def test_use_notebook_is_a_default_of_one_worker_s_session(server: JupyterServerProcess, workers: list[Worker]) -> None:
     """Per-connection state lives in the worker that holds the connection: another worker's session has none of it."""
     write_notebook(server.root / "mine.ipynb", [code("1")])
-    first, second = (w.http.session() for w in workers)
-    assert not first.call("use_notebook", {"notebook": "mine.ipynb"}).get("isError")
-    assert not first.call("read_notebook", {}).get("isError"), "the default, on the worker that has the session"
+    first, second = (CheckedClient.http(w.http.url, stateless=False) for w in workers)
+    assert not first.call("use_notebook", {"notebook": "mine.ipynb"}).is_error
+    assert not first.call("read_notebook", {}).is_error, "the default, on the worker that has the session"
     elsewhere = second.call("read_notebook", {})
-    assert elsewhere.get("isError") and "use_notebook" in text_of(elsewhere["content"])
+    assert elsewhere.is_error and "use_notebook" in text_of(elsewhere[AC])
 
 
 def test_a_rest_edit_of_a_notebook_saved_since_it_was_read_is_a_conflict(jupyter: JupyterServerProcess) -> None:
@@ -139,7 +141,7 @@ def test_a_rest_edit_of_a_notebook_saved_since_it_was_read_is_a_conflict(jupyter
 def test_a_worker_that_stops_leaves_the_notebook_s_kernel_to_the_others(server: JupyterServerProcess, workers: list[Worker],
                                                                        tmp_path: Path) -> None:
     write_notebook(server.root / "lasting.ipynb", [code("# lasting")])
-    third = HttpServer(tmp_path, tmp_path / "worker-3.log", "--jupyter-url", server.url, "--jupyter-token", server.token)
+    third = HttpServer(tmp_path, "--jupyter-url", server.url, "--jupyter-token", server.token, log=tmp_path / "worker-3.log")
     try:
         result, text, started = Worker(third).call("insert_execute_code_cell", {"notebook": "lasting.ipynb", "source": "y = 5"})
         assert not result.get("isError"), text

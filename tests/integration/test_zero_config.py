@@ -17,7 +17,8 @@ import pytest
 
 from mcp_variants.jupyter.discovery import running_servers, server_on
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
-from support.checked_server import AC, PS, Server, text
+from support.checked import AC, PS, CheckedClient
+from support.checked import text_of as text
 from support.processes import Reaper, started_by_exec
 
 pytestmark = pytest.mark.timeout(180)
@@ -37,33 +38,33 @@ def test_the_running_server_is_found_by_its_root(jupyterlab: JupyterServerProces
 
 
 def test_serve_works_through_it_and_says_so(jupyterlab: JupyterServerProcess, reaper: Reaper) -> None:
-    server = Server(jupyterlab.root, stateless=True, reaper=reaper, env=runtime_env(jupyterlab), fresh=True)
+    server = CheckedClient.serve(jupyterlab.root, stateless=True, reaper=reaper, env=runtime_env(jupyterlab), fresh=True)
     try:
         opened = server.call("use_notebook", {"notebook": "zero-config.ipynb", "create": True})
-        assert not opened["result"].get("isError"), opened["result"]
+        assert not opened.result.get("isError"), opened.result
         assert "It is live" in text(opened[AC])
         assert (jupyterlab.root / "zero-config.ipynb").exists()
         ran = server.call("insert_execute_code_cell", {"notebook": "zero-config.ipynb", "source": "import os; print(os.getpid())"})
         kernel_pid = int(text(ran[AC]).strip())
-        ours = started_by_exec(server.process.pid).pid
+        ours = started_by_exec(server.stdio.process.pid).pid
         assert kernel_pid != ours and ours not in [p.pid for p in _parents(kernel_pid)], (
             "the kernel is the Jupyter server's, not one of ours")
     finally:
         server.close()
-    stderr = server.connection.stderr_tail.decode()
+    stderr = server.stdio.stderr_tail.decode()
     assert "working through the Jupyter server" in stderr and jupyterlab.url in stderr and "--embedded" in stderr
     server.assert_secret_kept(jupyterlab.token)
 
 
 def test_embedded_keeps_the_embedded_runtime(jupyterlab: JupyterServerProcess, reaper: Reaper) -> None:
-    server = Server(jupyterlab.root, "--embedded", stateless=True, reaper=reaper, env=runtime_env(jupyterlab))
+    server = CheckedClient.serve(jupyterlab.root, "--embedded", stateless=True, reaper=reaper, env=runtime_env(jupyterlab))
     try:
         opened = server.call("use_notebook", {"notebook": "embedded-anyway.ipynb", "create": True})
-        assert not opened["result"].get("isError") and "live" not in text(opened[AC])
+        assert not opened.result.get("isError") and "live" not in text(opened[AC])
         kernel_id = opened[PS]["kernelId"]
     finally:
         server.close()
-    assert "working through" not in server.connection.stderr_tail.decode()
+    assert "working through" not in server.stdio.stderr_tail.decode()
     assert kernel_id not in {k["id"] for k in httpx.get(f"{jupyterlab.url}api/kernels", headers=jupyterlab.auth_headers).json()}
 
 

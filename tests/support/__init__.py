@@ -10,6 +10,7 @@ the benchmarks do, the command line's interpreter a fork of the worker's fork se
 - `forkserver` / `forkserver_client`: the servers' fork server (servers.py's `python_command`), which pays
   `import mcp` once per worker instead of once per server.
 - `waiting`: `until(check, what)`, the one way a test waits, and `marked_sleep`, a kernel run that says it began.
+- `checked`: `CheckedClient`, tool calls over either raw client with every output checked against its schema.
 - `wire` / `raw_wire`: the wire tests' clients and checks (`WireClient`, `ServerPool`), and the bytes-exact
   helpers of the hostile-input and fuzz tests.
 - `oracles`: the unit tests' builders, independent oracles and hypothesis strategies.

@@ -1,7 +1,8 @@
 """Our server as a process: its command line, and `HttpServer` (streamable HTTP on a free loopback port).
 
-Stdio servers are the product's own: `serve_stdio(root)`, a `StdioConnection` (reference client),
-`StdioTarget(serve_command(root))` (raw wire), `PipedProcess` (benchmarks).
+Stdio servers are the product's own: `serve_stdio(root)`, a `StdioConnection` (the project's raw stdio client),
+`StdioTarget(serve_command(root))` (the same, a process per handshake version), `PipedProcess` (benchmarks);
+docs/testing.md, "How the tests reach the server", says which a test uses.
 
 `python_command()` starts Python programs that import the SDK as forks of this worker's fork server
 (forkserver.py: one `import mcp` a worker instead of one a server); `fresh=True`, or MCP_VARIANTS_TEST_FORKS=0

@@ -141,6 +141,8 @@ def check_wire_schema(trip: RoundTrip) -> None:
 class WireClient:
     """A client of one protocol version (and set of extensions) on one target (transport).
 
+    Not `checked.CheckedClient`: it keeps each exchange whole (a RoundTrip, its bytes, status and headers) and can
+    send what no client would, where CheckedClient checks the tool results a well-behaved client gets.
     A handshake client's connection is opened at once, and must come back at its version
     (over HTTP, with an Mcp-Session-Id).
     """

@@ -9,7 +9,6 @@ import json
 import os
 import socket
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,33 +33,26 @@ def tools_list(request_id: int) -> dict:
 # ---- stdout to a regular file ------------------------------------------------------------------------
 
 
-def _served(root: Path, requests: bytes, stdout: int | object) -> tuple[float, bytes]:
-    """Run `serve` with `requests` on stdin (then EOF) and stdout as given; (seconds to exit, what it wrote)."""
-    started = time.monotonic()
+def _served(root: Path, requests: bytes, stdout: int | object) -> bytes:
+    """Run `serve` with `requests` on stdin (then EOF) and stdout as given; what it wrote to a pipe."""
     done = subprocess.run(serve_command(root), input=requests, stdout=stdout, stderr=subprocess.PIPE, cwd=root, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    return time.monotonic() - started, done.stdout or b""
+    return done.stdout or b""
 
 
-def test_stdout_to_a_regular_file_gets_every_answer_as_fast_as_a_pipe(tmp_path: Path) -> None:
-    """`serve > out.txt` writes every answer, and takes no longer than through a pipe (issue 13: the file
-    stayed empty and the server exited 0 without a word): at most twice as long, the faster of two runs each,
-    taken in turn (load on a shared machine comes and goes)."""
+def test_stdout_to_a_regular_file_gets_every_answer_as_a_pipe_does(tmp_path: Path) -> None:
+    """`serve > out.txt` writes every answer, as through a pipe (issue 13: the file stayed empty and the server
+    exited 0 without a word). How long either takes is bench/'s to measure, not a test's."""
     count = 300
     requests = b"".join(json.dumps(tools_list(i)).encode() + b"\n" for i in range(1, count + 1))
     out = tmp_path / "out.txt"
-    piped_times, file_times = [], []
-    for _ in range(2):
-        seconds, piped = _served(tmp_path, requests, subprocess.PIPE)
-        piped_times.append(seconds)
-        with out.open("wb") as file:
-            file_times.append(_served(tmp_path, requests, file)[0])
-    piped_seconds, file_seconds = min(piped_times), min(file_times)
+    piped = _served(tmp_path, requests, subprocess.PIPE)
+    with out.open("wb") as file:
+        _served(tmp_path, requests, file)
     for text in (piped, out.read_bytes()):
         answers = [json.loads(line) for line in text.splitlines()]
         assert sorted(a["id"] for a in answers) == list(range(1, count + 1))
         assert all(a["result"]["tools"] for a in answers)
-    assert file_seconds < piped_seconds * 2, f"file {file_seconds:.2f} s, pipe {piped_seconds:.2f} s"
 
 
 def test_stdin_and_stdout_from_dev_null_are_read_and_written_as_files(tmp_path: Path) -> None:

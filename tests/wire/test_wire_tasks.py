@@ -3,7 +3,6 @@ experimental tasks of 2025-11-25. The official suite's tasks-* scenarios run aga
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -35,20 +34,22 @@ def started(client: WireClient, code: str, **extra: Any) -> str:
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
-def test_a_cancelled_sleep_stops_within_a_second_and_the_kernel_keeps_its_variables(connect, transport, tmp_path):
+def test_a_cancelled_sleep_is_interrupted_and_the_kernel_keeps_its_variables(connect, transport, tmp_path):
+    """The cancel reaches the kernel: the run stops inside its sleep (the line after it never runs), and the next run
+    is served by the same kernel, its variables kept. The sleep outlasts every deadline here, so only an interrupt
+    lets the next run complete."""
     client = connect(transport, "2026-07-28", {TASKS: {}})
     name = unique("kept")
     assert settle(client, started(client, f"{name} = 41"))["status"] == "completed"
-    begun = tmp_path / "begun"
-    sleeping = started(client, marked_sleep(begun, 30))
+    begun, finished = tmp_path / "begun", tmp_path / "finished"
+    sleeping = started(client, marked_sleep(begun, 600, then=f"open({str(finished)!r}, 'w').close()"))
     until(begun.exists, "the sleep has begun")
-    began = time.monotonic()
     ack = client.request("tasks/cancel", {"taskId": sleeping}).result
     assert ack["resultType"] == "complete" and "taskId" not in ack and "status" not in ack, ack
-    task = settle(client, sleeping, timeout=1.0)
-    assert task["status"] == "cancelled" and time.monotonic() - began < 1.0, task
+    assert settle(client, sleeping)["status"] == "cancelled"
     after = settle(client, started(client, f"print({name} + 1)"))
     assert after["status"] == "completed" and "42" in text_of(after["result"]["content"]), after
+    assert not finished.exists(), "the cancelled run went on past its sleep"
 
 
 def test_the_result_carries_exactly_the_requested_outputs_of_the_call_that_created_it(connect):
