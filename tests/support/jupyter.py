@@ -4,7 +4,6 @@ REST path, connect_to_jupyter) and a JupyterLab with real-time collaboration (li
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import nbformat
 import pytest
 
 from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
+from support.waiting import until
 
 # JupyterLab settings for pages a test drives: no news or update prompts over the notebook, and
 # every cell in the DOM (JupyterLab 4 renders only the cells in view by default).
@@ -67,15 +67,14 @@ def on_disk(lab: JupyterServerProcess, path: str, check: Callable[[nbformat.Note
     """The notebook file once the server saved it with `check` true (JupyterLab saves a room about a second after a
     change). A read in the middle of a save can find the file empty or cut (jupyter-server's "atomic" save writes it
     in place beside a backup copy): that is not there yet."""
-    deadline = time.monotonic() + timeout
-    while True:
+    def saved() -> nbformat.NotebookNode | None:
         try:
             notebook = nbformat.read(lab.root / path, as_version=4)
-            if check(notebook):
-                nbformat.validate(notebook)
-                return notebook
+            if not check(notebook):
+                return None
+            nbformat.validate(notebook)
+            return notebook
         except (OSError, ValueError):
-            notebook = None
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{path} on disk never got there: {notebook}")
-        time.sleep(0.1)
+            return None
+
+    return until(saved, f"{path} on disk", timeout, every=0.1)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import psutil
 
 from mcp_variants.processes import reap
+from support.waiting import within
 
 
 class Reaper:
@@ -27,15 +27,13 @@ class Reaper:
 
 def gone(process: psutil.Process, timeout: float = 15.0) -> bool:
     """The process ended (or is a zombie nobody reaped yet) within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def ended() -> bool:
         try:
-            if not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
-                return True
+            return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
         except psutil.NoSuchProcess:
             return True
-        time.sleep(0.1)
-    return False
+
+    return within(ended, timeout, every=0.1) is not None
 
 
 def started_by_exec(pid: int) -> psutil.Process:
@@ -84,11 +82,8 @@ def processes_in(root: Path) -> list[psutil.Process]:
 
 def wait_gone_from(root: Path, timeout: float) -> list[int]:
     """Wait up to `timeout` s for the processes working in `root` to end; stop (by PID) and return any left."""
-    deadline = time.monotonic() + timeout
+    within(lambda: not processes_in(root), timeout, every=0.2)
     left = processes_in(root)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = processes_in(root)
     pids = [process.pid for process in left]
     reap(left, timeout=0)
     return pids

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ import pytest
 from mcp_variants.jupyter.server_launcher import TokenServerProcess
 from mcp_variants.processes import LOOPBACK, free_port, tls_context
 from support.envs import cached_venv, unavailable
+from support.waiting import within
 
 GATEWAY_REQUIREMENTS = ("jupyter_enterprise_gateway==3.3.0", "ipykernel>=6.29")
 HUB_REQUIREMENTS = ("jupyterhub==6.1.1", "jupyter-server>=2.14", "ipykernel>=6.29")
@@ -180,11 +180,8 @@ class HubProcess(TokenServerProcess):
         self._until(lambda: not (self.api("GET", f"users/{name}").json().get("servers") or {}), timeout, f"{name}'s server did not stop")
 
     def _until(self, condition: Any, timeout: float, failure: str) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{failure} within {timeout:g} s; the Hub's log ends with:\n{self.output()[-2000:]}")
-            time.sleep(0.2)
+        if within(condition, timeout, every=0.2) is None:
+            raise AssertionError(f"{failure} within {timeout:g} s; the Hub's log ends with:\n{self.output()[-2000:]}")
 
     def stop(self, grace: float = 10.0) -> int | None:
         self.http.close()

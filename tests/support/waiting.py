@@ -11,12 +11,27 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def until(check: Callable[[], T], what: str, timeout: float = 30.0, every: float = 0.05) -> T:
+def _poll(check: Callable[[], T], timeout: float, every: float) -> tuple[bool, T]:
+    """Whether `check()` came true within `timeout` seconds, and its last value."""
     deadline = time.monotonic() + timeout
     while not (value := check()):
         if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not so after {timeout:g} s (last seen: {value!r})")
+            return False, value
         time.sleep(every)
+    return True, value
+
+
+def within(check: Callable[[], T], timeout: float, every: float = 0.05) -> T | None:
+    """`check()`'s first truthy value, or None once `timeout` seconds have passed: for a caller that says what a
+    miss means itself."""
+    came, value = _poll(check, timeout, every)
+    return value if came else None
+
+
+def until(check: Callable[[], T], what: str, timeout: float = 30.0, every: float = 0.05) -> T:
+    came, value = _poll(check, timeout, every)
+    if not came:
+        raise AssertionError(f"{what}: not so after {timeout:g} s (last seen: {value!r})")
     return value
 
 
