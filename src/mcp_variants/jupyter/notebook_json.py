@@ -155,7 +155,7 @@ def _compact_parts(notebook: dict[str, Any]) -> tuple[list[bytes], bytes, list[i
     if rest.count(_MARK_COMPACT) != 1:
         return None
     head, _, tail = rest.partition(_MARK_COMPACT)
-    starts = list(itertools.accumulate((len(text) + 1 for text in compact), initial=len(head) + 1))
+    starts = list(itertools.accumulate(map((1).__add__, map(len, compact)), initial=len(head) + 1))  # each then a comma
     return compact, b"".join((head, b"[", b",".join(compact), b"]", tail)), starts
 
 
