@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from mcp_variants.jupyter.local_contents import LocalContents
 from mcp_variants.jupyter.notebook_format import check, check_fresh
 from mcp_variants.jupyter.notebook_json import encode, snapshot, splice, thaw
+from mcp_variants.jupyter.notebook_model import make_cell
 from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.protocol.errors import ToolError
 
@@ -249,3 +250,33 @@ def test_a_listing_is_the_same_walked_in_the_event_loop_or_in_a_thread(tmp_path:
     mtime = (tmp_path / "top.ipynb").stat().st_mtime
     assert small[-1]["modified"] == datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
     assert [e["path"] for e in anyio.run(contents.list_entries, "sub", 1, "f00*")] == [f"sub/f00{i}.txt" for i in range(10)]
+
+
+def test_edits_spliced_write_what_json_writes_and_see_a_change_made_meanwhile(tmp_path: Path) -> None:
+    """Inserts, an edit, a delete and a move through LocalContents, each after the last one's cells were kept as
+    written: the file is json's every time, and a save by someone else between two edits is what the next one edits."""
+    contents = LocalContents(tmp_path)
+    cells = [{"id": f"c{i}", "cell_type": "markdown", "metadata": {}, "source": f"## {i}"} for i in range(40)]
+    (tmp_path / "n.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}, indent=1))
+
+    def edit_source(notebook: dict[str, Any]) -> None:
+        notebook["cells"][7]["source"] = "edited"
+
+    edits = [lambda notebook: notebook["cells"].insert(20, make_cell("code", "x = 1")), edit_source,
+             lambda notebook: notebook["cells"].pop(3), lambda notebook: notebook["cells"].insert(0, notebook["cells"].pop(30)),
+             lambda notebook: notebook["metadata"].update(kernelspec={"name": "p", "display_name": "P"})]
+
+    async def scenario() -> None:
+        for index, edit in enumerate(edits * 2):
+            if index == len(edits):  # someone else saves it meanwhile
+                outside = json.loads((tmp_path / "n.ipynb").read_text())
+                outside["cells"][1]["source"] = "theirs"
+                (tmp_path / "n.ipynb").write_text(json.dumps(outside, indent=1, ensure_ascii=False) + "\n")
+            async with contents.edit_notebook("n.ipynb", origin=None) as notebook:
+                edit(notebook)
+            on_disk = (tmp_path / "n.ipynb").read_bytes()
+            assert on_disk == (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
+            assert await contents.read_notebook("n.ipynb") == dict(nbformat.reads(on_disk.decode(), as_version=4))
+        assert "theirs" in (tmp_path / "n.ipynb").read_text()
+
+    anyio.run(scenario)
