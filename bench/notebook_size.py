@@ -37,8 +37,8 @@ import anyio
 from mcp_variants.client.stdio import envelope
 from mcp_variants.jupyter.atomic_files import atomic_write
 from mcp_variants.jupyter.local_contents import LocalContents
-from mcp_variants.jupyter.notebook_format import check, parse
-from mcp_variants.jupyter.notebook_json import encode, snapshot
+from mcp_variants.jupyter.notebook_format import check, check_fresh, parse
+from mcp_variants.jupyter.notebook_json import encode, snapshot, splice, thaw
 from mcp_variants.jupyter.notebook_model import ensure_ids, insert_cell, make_cell
 from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
@@ -91,19 +91,22 @@ def jupyterlab(folder: Path, save_delay: float | None) -> JupyterServerProcess:
 
 
 INSERT_PARTS = ("read the file", "the kept parse, copied (orjson)", "ids looked at (ensure_ids)", "the cell put in",
-                "schema check (jsonschema-rs)", "encode (orjson, indent 1)", "write (atomic: a new file, fsync, rename)",
-                "kept for the next read (as_read)")
+                "encode: the new cell spliced in (splice)", "schema check: the new cell and the notebook's fields (check_fresh)",
+                "write (atomic: a new file, fsync, rename)", "kept for the next read (keep: as_read of the new cell)")
+BEFORE_PARTS = ("before: schema check, the whole notebook (check)", "before: encode, the whole notebook (encode)",
+                "before: kept for the next read, every cell looked at (as_read)")
 WHOLE = "the whole (LocalContents.edit_notebook)"
 
 
 def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
     """An insert_cell in the middle of a `cells`-cell notebook on disk, by its parts, in this process (ms): each step
     LocalContents.edit_notebook takes, with the same functions, on one copy of the notebook, and the whole of it
-    (`edit_notebook`) on another, alternating. What a tools/call adds to the whole (stdio, the tool, its answer) is
+    (`edit_notebook`) on another, alternating; and, on the same edit, the parts the splice replaced (`BEFORE_PARTS`:
+    the whole notebook checked and encoded). What a tools/call adds to the whole (stdio, the tool, its answer) is
     the stdio row less this."""
     tmp = Path(tempfile.mkdtemp(prefix="mcpv-bench-insert-parts-"))
     path = tmp / "parts.ipynb"
-    parts: dict[str, list[float]] = {name: [] for name in (*INSERT_PARTS, WHOLE)}
+    parts: dict[str, list[float]] = {name: [] for name in (*INSERT_PARTS, *BEFORE_PARTS, WHOLE)}
     contents = LocalContents(tmp)
     parsed = ParsedNotebooks()
 
@@ -112,6 +115,17 @@ def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
         async with contents.edit_notebook("whole.ipynb", origin=None) as edited:
             insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
         return time.perf_counter() - began
+
+    def before(edited: dict[str, Any]) -> list[float]:
+        times = [time.perf_counter()]
+        check(edited)
+        times.append(time.perf_counter())
+        encoded = encode(edited)
+        times.append(time.perf_counter())
+        assert encoded.frozen is not None
+        as_read(edited, encoded.frozen)
+        times.append(time.perf_counter())
+        return [end - start for start, end in zip(times, times[1:], strict=False)]
 
     async def by_parts() -> list[float]:
         times = [time.perf_counter()]
@@ -124,25 +138,31 @@ def insert_parts(cells: int, rounds: int) -> dict[str, Any]:
         times.append(time.perf_counter())
         insert_cell(edited, len(edited["cells"]) // 2, make_cell("code", "print('inserted')"))
         times.append(time.perf_counter())
-        plain = check(edited)
+        written = parsed.written(path)
+        assert written is not None
+        encoded = splice(edited, written.cells)
+        assert encoded is not None and encoded.fresh is not None
         times.append(time.perf_counter())
-        encoded = encode(edited)
+        plain = check_fresh(edited, encoded.fresh, written.minor)
         times.append(time.perf_counter())
         await anyio.to_thread.run_sync(atomic_write, path, encoded.file)
         times.append(time.perf_counter())
-        if plain and encoded.frozen is not None:
-            parsed.put(path, encoded.file, as_read(edited, encoded.frozen))
+        if plain:
+            parsed.keep(path, edited, encoded)
         times.append(time.perf_counter())
-        return [end - start for start, end in zip(times, times[1:], strict=False)]
+        return [end - start for start, end in zip(times, times[1:], strict=False)] + before(edited)
 
     async def every_round() -> None:
-        data = path.read_bytes()
-        parsed.put(path, data, snapshot(parse(data.decode(), path.name)))
+        frozen = snapshot(parse(path.read_bytes().decode(), path.name))
+        assert frozen is not None
+        notebook = thaw(frozen)
+        parsed.keep(path, notebook, encode(notebook))  # kept parsed, and its cells as written, as after a first edit
         await whole()  # read and kept parsed, as after a first call
+        await whole()  # and its cells as written, as after a first edit
         for index in range(rounds + 1):
             measured = [*await by_parts(), await whole()]
             if index:  # the first round warms up
-                for name, seconds in zip((*INSERT_PARTS, WHOLE), measured, strict=True):
+                for name, seconds in zip((*INSERT_PARTS, *BEFORE_PARTS, WHOLE), measured, strict=True):
                     parts[name].append(seconds * 1000)
 
     try:

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import anyio
 import nbformat
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from mcp_variants.jupyter.local_contents import LocalContents
-from mcp_variants.jupyter.notebook_format import check
-from mcp_variants.jupyter.notebook_json import encode, snapshot, thaw
-from mcp_variants.jupyter.parsed_notebooks import as_read
+from mcp_variants.jupyter.notebook_format import check, check_fresh
+from mcp_variants.jupyter.notebook_json import encode, snapshot, splice, thaw
+from mcp_variants.jupyter.notebook_model import make_cell
+from mcp_variants.jupyter.parsed_notebooks import ParsedNotebooks, as_read
 from mcp_variants.protocol.errors import ToolError
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
@@ -122,6 +124,66 @@ def test_a_notebook_is_refused_as_nbformat_refuses_written_as_json_and_kept_as_n
     kept_as_nbformat_reads_it_back(notebook)
 
 
+def verdict(judge: Any, *args: Any) -> Any:
+    """What `judge` answers or raises; in its words, ids as any (nbformat judges a repeated id replaced by a random one)."""
+    try:
+        return judge(*args)
+    except Exception as exc:
+        return type(exc), re.sub(r"'id': '[^']*'", "'id': ...", str(exc))
+
+
+@st.composite
+def valid_cells(draw: Any) -> dict[str, Any]:
+    """A cell the schema allows (its id aside, drawn apart)."""
+    kind = draw(st.sampled_from(["code", "markdown", "raw"]))
+    cell: dict[str, Any] = {"cell_type": kind, "metadata": draw(st.dictionaries(st.sampled_from(["x", "y"]), st.lists(TEXT, max_size=2))),
+                            "source": draw(TEXT)}
+    if kind == "code":
+        cell["execution_count"] = draw(st.one_of(st.none(), st.integers(0, 50)))
+        stream = st.builds(lambda text: {"output_type": "stream", "name": "stdout", "text": text}, TEXT)
+        cell["outputs"] = draw(st.lists(stream, max_size=2))
+    return cell
+
+
+@st.composite
+def valid_notebooks(draw: Any) -> dict[str, Any]:
+    every = draw(st.lists(valid_cells(), min_size=1, max_size=6))
+    ids = draw(st.lists(IDS, min_size=len(every), max_size=len(every), unique=True))
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": draw(st.sampled_from([{}, {"kernelspec": {"name": "p", "display_name": "P"}}])),
+            "cells": [{"id": i, **cell} for i, cell in zip(ids, every, strict=True)]}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(valid_notebooks(), notebooks()), st.data())
+def test_an_edit_judged_and_kept_by_its_fresh_cells_as_whole(notebook: dict[str, Any], data: Any) -> None:
+    """After a save of ours kept its cells as written, an edit's splice, judged by its fresh cells and the notebook's
+    fields only, gets the whole check's verdict and message, and is kept as nbformat reads it back."""
+    if verdict(check, notebook) is not True:
+        return
+    parsed, path = ParsedNotebooks(), Path("n.ipynb")
+    parsed.keep(path, notebook, encode(notebook))
+    written = parsed.written(path)
+    if written is None:
+        return
+    every = list(notebook["cells"])
+    ids = st.one_of(IDS, st.sampled_from([cell.get("id") for cell in every])) if every else IDS  # a repeated id, at times
+    where = data.draw(st.integers(0, len(every)))
+    if data.draw(st.booleans()) or not every:
+        every.insert(where, data.draw(st.one_of(cells(), valid_cells().map(lambda cell: {"id": data.draw(ids), **cell}))))
+    else:
+        every[min(where, len(every) - 1)] = data.draw(st.one_of(cells(), valid_cells().map(lambda cell: {"id": data.draw(ids), **cell})))
+    after = {**notebook, "cells": every}
+    spliced = splice(after, written.cells)
+    if spliced is None or spliced.fresh is None:  # a NaN in the new cell
+        return
+    plain = verdict(check_fresh, after, spliced.fresh, written.minor)
+    assert plain == verdict(check, after)
+    event(f"spliced, {'valid' if plain is True else 'refused'}")
+    if plain is True and spliced.frozen is not None:
+        assert as_read(after, spliced.frozen, spliced.fresh) == as_read(after, spliced.frozen)
+        assert thaw(as_read(after, spliced.frozen, spliced.fresh)) == dict(nbformat.reads(spliced.file.decode(), as_version=4))
+
+
 @settings(max_examples=300, deadline=None)
 @given(JSONISH)
 def test_a_snapshot_gives_back_an_equal_value_or_none(value: Any) -> None:
@@ -188,3 +250,33 @@ def test_a_listing_is_the_same_walked_in_the_event_loop_or_in_a_thread(tmp_path:
     mtime = (tmp_path / "top.ipynb").stat().st_mtime
     assert small[-1]["modified"] == datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
     assert [e["path"] for e in anyio.run(contents.list_entries, "sub", 1, "f00*")] == [f"sub/f00{i}.txt" for i in range(10)]
+
+
+def test_edits_spliced_write_what_json_writes_and_see_a_change_made_meanwhile(tmp_path: Path) -> None:
+    """Inserts, an edit, a delete and a move through LocalContents, each after the last one's cells were kept as
+    written: the file is json's every time, and a save by someone else between two edits is what the next one edits."""
+    contents = LocalContents(tmp_path)
+    cells = [{"id": f"c{i}", "cell_type": "markdown", "metadata": {}, "source": f"## {i}"} for i in range(40)]
+    (tmp_path / "n.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}, indent=1))
+
+    def edit_source(notebook: dict[str, Any]) -> None:
+        notebook["cells"][7]["source"] = "edited"
+
+    edits = [lambda notebook: notebook["cells"].insert(20, make_cell("code", "x = 1")), edit_source,
+             lambda notebook: notebook["cells"].pop(3), lambda notebook: notebook["cells"].insert(0, notebook["cells"].pop(30)),
+             lambda notebook: notebook["metadata"].update(kernelspec={"name": "p", "display_name": "P"})]
+
+    async def scenario() -> None:
+        for index, edit in enumerate(edits * 2):
+            if index == len(edits):  # someone else saves it meanwhile
+                outside = json.loads((tmp_path / "n.ipynb").read_text())
+                outside["cells"][1]["source"] = "theirs"
+                (tmp_path / "n.ipynb").write_text(json.dumps(outside, indent=1, ensure_ascii=False) + "\n")
+            async with contents.edit_notebook("n.ipynb", origin=None) as notebook:
+                edit(notebook)
+            on_disk = (tmp_path / "n.ipynb").read_bytes()
+            assert on_disk == (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
+            assert await contents.read_notebook("n.ipynb") == dict(nbformat.reads(on_disk.decode(), as_version=4))
+        assert "theirs" in (tmp_path / "n.ipynb").read_text()
+
+    anyio.run(scenario)

@@ -13,9 +13,9 @@ import anyio
 from ..protocol.errors import ErrorKind, ToolError
 from .atomic_files import atomic_write
 from .file_notebooks import FileNotebooks
-from .notebook_format import check, parse
-from .notebook_json import encode, snapshot
-from .parsed_notebooks import ParsedNotebooks, as_read
+from .notebook_format import check, check_fresh, parse
+from .notebook_json import encode, snapshot, splice
+from .parsed_notebooks import ParsedNotebooks
 from .paths import glob_matches, is_inside, resolve_inside
 from .refusals import no_folder, no_notebook
 
@@ -123,12 +123,18 @@ class LocalContents(FileNotebooks):
         real = resolve_inside(self.root, path)
         if not real.parent.is_dir():
             raise ToolError(ErrorKind.NOT_FOUND, f"No folder for {path!r} under the root.")
-        plain = check(notebook)
-        encoded = encode(notebook)
+        written = self._parsed.written(real)
+        spliced = splice(notebook, written.cells) if written is not None else None
+        if written is not None and spliced is not None:
+            plain = check_fresh(notebook, spliced.fresh or [], written.minor)
+            encoded = spliced
+        else:
+            plain = check(notebook)
+            encoded = encode(notebook)
         self._parsed.forget(real)
         await anyio.to_thread.run_sync(atomic_write, real, encoded.file)
-        if plain and encoded.frozen is not None:
-            self._parsed.put(real, encoded.file, as_read(notebook, encoded.frozen))
+        if plain:
+            self._parsed.keep(real, notebook, encoded)
 
 
 def _as_text(data: bytes) -> str:

@@ -5,27 +5,37 @@ as compact JSON is back in 5. Reading the file's bytes and comparing them with t
 millisecond and answers what a stat (sizes and times, with their coarse clock) could only guess: a save
 by anyone, in place or by rename, is seen. After a save of ours, the entry is what reading the file back
 would give, computed without reading it: `as_read`, which does what nbformat's reader does to a valid
-nbformat 4 file.
+nbformat 4 file. With it, the cells as written (`Written`), for the next edit's `notebook_json.splice`.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .notebook_json import thaw
+from .notebook_json import Cells, Encoded, cells_in, thaw
 
 LIMIT_BYTES = 256 * 1024 * 1024  # of file bytes and compact JSON, the least recently used dropped first
+
+
+@dataclass(frozen=True)
+class Written:
+    """The cells of a notebook this server wrote, every one judged valid by nbformat 4.`minor`'s schema and
+    read back by nbformat as written (`as_read` changed none)."""
+
+    cells: Cells
+    minor: int
 
 
 class ParsedNotebooks:
     """Parsed notebooks by real path, each valid while its file holds the bytes it was read or written as."""
 
     def __init__(self, limit_bytes: int = LIMIT_BYTES) -> None:
-        self._entries: OrderedDict[Path, tuple[bytes, bytes]] = OrderedDict()  # path -> (file bytes, frozen)
+        self._entries: OrderedDict[Path, tuple[bytes, bytes, Written | None]] = OrderedDict()  # path -> (file bytes, frozen, cells)
         self._bytes = 0
         self._limit = limit_bytes
 
@@ -38,32 +48,53 @@ class ParsedNotebooks:
         notebook: dict[str, Any] = thaw(entry[1])
         return notebook
 
-    def put(self, path: Path, data: bytes, frozen: bytes | None) -> None:
-        """Keep `frozen` (from `notebook_json.snapshot` or `as_read`) as the notebook the file `data` holds;
-        forget `path` when it is None."""
+    def written(self, path: Path) -> Written | None:
+        """The cells last written to `path`, whatever the file holds now: `splice` reuses a cell's text only for
+        a cell equal to it, so they need not be the notebook's being edited."""
+        entry = self._entries.get(path)
+        return None if entry is None else entry[2]
+
+    def put(self, path: Path, data: bytes, frozen: bytes | None, written: Written | None = None) -> None:
+        """Keep `frozen` (from `notebook_json.snapshot` or `as_read`) as the notebook the file `data` holds, with
+        its cells as written; forget `path` when it is None."""
         self.forget(path)
-        size = len(data) + len(frozen or b"")
-        if frozen is None or size > self._limit:
+        if frozen is None or _size(data, frozen, written) > self._limit:
             return
-        self._entries[path] = (data, frozen)
-        self._bytes += size
+        self._entries[path] = (data, frozen, written)
+        self._bytes += _size(data, frozen, written)
         while self._bytes > self._limit:
-            _, (old, dropped) = self._entries.popitem(last=False)
-            self._bytes -= len(old) + len(dropped)
+            _, dropped = self._entries.popitem(last=False)
+            self._bytes -= _size(*dropped)
+
+    def keep(self, path: Path, notebook: dict[str, Any], encoded: Encoded) -> None:
+        """Keep `notebook`, just written as `encoded` and valid by the schema alone (`notebook_format.check` True):
+        as nbformat reads it back, and its cells as written when that is the notebook itself."""
+        if encoded.frozen is None:
+            self.forget(path)
+            return
+        frozen = as_read(notebook, encoded.frozen, encoded.fresh)
+        cells = (encoded.cells or cells_in(notebook, encoded)) if frozen is encoded.frozen else None
+        self.put(path, encoded.file, frozen, None if cells is None else Written(cells, notebook["nbformat_minor"]))
 
     def forget(self, path: Path) -> None:
         entry = self._entries.pop(path, None)
         if entry is not None:
-            self._bytes -= len(entry[0]) + len(entry[1])
+            self._bytes -= _size(*entry)
 
 
-def as_read(notebook: dict[str, Any], frozen: bytes) -> bytes:
+def _size(data: bytes, frozen: bytes, written: Written | None) -> int:
+    """An entry's bytes: the cells as written hold the file's text again (their compact JSON is `frozen`)."""
+    return len(data) * (1 if written is None else 2) + len(frozen)
+
+
+def as_read(notebook: dict[str, Any], frozen: bytes, fresh: list[Any] | None = None) -> bytes:
     """What `nbformat.reads(as_version=4)` gives back of the file `notebook` was written as, frozen for `put`;
-    `frozen` is its `Encoded.frozen`. For a valid nbformat 4 notebook whose
+    `frozen` and `fresh` are its `Encoded`'s: only the fresh cells are looked at when given (every other one is
+    equal to a cell of a `Written`, which the reader left as it was). For a valid nbformat 4 notebook whose
     cells, from 4.5 on, have ids of their own (nbformat would replace a missing or repeated one): nbformat's
     reader rejoins split lines (nbformat.v4.rwbase.rejoin_lines) and drops transient keys (strip_transient).
     A notebook that has neither, as every one this server read and edited, is `frozen` itself."""
-    if not _reader_changes(notebook):
+    if not _reader_changes(notebook, notebook["cells"] if fresh is None else fresh):
         return frozen
     copy: dict[str, Any] = thaw(frozen)
     for cell in copy["cells"]:
@@ -88,11 +119,12 @@ def as_read(notebook: dict[str, Any], frozen: bytes) -> bytes:
 TRANSIENT_METADATA = ("orig_nbformat", "orig_nbformat_minor", "signature")
 
 
-def _reader_changes(notebook: dict[str, Any]) -> bool:
-    """Whether nbformat's reader would change anything: a list to rejoin, or a transient key to drop."""
+def _reader_changes(notebook: dict[str, Any], cells: list[Any]) -> bool:
+    """Whether nbformat's reader would change anything in the notebook's fields or in `cells`: a list to rejoin,
+    or a transient key to drop."""
     if any(key in notebook["metadata"] for key in TRANSIENT_METADATA):
         return True
-    for cell in notebook["cells"]:
+    for cell in cells:
         if isinstance(cell.get("source"), list) or "trusted" in cell["metadata"] or cell.get("attachments"):
             return True
         if cell.get("cell_type") == "code":
