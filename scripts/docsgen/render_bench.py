@@ -16,16 +16,15 @@ from .render_measurements import table
 LATEST = Path(__file__).resolve().parents[2] / "bench" / "results" / "latest.json"
 PAGE = "examples/bench-latest.md"
 NOT_MEASURED = "not in this run"
-# The goals, each against its floor measured in the same run: issue 23's for start-up, the round trip and
-# throughput, the extension's budget (bench/extension.py), issue 37's for each call kind against the naive
-# server. The round trip's and throughput's are stricter than the budgets their benches judge by
-# (bench/roundtrip.py under 1.3x, bench/throughput.py at least 0.8x; performance.md's *Budgets*), so this page
-# can say "not met" where the benches say "within".
+# The goals, each against its floor measured in the same run: issue 23's for start-up, the extension's budget
+# (bench/extension.py), and issue 37's: each call kind and HTTP throughput against what a user would write instead
+# (the SDK's MCPServer over jupyter_client, bench/naive_server.py), fewer tokens than jupyter-mcp-server over a
+# session. The physical floors (raw jupyter_client in process, the SDK's bare echo server) are reported, as issue
+# 37 restated them: no server reaches them.
 STARTUP_GOAL = 1.1  # at most, x the SDK's one-tool MCPServer
-ROUNDTRIP_GOAL = 1.1  # at most, x raw async jupyter_client
 EXTENSION_GOAL = 1.1  # at most, x the raw client inside the same Jupyter server
-THROUGHPUT_GOAL = 1.0  # at least, x the SDK's bare server
-NAIVE_GOAL = 1.0  # under, x what a user would write instead: the SDK's MCPServer over jupyter_client (bench/naive_server.py)
+NAIVE_GOAL = 1.0  # under (calls), at least (throughput), x the naive server
+PHYSICAL = "the physical floor: reported"
 
 Row = tuple[str, str, str]  # what, measured (with its floor), goal
 
@@ -47,7 +46,7 @@ def _roundtrip(part: dict[str, Any]) -> list[Row]:
     by_name = {c["name"]: c["ms"]["median"] for c in part["contestants"]}
     return [("`execute_code` `1+1` on stdio / raw async jupyter_client",
              f"{primary['ratio']:.3f}× ({by_name[primary['server']]:.2f} vs {by_name[primary['baseline']]:.2f} ms median, "
-             f"per-round {primary['paired_ratio_median']:.2f}×)", _verdict(primary["ratio"], ROUNDTRIP_GOAL, True))]
+             f"per-round {primary['paired_ratio_median']:.2f}×)", PHYSICAL)]
 
 
 def _extension(part: dict[str, Any]) -> list[Row]:
@@ -73,13 +72,12 @@ def _throughput(part: dict[str, Any]) -> list[Row]:
     primary = part["primary"]
     floor, ours = part["contestants"][0]["calls_per_s"], part["contestants"][1]["calls_per_s"]
     rows = [(f"HTTP stateless `tools/call`, {part['clients']} clients / the SDK's bare server",
-             f"{primary['ratio']:.2f}× ({ours:,.0f} vs {floor:,.0f} calls/s, p99 {primary['p99_ms']:.1f} ms)",
-             _verdict(primary["ratio"], THROUGHPUT_GOAL, False))]
+             f"{primary['ratio']:.2f}× ({ours:,.0f} vs {floor:,.0f} calls/s, p99 {primary['p99_ms']:.1f} ms)", PHYSICAL)]
     naive = part.get("against_naive")  # runs before the naive server was a contestant have none
     if naive:
         rows.append((f"HTTP stateless `list_kernels`, {part['clients']} clients / the naive SDK server's",
                      f"{naive['ratio']:.3f}× calls/s (p99 {naive['p99_ms']['ours']:.1f} vs {naive['p99_ms']['naive']:.1f} ms)",
-                     _verdict(naive["ratio"], THROUGHPUT_GOAL, False)))
+                     _verdict(naive["ratio"], NAIVE_GOAL, False)))
     return rows
 
 
@@ -107,6 +105,15 @@ def _notebook_size(part: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def _context(part: dict[str, Any]) -> list[Row]:
+    verdict, tokenizer = part["verdict"], part["tokenizer"]
+    missing = sum(len(step["missing_facts"]) for contestant in part["contestants"] for step in contestant.get("steps", []))
+    fewer_and_complete = verdict["fewer"] and not missing
+    return [("tokens the model reads over a session, ours by default / jupyter-mcp-server 2.2.4",
+             f"{verdict['ratio']:.3f}× ({verdict['ours_tokens']:,} vs {verdict['theirs_tokens']:,} {tokenizer['encoding']} tokens); "
+             f"facts missing: {missing}", f"under 1×, every fact present: **{'met' if fewer_and_complete else 'not met'}**")]
+
+
 PARTS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Row]]]] = {
     "startup": ("start-up", _startup),
     "roundtrip": ("the round trip", _roundtrip),
@@ -116,6 +123,7 @@ PARTS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Row]]]] = {
     "live": ("live notebooks", _live),
     "sessions": ("abandoned sessions", _sessions),
     "notebook_size": ("the notebook-size table", _notebook_size),
+    "context": ("what reaches the model over a session", _context),
 }
 
 
