@@ -45,7 +45,7 @@ def ensure_ids(notebook: dict[str, Any]) -> dict[str, Any]:
     if notebook.get("nbformat_minor", 0) < 5:
         notebook["nbformat_minor"] = 5
     for cell in notebook.get("cells", []):
-        if "id" not in cell:  # not setdefault: that would draw a uuid4 for every cell (60 ms for 5,000)
+        if "id" not in cell:  # not setdefault: that would draw a uuid4 for every cell
             cell["id"] = new_cell_id()
     return notebook
 

@@ -1,11 +1,12 @@
 """Notebooks kept parsed while their file holds the same bytes, so that a call does not parse the whole file again.
 
-nbformat reads (and validates) a 5,000-cell notebook in some 200-270 ms; a copy of the parsed notebook kept
-as compact JSON is back in 5. Reading the file's bytes and comparing them with the ones parsed costs a
-millisecond and answers what a stat (sizes and times, with their coarse clock) could only guess: a save
-by anyone, in place or by rename, is seen. After a save of ours, the entry is what reading the file back
-would give, computed without reading it: `as_read`, which does what nbformat's reader does to a valid
-nbformat 4 file. With it, the cells as written (`Written`), for the next edit's `notebook_json.splice`.
+nbformat's read (and validation) of a large notebook costs the most of any step of a call; a copy of the
+parsed notebook kept as compact JSON is back in a fraction of it (bench/notebook_size.py measures both).
+Reading the file's bytes and comparing them with the ones parsed is cheap, and answers what a stat
+(sizes and times, with their coarse clock) could only guess: a save by anyone, in place or by rename, is seen.
+After a save of ours, the entry is what reading the file back would give, computed without reading it:
+`as_read`, which does what nbformat's reader does to a valid nbformat 4 file. With it, the cells as written
+(`Written`), for the next edit's `notebook_json.splice`.
 """
 
 from __future__ import annotations
