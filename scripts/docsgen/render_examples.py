@@ -1,9 +1,9 @@
 """docs/examples/: the fragments the reference chapter and the guides include (`--8<--`).
 
 One fragment per recorded exchange (request and response, normalised), and the tables built
-from the listings: variants by negotiation, the versioned projection, HTTP, the CLI options.
-The one server internal the generator reads, `mcp_variants.server.cli.build_parser`, is
-imported here.
+from the listings: variants by negotiation, the versioned projection, HTTP, the CLI options and
+the Jupyter server extension's. The server internals the generator reads, `mcp_variants.server.cli.build_parser`
+and the extension's `MCPVariants` (both made from server/options.py), are imported here.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from jupyter_server.extension.application import ExtensionApp
+
+from mcp_variants.jupyter_extension.app import MCPVariants
 from mcp_variants.server.cli import build_parser
 
 from .jsontext import pretty
@@ -41,6 +44,7 @@ def render_examples(got: Collected, norm: Normalizer) -> dict[str, str]:
     files["examples/http.md"] = GENERATED_NOTE + render_http(got, norm)
     files["examples/legacy-projection.md"] = GENERATED_NOTE + render_legacy_table(got)
     files["examples/cli-serve.md"] = GENERATED_NOTE + render_cli()
+    files["examples/extension-options.md"] = GENERATED_NOTE + render_extension_options()
     return files
 
 
@@ -64,6 +68,19 @@ def render_cli() -> str:
         if action.metavar or action.nargs != 0:
             option += f" `{action.metavar or action.dest.upper()}`"
         lines.append(f"| {option} | {md_escape(action.help or '')} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_extension_options() -> str:
+    """The Jupyter server extension's traitlets, in the order the extension defines them, from the extension itself."""
+    inherited = set(ExtensionApp.class_traits(config=True))  # Jupyter's own for every extension (log_level, ...)
+    traits = MCPVariants.class_traits(config=True)
+    lines = ["| traitlet | default | what it does |", "|---|---|---|"]
+    for name in (name for name in vars(MCPVariants) if name in traits and name not in inherited):
+        trait = traits[name]
+        default = trait.default_value
+        shown = "none" if default in ("", None) else "off" if default is False else f"`{default}`"
+        lines.append(f"| `{name}` | {shown} | {md_escape(trait.help)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ class Tree:
     defined, imported or taken as a parameter, and each class's members."""
 
     def __init__(self) -> None:
-        self.files = [p for base in (REPO, PACKAGE) for p in base.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts]
+        self.files = _project_files()
         self.relative = {p.relative_to(base).as_posix() for base in (REPO, PACKAGE) for p in self.files if p.is_relative_to(base)}
         self.basenames = {p.name for p in self.files} | {p.stem for p in self.files if p.suffix == ".py"}
         self.names: set[str] = set(dir(builtins)) | FOREIGN
@@ -87,6 +88,15 @@ class Tree:
         if member in self.members.get(cls, set()):
             return True
         return any(base not in self.members or self._has_member(base, member) for base in self.bases.get(cls, ()))
+
+
+def _project_files() -> list[Path]:
+    """The project's files and their folders, as git sees them (tracked, or new and not ignored): not what the tests
+    and tools make inside the checkout (tests/.envs' venvs, node_modules), whose files would answer for ours."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO, capture_output=True,
+                            text=True, check=True).stdout.split("\n")
+    files = [REPO / line for line in listed if line]
+    return sorted({*files, *(folder for file in files for folder in file.parents if folder.is_relative_to(REPO) and folder != REPO)})
 
 
 def _targets(node: ast.AST) -> list[ast.expr]:
