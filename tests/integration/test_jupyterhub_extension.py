@@ -109,5 +109,11 @@ def test_a_stopped_server_runs_nothing_and_comes_back(alice: CheckedClient, hub:
     assert refused(endpoint(hub, ALICE), token_headers(alice_token)) in (403, 424, 503)
     assert not (home(hub, ALICE) / "ran").exists() and len(audit(hub, ALICE)) == lines
     hub.start_server(ALICE)
+
+    def served_by_hers() -> bool:  # not the Hub's page, nor (seen once in CI) another user's server's 404
+        return HttpTarget(endpoint(hub, ALICE), headers=token_headers(alice_token)).exchange(
+            OUTPUTS_VERSION, None, "tools/list", {}).status == 200
+
+    until(served_by_hers, "her endpoint served by her restarted server", timeout=START_TIMEOUT)
     out = alice.call("execute_code", {"code": "6 * 7"})
     assert not out.is_error and out[PS]["outputs"][0]["data"]["text/plain"] == "42", out.result
