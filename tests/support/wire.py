@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from mcp_variants.client.stdio import envelope  # noqa: F401  (the tests' envelope is the client's)
 from mcp_variants.conformance.wire import HttpTarget, RoundTrip, StdioTarget, Target, ext_key, initialize_params
 from mcp_variants.conformance.wire_schema import validate_wire_message
 from support.servers import HttpServer, serve_command
@@ -51,7 +52,6 @@ TRANSPORTS = ("stdio", "http")
 TOOLS = ("execute_code", "list_files", "list_kernels")
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
-CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 UI = "io.modelcontextprotocol/ui"
 UI_EXTENSIONS = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
 MARKER_KEY = "io.github.mcp-variants/bridged"
@@ -74,12 +74,6 @@ def sel(audience: str, fmt: str) -> dict[str, str]:
 def pairs(transports: tuple[str, ...] = TRANSPORTS, versions: tuple[str, ...] = VERSIONS) -> list[Any]:
     """pytest params for transport x version, with readable ids."""
     return [pytest.param(t, v, id=f"{t}-{v}") for t in transports for v in versions]
-
-
-def envelope(version: str, extensions: dict[str, Any] | None) -> dict[str, Any]:
-    """The stateless `_meta` envelope (SEP-2575): version and client capabilities."""
-    caps: dict[str, Any] = {"extensions": extensions} if extensions else {}
-    return {VERSION_KEY: version, CAPS_KEY: caps}
 
 
 def initialize_message(msg_id: int, version: str, extensions: dict[str, Any] | None) -> dict[str, Any]:
