@@ -35,6 +35,8 @@ test: $(STAMP)  ## the whole test suite: unit, property and wire tests on real k
 	-tests/outside/install.sh
 	@# The SEP-3279 scenarios in the official suite's API (conformance-ts/): tsx and ajv, run with that Node 22.
 	-PATH="$(CURDIR)/tests/outside/node_modules/.bin:$$PATH" conformance-ts/install.sh
+	@# Code mode in TypeScript (codemode-ts/): @cloudflare/codemode on the official SDK, and tsc, with that Node 22.
+	-PATH="$(CURDIR)/tests/outside/node_modules/.bin:$$PATH" codemode-ts/install.sh
 	@# MCP Apps: apps/'s pinned npm packages (npm ci) and Debian's chromium (apt-get, as root, once).
 	@# If either fails, the tests still run and the Apps tests fail with the reason (MCP_VARIANTS_APPS=required).
 	-apps/install.sh
