@@ -5,8 +5,8 @@ The bindings are generated from the live server's programmatic/structured schema
 --typescript`); tsc checks the fixed program (codemode-ts/program.js, as a model writes it for codemode) against them and
 catches the same program with one field misread, before anything runs. The run then goes through codemode's own `code`
 tool, as a model calls it; every tools/call it made asked for programmatic/structured; what the program got is what a
-2026-12-01 client gets for that variant. An older server's answer to the same adapter is checked in Python
-(tests/client/test_codemode.py): here the server is ours, at 2026-12-01.
+2026-12-01 client gets for that variant. An older server (the official SDK's MCPServer, bench/naive_server.py: no
+2026-12-01, no outputVariants) gives the same adapter its legacy structuredContent, through the SDK's own Client.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import pytest
 
 from mcp_variants.client import ClientSession
 from mcp_variants.client.http import HttpTransport
+from mcp_variants.processes import ServerProcess, free_port
 from mcp_variants.protocol.types import PROGRAMMATIC_STRUCTURED
 from support.outside import HERE, node_env, unavailable
 from support.servers import HttpServer
@@ -105,3 +106,32 @@ def test_a_codemode_program_is_type_checked_then_gets_the_programmatic_records(
         cell = session.call("read_cell", {"notebook": "analysis.ipynb", "cell_index": 1}, [PROGRAMMATIC_STRUCTURED]).outputs[0].value
         stored = [o["data"]["image/png"] for o in cell["cell"]["outputs"] if o["output_type"] == "display_data"]
         assert stored == [answer["pngBase64"]]
+
+
+LEGACY_CALL = """
+import { connectVariants } from './variants.mjs';
+const variants = await connectVariants({ url: process.argv[1] });
+const value = await variants.call('list_files', {});
+process.stdout.write(JSON.stringify({ version: variants.version, value, sent: variants.sent }));
+await variants.close();
+"""
+
+
+def test_an_older_server_gives_the_same_adapter_its_legacy_structured_content(node_bin: Path, tmp_path: Path) -> None:
+    if not TSC.exists():
+        unavailable(f"{TSC.relative_to(HERE.parents[1])} is not installed (codemode-ts/install.sh)")
+    (tmp_path / "a.csv").write_text("x\n")
+    port = free_port()
+    argv = [sys.executable, "-m", "bench.naive_server", "--root", str(tmp_path), "--port", str(port)]
+    older = ServerProcess(argv, port, cwd=HERE.parents[1], log=tmp_path.parent / f"{tmp_path.name}-older.log")
+    older.start(60)
+    try:
+        done = subprocess.run([str(node_bin), "--input-type=module", "-e", LEGACY_CALL, f"http://127.0.0.1:{port}/mcp"], cwd=CODEMODE,
+                              capture_output=True, text=True, timeout=120, env=node_env())
+    finally:
+        older.stop()
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["version"] == "legacy"
+    assert "a.csv" in json.dumps(report["value"])  # its structuredContent, the shape of its outputSchema
+    assert not [m for m in report["sent"] if "requestedOutputs" in m.get("params", {})]
