@@ -13,7 +13,8 @@ notebooks, an agent's edit to a JupyterLab page and each notebook tool against t
 HTTP throughput from 16 clients against the SDK's bare server, the floor (bench.throughput); what an
 abandoned HTTP session costs (bench.sessions); execute_code through an Enterprise Gateway and a
 JupyterHub against their raw clients, and one worker against two (bench.scale); what reaches the model over a
-realistic session, in tokens, against jupyter-mcp-server 2.2.4, each step's facts checked (bench.context).
+realistic session, in tokens, against jupyter-mcp-server 2.2.4, each step's facts checked (bench.context); what
+reaches the model in code mode against tool calling for one task, and the round trips (bench.codemode).
 
 Writes bench/results/<UTC date>-<short git sha>.json and bench/results/latest.json; with --only, only
 bench/results/<UTC date>-<short git sha>-<part>-<part>....json (latest.json stays the last full run).
@@ -37,6 +38,7 @@ if __package__ in (None, ""):  # `python bench/run.py`
     __package__ = "bench"
 
 from bench import (
+    codemode,
     context,
     core,
     extension,
@@ -81,6 +83,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "scale": Part(lambda: scale.run(calls=args.runtime_calls, warmup=args.warmup, seconds=args.throughput_seconds,
                                         rounds=args.throughput_rounds, wait_quiet=quiet), scale.format_report),
         "context": Part(lambda: context.run(args.context_rows, context.names(args.context_contestants)), context.format_report),
+        "codemode": Part(codemode.run, codemode.format_report),
     }
 
 
@@ -126,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--context-contestants", default="", metavar="NAME,NAME",
                         help="the session's contestants (default: all; python -m bench.context --help names them)")
     parser.add_argument("--skip-context", action="store_true", help="skip what reaches the model over a session, in tokens")
+    parser.add_argument("--skip-codemode", action="store_true", help="skip code mode against tool calling, in tokens, for one task")
     parser.add_argument("--sessions", type=int, default=300, help="abandoned HTTP sessions per round (default 300)")
     parser.add_argument("--session-rounds", type=sessions.rounds, default=4, help="rounds of abandoned sessions (default 4)")
     parser.add_argument("--only", metavar="NAME,NAME", default="",
