@@ -21,7 +21,6 @@ Run alone: python -m bench.codemode [--record]; in the suite: python -m bench --
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 from collections.abc import Mapping
