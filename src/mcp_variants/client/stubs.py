@@ -84,8 +84,8 @@ class _Python:
     any, null = "Any", "None"
     scalars = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
-    def literal(self, value: str | int | bool) -> str:
-        return f"Literal[{value!r}]"
+    def literals(self, values: Sequence[str | int | bool]) -> str:
+        return f"Literal[{', '.join(map(repr, values))}]"
 
     def array(self, item: str) -> str:
         return f"list[{item}]"
@@ -107,8 +107,8 @@ class _TypeScript(_Python):
     any, null = "unknown", "null"
     scalars = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean"}
 
-    def literal(self, value: str | int | bool) -> str:
-        return json.dumps(value)
+    def literals(self, values: Sequence[str | int | bool]) -> str:
+        return " | ".join(map(json.dumps, values))
 
     def array(self, item: str) -> str:
         return f"Array<{item}>"
@@ -174,7 +174,8 @@ class _Writer:
     def _literal(self, values: Sequence[Any]) -> str:
         if not all(isinstance(v, str | int | bool) or v is None for v in values):
             return self.syntax.any
-        return self._join(self.syntax.null if v is None else self.syntax.literal(v) for v in values)
+        plain = [v for v in values if v is not None]
+        return self._join([*([self.syntax.literals(plain)] if plain else []), *([self.syntax.null] if None in values else [])])
 
     def _join(self, types: Any) -> str:
         unique = list(dict.fromkeys(types))
