@@ -19,6 +19,7 @@ import pytest
 
 from mcp_variants.client import ClientSession, StdioConnection, StdioTransport
 from mcp_variants.client.http import HttpTransport
+from support.jupyter import jupyterlab  # noqa: F401 - the fixture: a JupyterLab with real-time collaboration (test_codemode.py)
 from support.servers import HttpServer, serve_stdio
 
 UI = "io.modelcontextprotocol/ui"

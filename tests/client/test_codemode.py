@@ -24,7 +24,9 @@ from smolagents import ChatMessage, CodeAgent, MessageRole, Model
 from mcp_variants.client import ClientSession, RecordingTransport, StdioTransport
 from mcp_variants.client.codemode import CodeModeTools, ToolCallError
 from mcp_variants.client.smolagents_tools import tool_collection
+from mcp_variants.jupyter.server_launcher import JupyterServerProcess
 from mcp_variants.protocol.types import PROGRAMMATIC_STRUCTURED
+from support.jupyter import kernel_ids
 from support.servers import serve_command, serve_stdio
 
 PROGRAM = Path(__file__).with_name("programs") / "notebook_task.py"
@@ -93,10 +95,47 @@ def mypy_errors(folder: Path, *programs: str) -> list[str]:
     return [line for line in done.stdout.splitlines() if ": error:" in line]
 
 
+def run_task(session: ClientSession, transport: RecordingTransport) -> tuple[dict[str, Any], Recorded, list[dict[str, Any]]]:
+    """The program through a CodeAgent on `session`: (its answer, the calls it made, the tools/call requests sent),
+    after checking that what it got is what a 2026-12-01 client gets."""
+    tools = Recorded(session)
+    model = ScriptedModel([f"PLOT = {PLOT!r}\n{PROGRAM.read_text()}"])
+    agent = CodeAgent(tools=tool_collection(tools).tools, model=model, additional_authorized_imports=["base64"], max_steps=2)
+    mark = len(transport.sent)
+    answer = agent.run("Summarise the notebooks, files, a sum and a plot.", additional_args={"ToolCallError": ToolCallError})
+    # What the model was shown of the tools is the records' schema, not the model's own shape.
+    system = json.dumps([str(m) for m in model.shown[0]])
+    assert "nextCursor" in system and "kernelState" in system
+
+    # Every call the program made asked for programmatic/structured, and nothing else.
+    calls = [json.loads(body) for _, body in transport.sent[mark:]]
+    calls = [c for c in calls if c.get("method") == "tools/call"]
+    assert len(calls) == tools.calls + len(tools.twins) and tools.calls == len(tools.received) + 1  # the last raised
+    assert all(c["params"]["requestedOutputs"] == WANTED for c in calls)
+
+    # What it got is what a 2026-12-01 client gets: each listing asked again at once, the cells as the notebook keeps them.
+    assert tools.twins and all(got == twin for got, twin in tools.twins)
+    plot = next(value for tool, args, value in tools.received if args.get("source") == PLOT)
+    cell = session.call("read_cell", {"notebook": "analysis.ipynb", "cell_index": plot["cell"]["cellIndex"]},
+                        [PROGRAMMATIC_STRUCTURED]).outputs[0].value
+    png = [o["data"]["image/png"] for o in plot["outputs"] if o["output_type"] == "display_data"]
+    stored = [o["data"]["image/png"] for o in cell["cell"]["outputs"] if o["output_type"] == "display_data"]
+    assert png == stored and base64.b64decode(png[0]).startswith(b"\x89PNG")
+    return answer, tools, calls
+
+
+def check_answer(answer: dict[str, Any], files: list[str], tools: Recorded) -> None:
+    opened = tools.received[0]
+    assert opened[0] == "use_notebook" and answer["notebooks"] == ["analysis.ipynb"]
+    assert answer["files"] == files
+    assert answer["printed"] == "45\n" and answer["cell"] == opened[2]["cellCount"]  # the first cell it added, at the end
+    assert answer["png"] == "89504e470d0a1a0a"  # the PNG signature: real bytes, decoded from the mime bundle
+    assert answer["failure"] == "execution-error: ZeroDivisionError"
+
+
 def test_a_codeagent_program_is_type_checked_then_gets_the_programmatic_records(
     root: Path, served: tuple[ClientSession, RecordingTransport], tmp_path: Path
 ) -> None:
-    session, transport = served
     # The bindings, as a person makes them: the generator's command line on the server's command.
     generate = [sys.executable, "-m", "mcp_variants.client.stubs", "-o", str(tmp_path / "tools.py"), "--", *serve_command(root)]
     done = subprocess.run(generate, capture_output=True, text=True, timeout=120)
@@ -108,35 +147,27 @@ def test_a_codeagent_program_is_type_checked_then_gets_the_programmatic_records(
     assert [e for e in errors if e.startswith("program1.py")] and all('"next_cursor"' in e for e in errors), errors
     assert not [e for e in errors if e.startswith("program0.py")], errors
 
-    tools = Recorded(session)
-    model = ScriptedModel([f"PLOT = {PLOT!r}\n{program}"])
-    agent = CodeAgent(tools=tool_collection(tools).tools, model=model, additional_authorized_imports=["base64"], max_steps=2)
-    mark = len(transport.sent)
-    answer = agent.run("Summarise the notebooks, files, a sum and a plot.", additional_args={"ToolCallError": ToolCallError})
+    answer, tools, calls = run_task(*served)
+    check_answer(answer, ["analysis.ipynb", "data", *(f"data/part{i}.csv" for i in range(5))], tools)  # four pages of two
+    assert len(calls) == 9 + 5 and len(tools.twins) == 5
 
-    assert answer["notebooks"] == ["analysis.ipynb"]
-    assert answer["files"] == ["analysis.ipynb", "data", *(f"data/part{i}.csv" for i in range(5))]  # four pages of two
-    assert answer["printed"] == "45\n" and answer["cell"] == 0
-    assert answer["png"] == "89504e470d0a1a0a"  # the PNG signature: real bytes, decoded from the mime bundle
-    assert answer["failure"] == "execution-error: ZeroDivisionError"
-    # What the model was shown of the tools is the records' schema, not the model's own shape.
-    system = json.dumps([str(m) for m in model.shown[0]])
-    assert "nextCursor" in system and "kernelState" in system
 
-    # Every call the program made asked for programmatic/structured, and nothing else.
-    calls = [json.loads(body) for _, body in transport.sent[mark:]]
-    calls = [c for c in calls if c.get("method") == "tools/call"]
-    assert len(calls) == tools.calls + len(tools.twins) == 9 + 5 and len(tools.received) == 8  # the ninth raised
-    assert all(c["params"]["requestedOutputs"] == WANTED for c in calls)
-
-    # What it got is what a 2026-12-01 client gets: each listing asked again at once, the cells as the notebook keeps them.
-    assert len(tools.twins) == 5 and all(got == twin for got, twin in tools.twins)
-    plot = next(value for tool, args, value in tools.received if args.get("source") == PLOT)
-    cell = session.call("read_cell", {"notebook": "analysis.ipynb", "cell_index": plot["cell"]["cellIndex"]},
-                        [PROGRAMMATIC_STRUCTURED]).outputs[0].value
-    png = [o["data"]["image/png"] for o in plot["outputs"] if o["output_type"] == "display_data"]
-    stored = [o["data"]["image/png"] for o in cell["cell"]["outputs"] if o["output_type"] == "display_data"]
-    assert png == stored and base64.b64decode(png[0]).startswith(b"\x89PNG")
+def test_the_same_program_on_a_live_notebook_in_a_remote_jupyterlab(jupyterlab: JupyterServerProcess, tmp_path: Path) -> None:
+    """`serve --jupyter-url`: the notebook is a live one in JupyterLab's real-time collaboration, its cells run in
+    JupyterLab's kernel; the program and what it gets are the same."""
+    data = jupyterlab.root / "data"
+    data.mkdir(exist_ok=True)
+    for i in range(5):
+        (data / f"part{i}.csv").write_text(f"x\n{i}\n")
+    transport = RecordingTransport(StdioTransport(serve_stdio(tmp_path, "--jupyter-url", jupyterlab.url,
+                                                              "--jupyter-token", jupyterlab.token)))
+    with ClientSession(transport, "2026-12-01", timeout=120) as session:
+        answer, tools, _ = run_task(session, transport)
+        shared = session.call("use_notebook", {"notebook": "analysis.ipynb"}, [PROGRAMMATIC_STRUCTURED]).outputs[0].value
+        assert shared["kernelId"] in kernel_ids(jupyterlab), (shared, kernel_ids(jupyterlab))  # JupyterLab's kernel ran the cells
+    listed = sorted(str(p.relative_to(jupyterlab.root)) for p in jupyterlab.root.rglob("*")
+                    if not any(part.startswith(".") for part in p.relative_to(jupyterlab.root).parts))
+    check_answer(answer, [f for f in listed if f.count("/") <= 1], tools)
 
 
 def test_a_tool_without_a_variant_for_code_answers_content_and_an_error_carries_it(
