@@ -31,5 +31,5 @@ async () => {
     failure = output.error.type + ": " + (output.error.ename ?? "?");
   }
   return { notebooks, files, printed, pngSignature: png.slice(1, 4), pngBytes: png.length, pngBase64: pngs[0],
-           failure, cell: total.cell?.cellIndex ?? -1, pages: files.length };
+           failure, cell: total.cell?.cellIndex ?? -1, cellsBefore: opened.cellCount };
 }

@@ -1,5 +1,6 @@
 """Code mode in TypeScript: @cloudflare/codemode's codeMcpServer over codemode-ts/variants.mjs (the official MCP SDK's
-HTTP transport at 2026-12-01), run with a Node executor in node:vm against `mcp-variants serve --http`.
+HTTP transport at 2026-12-01), run with a Node executor in node:vm against `mcp-variants serve --http`, embedded and on
+a live notebook in a remote JupyterLab (`--jupyter-url`).
 
 The bindings are generated from the live server's programmatic/structured schemas (`python -m mcp_variants.client.stubs
 --typescript`); tsc checks the fixed program (codemode-ts/program.js, as a model writes it for codemode) against them and
@@ -16,6 +17,7 @@ import json
 import shutil
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from mcp_variants.client import ClientSession
 from mcp_variants.client.http import HttpTransport
 from mcp_variants.processes import ServerProcess, free_port
 from mcp_variants.protocol.types import PROGRAMMATIC_STRUCTURED
+from support.jupyter import jupyterlab_server
 from support.outside import HERE, node_env, unavailable
 from support.servers import HttpServer
 
@@ -34,17 +37,28 @@ TOKEN = "codemode-token"
 WANTED = [{"audience": "programmatic", "format": "structured"}]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    root = tmp_path_factory.mktemp("codemode-ts-root")
-    (root / "data").mkdir()
+def data(root: Path) -> None:
+    (root / "data").mkdir(exist_ok=True)
     for i in range(5):
         (root / "data" / f"part{i}.csv").write_text(f"x\n{i}\n")
-    server = HttpServer(root, "--token", TOKEN, log=root.parent / "codemode-ts-server.log")
-    try:
+
+
+@pytest.fixture(scope="module", params=["embedded", "live"])
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """`serve --http` on its embedded runtime, or on a JupyterLab with real-time collaboration (`--jupyter-url`):
+    there the notebook is a live one and JupyterLab's kernel runs the cells."""
+    root = tmp_path_factory.mktemp(f"codemode-ts-{request.param}")
+    with ExitStack() as stack:
+        extra: tuple[str, ...] = ()
+        if request.param == "live":
+            lab = stack.enter_context(jupyterlab_server(tmp_path_factory.mktemp("codemode-ts-lab")).start())
+            data(lab.root)
+            extra = ("--jupyter-url", lab.url, "--jupyter-token", lab.token)
+        else:
+            data(root)
+        server = HttpServer(root, "--token", TOKEN, *extra, log=root.parent / f"codemode-ts-{request.param}.log")
+        stack.callback(server.close)
         yield server
-    finally:
-        server.close()
 
 
 def tsc_errors(node_bin: Path, folder: Path, bindings: str, *programs: str) -> list[str]:
@@ -81,7 +95,7 @@ def test_a_codemode_program_is_type_checked_then_gets_the_programmatic_records(
     answer = json.loads(report["result"]["content"][0]["text"])
     assert answer["notebooks"] == ["analysis.ipynb"]
     assert answer["files"] == [f"data/part{i}.csv" for i in range(5)]  # three pages of two
-    assert answer["printed"] == "45\n" and answer["cell"] == 0
+    assert answer["printed"] == "45\n" and answer["cell"] == answer["cellsBefore"]  # the first cell it added, at the end
     assert answer["pngSignature"] == "PNG" and base64.b64decode(answer["pngBase64"]).startswith(b"\x89PNG")
     assert answer["failure"] == "execution-error: ZeroDivisionError"
     # The model reads the generated types in the code tool's description, not codemode's `unknown`.
@@ -103,7 +117,8 @@ def test_a_codemode_program_is_type_checked_then_gets_the_programmatic_records(
                 break
             arguments = {**arguments, "cursor": page["nextCursor"]}
         assert files == answer["files"]
-        cell = session.call("read_cell", {"notebook": "analysis.ipynb", "cell_index": 1}, [PROGRAMMATIC_STRUCTURED]).outputs[0].value
+        index = answer["cellsBefore"] + 1
+        cell = session.call("read_cell", {"notebook": "analysis.ipynb", "cell_index": index}, [PROGRAMMATIC_STRUCTURED]).outputs[0].value
         stored = [o["data"]["image/png"] for o in cell["cell"]["outputs"] if o["output_type"] == "display_data"]
         assert stored == [answer["pngBase64"]]
 
