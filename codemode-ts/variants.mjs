@@ -183,6 +183,18 @@ export function variantsMcpServer(variants) {
   return server;
 }
 
+// ECMAScript's reserved words: a tool of that name is `<name>_` in the namespace (mcp_variants.client.stubs.script_name).
+const RESERVED = new Set(('await break case catch class const continue debugger default delete do else enum export extends ' +
+  'false finally for function if implements import in instanceof interface let new null package private protected public ' +
+  'return static super switch this throw true try typeof var void while with yield').split(' '));
+
+/** A tool's name as a method of the namespace, as codemode's types name it. */
+export function scriptName(name) {
+  let cleaned = name.replace(/[-.\s]/g, '_').replace(/[^A-Za-z0-9_$]/g, '') || '_';
+  if (/^[0-9]/.test(cleaned)) cleaned = '_' + cleaned;
+  return RESERVED.has(cleaned) ? cleaned + '_' : cleaned;
+}
+
 /** @cloudflare/codemode's Executor in a node:vm context: the program sees only its namespaces and a console (no
  * require, no process, no fetch, no network), and runs as the async arrow function codemode asks a model for. */
 /** The `code` tool's description for codeMcpServer with the generated bindings (codemode.d.ts) as its types:
@@ -207,7 +219,7 @@ export function nodeExecutor({ timeoutMs = 60_000 } = {}) {
       for (const { name, fns } of providers) {
         const namespace = {};
         for (const [fn, call] of Object.entries(fns)) {
-          namespace[fn] = async (input) => {
+          namespace[scriptName(fn)] = async (input) => {
             try {
               return await call(input);
             } catch (error) {

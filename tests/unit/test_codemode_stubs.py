@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp_variants.client.stubs import generate_stubs, python_name
+from mcp_variants.client.stubs import generate_stubs, python_name, script_name
 from mcp_variants.client.tools import parse_listing
 from mcp_variants.protocol.versions import Era
 
@@ -68,3 +68,13 @@ def test_the_bindings_type_what_the_schema_says_and_mypy_holds_programs_to_it(tm
 
 def test_names_become_identifiers() -> None:
     assert [python_name(n) for n in ("list-files", "class", "3d", "ok")] == ["list_files", "class_", "_3d", "ok"]
+
+
+def test_tool_names_in_the_codemode_namespace_are_codemodes() -> None:
+    """As @cloudflare/codemode's sanitizeToolName names them (its types and its namespace), JavaScript's reserved words."""
+    assert [script_name(n) for n in ("list-files", "a.b c", "delete", "class", "3d", "x!y", "def")] == [
+        "list_files", "a_b_c", "delete_", "class_", "_3d", "xy", "def"]
+    text = generate_stubs(listing(tool("delete", None), tool("get-record", RECORD)), language="typescript")
+    assert "  delete_(input: DeleteInput): Promise<Array<ContentBlock>>;" in text
+    assert "  get_record(input: GetRecordInput): Promise<GetRecordResult>;" in text
+    assert '"image/png"?: string;' in text and '"kind": "a" | "b";' in text

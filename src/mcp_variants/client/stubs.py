@@ -74,6 +74,23 @@ def python_name(name: str) -> str:
     return cleaned + "_" if keyword.iskeyword(cleaned) else cleaned
 
 
+# ECMAScript's reserved words (strict mode's included): a tool of that name is `<name>_` in the `codemode` namespace.
+_SCRIPT_RESERVED = frozenset({
+    "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+    "enum", "export", "extends", "false", "finally", "for", "function", "if", "implements", "import", "in",
+    "instanceof", "interface", "let", "new", "null", "package", "private", "protected", "public", "return", "static",
+    "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield",
+})
+
+
+def script_name(name: str) -> str:
+    """A tool's name in @cloudflare/codemode's `codemode` namespace: `-`, `.` and spaces become `_`, other characters
+    that are no identifier's go, a leading digit gets `_`, a reserved word a trailing `_` (its sanitizeToolName)."""
+    cleaned = re.sub(r"[^A-Za-z0-9_$]", "", re.sub(r"[-.\s]", "_", name)) or "_"
+    cleaned = "_" + cleaned if cleaned[0].isdigit() else cleaned
+    return cleaned + "_" if cleaned in _SCRIPT_RESERVED else cleaned
+
+
 def _camel(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^0-9A-Za-z]+", text) if part)
 
@@ -286,11 +303,11 @@ def _function(tool: ToolInfo, returned: str, writer: _Writer) -> str:
 
 
 def _ts_method(tool: ToolInfo, returned: str, writer: _Writer) -> str:
-    """A method of `codemode`, as @cloudflare/codemode names it (the tool's name as an identifier)."""
+    """A method of `codemode`, named as @cloudflare/codemode names it (`script_name`)."""
     schema, _ = input_properties(tool)
     argument = writer.named(schema or {"type": "object"}, _camel(tool.name) + "Input")
     doc = _summary(tool).replace("*/", "* /")
-    return f"  /** {doc} */\n  {python_name(tool.name)}(input: {argument}): Promise<{returned}>;\n"
+    return f"  /** {doc} */\n  {script_name(tool.name)}(input: {argument}): Promise<{returned}>;\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
