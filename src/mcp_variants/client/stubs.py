@@ -1,19 +1,22 @@
-"""Typed Python bindings of a server's tools, for code-mode agents and the type checker that reads their programs.
+"""Typed bindings of a server's tools, for code-mode agents and the type checker that reads their programs.
 
-`generate_stubs(index)` turns a tools/list (the reference client's `ToolIndex`) into the source of a module: one
-TypedDict per object of each tool's `programmatic/structured` schema, and one keyword-only function per tool whose
-return type is that variant, which is what `codemode.CodeModeTools` asks for and returns. A tool without it
+`generate_stubs(index)` turns a tools/list (the reference client's `ToolIndex`) into the source of a Python module:
+one TypedDict per object of each tool's `programmatic/structured` schema, and one keyword-only function per tool
+whose return type is that variant, which is what `codemode.CodeModeTools` asks for and returns. A tool without it
 returns its `assistant/content` blocks; at a protocol version before 2026-12-01 (a server without
 `outputVariants`) the legacy `outputSchema` is the return type, the value the same adapter returns there.
 Errors are `ToolCallError`, whose `error` has the one error shape (`error.type`, `error.message`, ...).
+With `language="typescript"` the same types are a declaration file for @cloudflare/codemode: a type per object
+and `declare const codemode: {...}`, one method per tool (`script_name`), its input typed by the inputSchema.
 
-The module is meant for a type checker (mypy checks an agent's program against it before the program runs);
-it also imports, with bodies that say they are bindings. JSON Schema is mapped as far as Python's types
-reach: properties, required, enum/const (Literal), anyOf/oneOf (unions), items, additionalProperties, local
-`$ref`s; what has no Python type (formats, bounds, patterns) is left to the server's own validation.
+The bindings are for a type checker (mypy, tsc: an agent's program is checked before it runs); the Python module
+also imports, with bodies that say they are bindings. JSON Schema is mapped as far as the languages' types
+reach: properties, required, enum/const (literals), anyOf/oneOf (unions), items, additionalProperties, local
+`$ref`s; what has no type (formats, bounds, patterns) is left to the server's own validation.
 
     python -m mcp_variants.client.stubs --url http://127.0.0.1:8000/mcp --token T -o tools.py
     python -m mcp_variants.client.stubs -o tools.py -- mcp-variants serve --root .
+    python -m mcp_variants.client.stubs --typescript --url http://127.0.0.1:8000/mcp --token T -o codemode.d.ts
 """
 
 from __future__ import annotations
