@@ -118,7 +118,8 @@ def run() -> dict[str, Any]:
         tool_row, tool_texts = tool_calling(folder(Path(tmp) / "tools"), calls)
     counts = tokens.count([*code_texts, *tool_texts])
     for row, (written, read, definitions) in ((code_row, counts[:3]), (tool_row, counts[3:])):
-        row.update(written_tokens=written, read_tokens=read, task_tokens=written + read, definition_tokens=definitions)
+        row.update(written_tokens=written, read_tokens=read, task_tokens=written + read, definition_tokens=definitions,
+                   errors=len(row["missing_facts"]))  # what `python -m bench --smoke` fails on
     return {"task": TASK, "calls": [tool for tool, _ in calls],
             "tokenizer": {"package": tokens.PACKAGE, "version": tokens.version(), "encoding": tokens.ENCODING},
             "contestants": [code_row, tool_row],
