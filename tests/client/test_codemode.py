@@ -5,7 +5,9 @@ The model is scripted (smolagents' `Model`, answering the program of programs/no
 write it): no network, no LLM. Before the run, mypy checks the program against the bindings the generator's command
 line wrote from the live server, and catches the same program with one field misread. The run then lists notebooks
 and files (paging through nextCursor), runs cells, reads a PNG's bytes and branches on error.type; what the program
-got is what a 2026-12-01 client gets for programmatic/structured, and every call it made asked for just that.
+got is what a 2026-12-01 client gets for programmatic/structured, and every call it made asked for just that. The
+same program runs again on a live notebook in a remote JupyterLab (`serve --jupyter-url`), and an older protocol
+version gives the same adapter the legacy structuredContent.
 """
 
 from __future__ import annotations
