@@ -8,10 +8,10 @@ opened = use_notebook(notebook="analysis.ipynb", create=True)
 notebooks = [n["path"] for n in list_notebooks()["notebooks"]]
 
 files: list[str] = []
-page = list_files(limit=2)
+page = list_files(path="data", limit=2)
 files += [f["path"] for f in page["files"]]
 while "nextCursor" in page:
-    page = list_files(limit=2, cursor=page["nextCursor"])
+    page = list_files(path="data", limit=2, cursor=page["nextCursor"])
     files += [f["path"] for f in page["files"]]
 
 total = insert_execute_code_cell(notebook=opened["notebook"], source="total = sum(range(10))\nprint(total)")
