@@ -139,8 +139,8 @@ def test_an_older_server_gives_the_same_adapter_its_legacy_structured_content(no
     port = free_port()
     argv = [sys.executable, "-m", "bench.naive_server", "--root", str(tmp_path), "--port", str(port)]
     older = ServerProcess(argv, port, cwd=HERE.parents[1], log=tmp_path.parent / f"{tmp_path.name}-older.log")
-    older.start(60)
     try:
+        older.start(60)
         done = subprocess.run([str(node_bin), "--input-type=module", "-e", LEGACY_CALL, f"http://127.0.0.1:{port}/mcp"], cwd=CODEMODE,
                               capture_output=True, text=True, timeout=120, env=node_env())
     finally:
