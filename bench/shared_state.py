@@ -7,10 +7,15 @@
      one worker, in memory     `serve --http --embedded`
      one worker, on Redis      `serve --http --embedded --state-url …`
      two workers, on Redis     the same twice, client i creating through worker i mod 2 and polling through the other
+     three workers, on Redis   the same three times, client i creating through worker i mod 3, polling through the next
    Interleaved rounds; completed tasks per second.
+3. A frozen store (issue 48): one worker on Redis; Redis stopped (SIGSTOP) for FREEZE seconds while CLIENTS threads
+   call tasks/get and task-augmented execute_code back to back: each call's time (the deadline, `--state-timeout`,
+   bounds it), whether every answer was the store's error, and the time to the first task completed once Redis goes on.
 
-Run alone: python -m bench.shared_state [--ops N] [--seconds S] [--rounds N] [--record]
-(--record writes bench/results/<UTC date>-<short sha>-shared-state.json and shared-state-latest.json)
+Run alone: python -m bench.shared_state [--ops N] [--seconds S] [--rounds N] [--freeze S] [--parts ...] [--record]
+(--record writes bench/results/<UTC date>-<short sha>-shared-state.json and shared-state-latest.json; with only some
+--parts, …-shared-state-<parts>.json alone)
 """
 
 from __future__ import annotations
@@ -46,7 +51,9 @@ CLIENTS = 8
 VERSION = "2026-12-01"
 TASKS = "io.modelcontextprotocol/tasks"
 MEMORY, REDIS = "in memory", "on Redis"
-ONE_MEMORY, ONE_REDIS, TWO_REDIS = "one worker, in memory", "one worker, on Redis", "two workers, on Redis"
+ONE_MEMORY, ONE_REDIS, TWO_REDIS, THREE_REDIS = ("one worker, in memory", "one worker, on Redis", "two workers, on Redis",
+                                                 "three workers, on Redis")
+PARTS = ("store", "throughput", "frozen")
 
 
 async def _store_ops(store: TaskStore, ops: int) -> dict[str, list[float]]:
@@ -142,12 +149,12 @@ def throughput(redis: RedisServer, folder: Path, seconds: float, rounds: int) ->
     shared = ("--state-url", redis.url, "--state-namespace", namespace)
     servers: list[HttpServer] = []
     try:
-        for name, extra in (("memory", ()), ("redis-a", shared), ("redis-b", shared)):
+        for name, extra in (("memory", ()), ("redis-a", shared), ("redis-b", shared), ("redis-c", shared)):
             root = folder / name
             root.mkdir()
             servers.append(HttpServer(root, "--embedded", *extra, log=folder / f"{name}.log"))
-        memory, a, b = servers
-        contestants = {ONE_MEMORY: [memory.url], ONE_REDIS: [a.url], TWO_REDIS: [a.url, b.url]}
+        memory, a, b, c = servers
+        contestants = {ONE_MEMORY: [memory.url], ONE_REDIS: [a.url], TWO_REDIS: [a.url, b.url], THREE_REDIS: [a.url, b.url, c.url]}
         for urls in contestants.values():
             drive(urls, 1.0)  # kernels started, connections made
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name in contestants}
@@ -162,20 +169,77 @@ def throughput(redis: RedisServer, folder: Path, seconds: float, rounds: int) ->
         rates = sorted(r["tasks_per_s"] for r in results)
         report[name] = {"tasks_per_s_median": rates[len(rates) // 2], "rounds": results}
     base = report[ONE_MEMORY]["tasks_per_s_median"]
-    for name in (ONE_REDIS, TWO_REDIS):
+    for name in (ONE_REDIS, TWO_REDIS, THREE_REDIS):
         report[name]["ratio_to_one_in_memory"] = round(report[name]["tasks_per_s_median"] / base, 2) if base else None
     return report
 
 
-def run(ops: int, seconds: float, rounds: int) -> dict[str, Any]:
+def frozen(redis: RedisServer, folder: Path, freeze_s: float) -> dict[str, Any]:
+    """Calls that need the store while it is frozen: their times and answers; then the time to a task completed."""
+    root = folder / "frozen"
+    root.mkdir()
+    server = HttpServer(root, "--embedded", "--state-url", redis.url, "--state-namespace", f"bench-{secrets.token_hex(4)}",
+                        log=folder / "frozen.log")
+    times: list[float] = []
+    answers: dict[str, int] = {}
+    calls = [("tasks/get", {"taskId": "none-such"}, None),
+             ("tools/call", {"name": "execute_code", "arguments": {"code": "1+1"}}, "execute_code")]
+
+    def client(index: int, until: float) -> None:
+        method, params, name = calls[index % len(calls)]
+        with httpx.Client(timeout=120) as http:
+            while time.perf_counter() < until:
+                began = time.perf_counter()
+                answer = _rpc(http, server.url, method, params, name)
+                times.append((time.perf_counter() - began) * 1000)
+                said = answer.get("error", {}).get("message", "a result")
+                kind = "did not answer in time" if "did not answer within" in said else said[:80]
+                answers[kind] = answers.get(kind, 0) + 1
+
+    try:
+        with httpx.Client(timeout=60) as http:  # the worker's scripts loaded and its kernel started
+            _rpc(http, server.url, "tools/call", calls[1][1], "execute_code")
+        redis.freeze()
+        try:
+            until = time.perf_counter() + freeze_s
+            threads = [threading.Thread(target=client, args=(i, until)) for i in range(CLIENTS)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            redis.thaw()
+        thawed = time.perf_counter()
+        with httpx.Client(timeout=60) as http:
+            while True:
+                created = _rpc(http, server.url, "tools/call", calls[1][1], "execute_code").get("result", {})
+                if created.get("resultType") == "task":
+                    while _rpc(http, server.url, "tasks/get", {"taskId": created["taskId"]}).get("result", {}).get("status") == "working":
+                        time.sleep(0.01)
+                    break
+                time.sleep(0.05)
+        back_ms = (time.perf_counter() - thawed) * 1000
+    finally:
+        server.close()
+    return {"freeze_s": freeze_s, "calls": len(times), "call_ms": summarize(times, 1), "max_call_ms": round(max(times), 1),
+            "answers": answers, "first_task_after_thaw_ms": round(back_ms, 1)}
+
+
+def run(ops: int, seconds: float, rounds: int, freeze_s: float, parts: list[str]) -> dict[str, Any]:
+    report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         (folder / "redis").mkdir()
         with RedisServer(folder / "redis").start() as redis:
-            store = store_times(redis.url, ops, rounds)
-            workers = throughput(redis, folder, seconds, rounds)
-    return {"store_us": store, "task_throughput": workers,
-            "settings": {"ops_per_round": ops, "seconds": seconds, "rounds": rounds, "clients": CLIENTS}}
+            if "store" in parts:
+                report["store_us"] = store_times(redis.url, ops, rounds)
+            if "throughput" in parts:
+                report["task_throughput"] = throughput(redis, folder, seconds, rounds)
+            if "frozen" in parts:
+                report["frozen_store"] = frozen(redis, folder, freeze_s)
+    report["settings"] = {"ops_per_round": ops, "seconds": seconds, "rounds": rounds, "clients": CLIENTS, "freeze_s": freeze_s,
+                          "parts": parts}
+    return report
 
 
 def main() -> None:
@@ -183,13 +247,17 @@ def main() -> None:
     parser.add_argument("--ops", type=int, default=500, help="creates and gets per store per round (default 500)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per contestant per throughput round (default 10)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    parser.add_argument("--freeze", type=float, default=30.0, help="seconds Redis stays frozen (default 30)")
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure (default: all)")
     parser.add_argument("--record", action="store_true", help="write bench/results/…-shared-state.json")
     args = parser.parse_args()
     now = datetime.now(UTC)
-    report = {"when": now.isoformat(), "machine": machine(), **run(args.ops, args.seconds, args.rounds)}
-    print(json.dumps({k: report[k] for k in ("store_us", "task_throughput")}, indent=2))
+    report = {"when": now.isoformat(), "machine": machine(), **run(args.ops, args.seconds, args.rounds, args.freeze, args.parts)}
+    print(json.dumps({k: v for k, v in report.items() if k not in ("when", "machine", "settings")}, indent=2))
     if args.record:
-        print(write(report, now, short_sha(), suffix="-shared-state", latest="shared-state-latest.json"))
+        whole = sorted(args.parts) == sorted(PARTS)  # a run of some parts records to a file of its own, never the latest
+        suffix = "-shared-state" + ("" if whole else "-" + "-".join(args.parts))
+        print(write(report, now, short_sha(), suffix=suffix, latest="shared-state-latest.json" if whole else None))
 
 
 if __name__ == "__main__":

@@ -7,8 +7,14 @@
 - a worker killed (SIGKILL) mid-task: its task is `failed`, with the reason, within the lease's bound; one that
   shuts down (SIGTERM) fails its running tasks at once;
 - Redis restarted mid-run: calls in between fail at once and say why; the run's result is recorded once it is back;
+  with persistence (append-only file), a task made before the restart is read after it, and a run that ended while
+  Redis was down is recorded once it is back;
+- Redis frozen (SIGSTOP): every call that needs it answers within the deadline, saying so; no task record is left
+  that no client received, every record has an expiry, and all works again once it resumes;
+- `rediss://` with a CA of the test's; a Redis Cluster refused at start, in one line;
 - Redis full: the write is refused and the call says so; nothing kept is dropped by Redis;
-- a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong password, allkeys eviction);
+- a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong or missing password worded
+  as such, allkeys eviction, a Cluster);
 - a jupyter-server with the extension (`MCPVariants.state_url`) shares its tasks with the workers;
 - the store's own rules on Redis: owner only, the per-owner bound, namespaces apart.
 """
@@ -35,6 +41,7 @@ from mcp_variants.client.stdio import envelope
 from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.processes import free_port
 from mcp_variants.protocol.errors import ProtocolError
+from mcp_variants.state import DEADLINE_S
 from mcp_variants.state.redis_client import StateStore
 from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
@@ -51,6 +58,7 @@ TASKS = "io.modelcontextprotocol/tasks"
 SELECT = [{"audience": "assistant", "format": "content"}]
 ENDED = ("completed", "failed", "cancelled")
 LOST_BOUND_S = LEASE_MS / 1000 + 3  # the lease, a heartbeat, a reap
+DEADLINE_BOUND_S = DEADLINE_S + 3  # the store's deadline (--state-timeout's default), and the HTTP round trip around it
 
 
 @pytest.fixture(scope="module")
@@ -281,8 +289,10 @@ def serve_fails(*args: str, root: Path) -> str:
 def test_a_store_that_cannot_be_used_stops_the_server_at_start(store: RedisServer, tmp_path: Path) -> None:
     nowhere = serve_fails("--state-url", f"redis://127.0.0.1:{free_port()}", root=tmp_path)
     assert "cannot start: the shared state store redis://127.0.0.1:" in nowhere and "unreachable" in nowhere, nowhere
-    wrong = serve_fails("--state-url", f"redis://:wrong@127.0.0.1:{store.port}", root=tmp_path)
-    assert "cannot start" in wrong and "wrong" not in wrong.replace("WRONGPASS", ""), wrong
+    wrong = serve_fails("--state-url", f"redis://:notit@127.0.0.1:{store.port}", root=tmp_path)
+    assert "cannot start" in wrong and "refused the password in --state-url" in wrong and "notit" not in wrong, wrong
+    missing = serve_fails("--state-url", f"redis://127.0.0.1:{store.port}", root=tmp_path)
+    assert "cannot start" in missing and "needs a password" in missing and "HELLO" not in missing, missing
     with redis.Redis.from_url(store.url) as admin:
         admin.config_set("maxmemory-policy", "allkeys-lru")
         try:
@@ -331,3 +341,84 @@ def test_the_output_store_on_redis_keeps_its_budget_and_owners(store: RedisServe
                 await outputs.aclose()
 
     asyncio.run(scenario())
+
+
+def task_records(store: RedisServer, namespace: str) -> dict[str, int]:
+    """Every task record in `namespace`: its id, and its expiry in ms (-1: none)."""
+    with redis.Redis.from_url(store.url, decode_responses=True) as admin:
+        return {key.rsplit(":", 1)[1]: admin.pttl(key) for key in admin.scan_iter(f"{namespace}:task:*")}
+
+
+def test_a_frozen_store_answers_every_call_within_the_deadline_and_leaves_no_record_no_client_received(
+        store: RedisServer, namespace: str, workers: list[HttpServer]) -> None:
+    for server in workers:  # each has made a task before (its port accepts before its start-up check of the store; its
+        settle(server, started(server, "print(0)"))  # create script is then loaded, as a frozen Redis finds it when resumed)
+    before = set(task_records(store, namespace))
+    asked: list[tuple[float, dict[str, Any]]] = []
+    store.freeze()
+    try:
+        thaw_at = time.monotonic() + 3 * DEADLINE_S + 2  # long enough for creates to be sent and given up on
+        while time.monotonic() < thaw_at:
+            for server in workers:
+                for method, params, name in (("tools/call", {"name": "execute_code", "arguments": {"code": "print(1)"},
+                                                             "requestedOutputs": SELECT}, "execute_code"),
+                                             ("tasks/get", {"taskId": "none-such"}, None)):
+                    began = time.monotonic()
+                    answer = rpc(server, method, params, name)
+                    asked.append((time.monotonic() - began, answer))
+        listed = rpc(workers[0], "tools/call", {"name": "list_files", "arguments": {}, "requestedOutputs": SELECT}, "list_files",
+                     tasks=False)
+    finally:
+        store.thaw()
+    assert "result" in listed and not listed["result"].get("isError"), listed  # what needs no store keeps working
+    for took, answer in asked:
+        assert "error" in answer, answer  # no task id was given while frozen
+        assert answer["error"]["code"] == -32603 and f"did not answer within {DEADLINE_S:g} s" in answer["error"]["message"], answer
+        assert store.password not in answer["error"]["message"]
+        assert took < DEADLINE_BOUND_S, (took, answer)
+    # A create that was given up on may still run once Redis resumes: its worker drops the record it never started.
+    until(lambda: set(task_records(store, namespace)) <= before, "no task record that no client received", 30)
+    running = started(workers[1], "print('thawed')")
+    assert settle(workers[0], running)["status"] == "completed"
+    records = task_records(store, namespace)
+    assert records and all(expiry > 0 for expiry in records.values()), records
+
+
+def test_with_persistence_a_task_outlives_a_restart_and_a_run_that_ended_meanwhile_is_recorded(store: RedisServer,
+                                                                                               workers: list[HttpServer],
+                                                                                               tmp_path: Path) -> None:
+    a, b = workers
+    made = started(a, "print('made before')")
+    assert settle(b, made)["status"] == "completed"
+    ended = f"pathlib.Path({str(tmp_path / 'ended')!r}).touch(); print('ended meanwhile')"
+    running = started(a, marked_sleep(tmp_path / "begun", 0.5, ended))
+    until((tmp_path / "begun").exists, "the run has begun")
+    store.stop()
+    try:
+        until((tmp_path / "ended").exists, "the run has ended while Redis is down")
+        until(lambda: "its end is recorded once it answers" in a.output(), "the worker has kept the run's end")
+    finally:
+        store.start()
+    found = settle(b, running)
+    assert found["status"] == "completed" and "ended meanwhile" in text(found), found
+    before = task(b, made)
+    assert before["status"] == "completed" and "made before" in text(before), before
+
+
+def test_a_store_over_tls_with_a_ca_of_its_own_serves(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "tls", tls=True).start() as secure:
+        assert secure.url.startswith("rediss://")
+        served = HttpServer(tmp_path, "--embedded", "--state-url", secure.url, log=tmp_path / "tls-worker.log", fresh=True)
+        try:
+            running = started(served, "print('over tls')")
+            found = settle(served, running)
+        finally:
+            served.close()
+    assert found["status"] == "completed" and "over tls" in text(found), found
+
+
+def test_a_redis_cluster_is_refused_at_start(tmp_path: Path) -> None:
+    folder = tmp_path / "cluster"
+    with RedisServer(folder, extra=["--cluster-enabled", "yes", "--cluster-config-file", str(folder / "nodes.conf")]).start() as cluster:
+        said = serve_fails("--state-url", cluster.url, root=tmp_path)
+    assert "cannot start" in said and "is a Redis Cluster, which is not supported" in said and cluster.password not in said, said

@@ -68,6 +68,7 @@ class MCPVariants(ExtensionApp):
     audit_content = traitlet(OPTIONS["audit_content"])
     state_url = traitlet(OPTIONS["state_url"])
     state_namespace = traitlet(OPTIONS["state_namespace"])
+    state_timeout = traitlet(OPTIONS["state_timeout"])
 
     @default("kernel")
     def _default_kernel(self) -> str:
@@ -97,7 +98,7 @@ class MCPVariants(ExtensionApp):
             return None
         from ..state.redis_client import StateStore
 
-        store = StateStore(self.state_url, self.state_namespace)
+        store = StateStore(self.state_url, self.state_namespace, self.state_timeout)
         if problem := store.check():
             raise RuntimeError(f"MCPVariants.state_url: {problem}")
         return store

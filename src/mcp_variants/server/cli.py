@@ -102,7 +102,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         sys.exit(f"mcp-variants: --root {root} is not a folder")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    shared = _state_store(args.state_url, args.state_namespace) if args.state_url else None
+    shared = _state_store(args.state_url, args.state_namespace, args.state_timeout) if args.state_url else None
     for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN", ENV_PREFIX + "STATE_URL"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
@@ -128,13 +128,13 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
     return build_server(state), state, listening
 
 
-def _state_store(url: str, namespace: str) -> Any:
+def _state_store(url: str, namespace: str, deadline_s: float) -> Any:
     """The shared state store, reached and checked before anything starts; one line and exit when it cannot be used."""
     try:
         from ..state.redis_client import StateStore
     except ImportError:
         sys.exit("mcp-variants: --state-url needs the redis package: install the server with its redis extra ('.[redis]' from a clone)")
-    store = StateStore(url, namespace)
+    store = StateStore(url, namespace, deadline_s)
     if problem := store.check():
         sys.exit(f"mcp-variants: cannot start: {problem}")
     return store

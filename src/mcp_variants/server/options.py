@@ -19,6 +19,7 @@ from ..images import DEFAULT_MAX_PIXELS, ImageMode
 from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..limits import Limits
 from ..sdk._http import HttpLimits
+from ..state import DEADLINE_S
 
 ENV_PREFIX = "MCP_VARIANTS_"
 
@@ -164,6 +165,8 @@ SERVE_OPTIONS: tuple[Option, ...] = (
            "redis://:PASSWORD@HOST), shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra",
            in_extension=True),
     Option("state_namespace", "the prefix of this deployment's keys on --state-url", "mcp-variants", in_extension=True),
+    Option("state_timeout", "seconds a call waits for --state-url's answer before it fails and says so (a store that is "
+           "down, frozen or slow)", DEADLINE_S, "float", in_extension=True),
     Option("log_level", "log level, to stderr", "WARNING"),
 )
 OPTIONS: dict[str, Option] = {option.name: option for option in SERVE_OPTIONS}

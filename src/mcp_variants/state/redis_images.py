@@ -71,10 +71,11 @@ class RedisImageStore(ImageStore):
     async def _write(self, uri: str, mime: str, data: bytes, owner: str) -> None:
         name = uri.removeprefix(URI_PREFIX)
         try:
-            await self._put(keys=[self.state.key("image", name), self.state.key("images", "owners", name), self.state.key("images"),
-                                  self.state.key("images", "bytes"), self.state.key("images", "clock")],
-                            args=[name, mime, base64.b64encode(data).decode(), len(data), owner, self.max_bytes,
-                                  self.state.key("image", ""), self.state.key("images", "owners", "")])
+            async with self.state.within():
+                await self._put(keys=[self.state.key("image", name), self.state.key("images", "owners", name), self.state.key("images"),
+                                      self.state.key("images", "bytes"), self.state.key("images", "clock")],
+                                args=[name, mime, base64.b64encode(data).decode(), len(data), owner, self.max_bytes,
+                                      self.state.key("image", ""), self.state.key("images", "owners", "")])
         except REDIS_ERRORS as exc:
             logger.warning("images: %s kept by this worker only, the shared state store could not keep it (%s)", uri, exc)
 
@@ -85,7 +86,7 @@ class RedisImageStore(ImageStore):
             pass
         name = uri.removeprefix(URI_PREFIX)
         deadline = asyncio.get_running_loop().time() + SETTLE_S
-        try:
+        async with self.state.exchange():
             while True:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     pipe.sismember(self.state.key("images", "owners", name), owner)
@@ -98,8 +99,6 @@ class RedisImageStore(ImageStore):
                 if asyncio.get_running_loop().time() > deadline:
                     raise ImageNotKept(uri)
                 await asyncio.sleep(RETRY_S)
-        except REDIS_ERRORS as exc:
-            raise self.state.unavailable(exc) from None
 
     async def aclose(self) -> None:
         if self._writes:

@@ -65,17 +65,18 @@ class RedisOutputStore(OutputStore):
         run = secrets.token_hex(8)
         size = size_of(outputs)
         try:
-            await self._put(keys=[self.state.key("run", run), self.state.key("runs"), self.state.key("runs", "bytes"),
-                                  self.state.key("runs", "clock"), self.state.key("runs", "owner", owner)],
-                            args=[run, owner, size, json.dumps(outputs, ensure_ascii=False), self.max_bytes,
-                                  self.state.key("run", ""), self.state.key("runs", "owner", "")])
+            async with self.state.within():
+                await self._put(keys=[self.state.key("run", run), self.state.key("runs"), self.state.key("runs", "bytes"),
+                                      self.state.key("runs", "clock"), self.state.key("runs", "owner", owner)],
+                                args=[run, owner, size, json.dumps(outputs, ensure_ascii=False), self.max_bytes,
+                                      self.state.key("run", ""), self.state.key("runs", "owner", "")])
         except REDIS_ERRORS as exc:
             logger.warning("outputs: not kept, the shared state store could not keep them (%s)", exc)
             return None
         return run
 
     async def get(self, run: str, index: int, owner: str = "") -> dict[str, Any]:
-        try:
+        async with self.state.exchange():
             kept_owner, outputs = await self._redis.hmget(self.state.key("run", run), "owner", "outputs")
             if kept_owner is None or kept_owner != owner:
                 raise OutputNotKept(run)
@@ -83,14 +84,13 @@ class RedisOutputStore(OutputStore):
             if not 0 <= index < len(found):
                 raise OutputNotKept(run)
             await self._redis.zadd(self.state.key("runs"), {run: await self._redis.incr(self.state.key("runs", "clock"))}, xx=True)
-        except REDIS_ERRORS as exc:
-            raise self.state.unavailable(exc) from None
         return dict(found[index])
 
     async def forget(self, owner: str) -> None:
         try:
-            await self._forget(keys=[self.state.key("runs"), self.state.key("runs", "bytes"), self.state.key("runs", "owner", owner)],
-                               args=[self.state.key("run", "")])
+            async with self.state.within():
+                await self._forget(keys=[self.state.key("runs"), self.state.key("runs", "bytes"), self.state.key("runs", "owner", owner)],
+                                   args=[self.state.key("run", "")])
         except REDIS_ERRORS as exc:
             logger.warning("outputs: the runs of %s could not be forgotten (%s); they go as others are kept", owner, exc)
 

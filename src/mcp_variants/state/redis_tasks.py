@@ -3,8 +3,8 @@
 The worker whose request created a task runs it (its asyncio task, as in the in-memory TaskStore); the record is
 the store's. Keys, under the deployment's namespace:
 
-- `task:<id>`: a hash (owner, status, TTL, times, the result or error as JSON, the worker running it). No expiry
-  while it runs; `ttl_ms` after it ended, as in memory.
+- `task:<id>`: a hash (owner, status, TTL, times, the result or error as JSON, the worker running it). While it runs it
+  expires `RUNNING_EXPIRY_MS` after its worker last renewed it (every beat); `ttl_ms` after it ended, as in memory.
 - `owner:<owner>`: the owner's task ids by creation time (listing, the per-owner bound, kept in the creating script).
 - `running`: the ids of running tasks; `worker:<id>`: a worker's lease, renewed every second.
 - channel `tasks`: `cancel <id>` (the worker running it cancels the run at once), `stopped <id>` (its run ended:
@@ -15,6 +15,12 @@ reads them or reaps (every second): within `LEASE_MS` + a second. (A worker judg
 heartbeats have reached the store for a lease: a freshly started worker, or one the store was lost to, waits that long.)
 A status only ever changes from working, in one script, so a run that ends after it was cancelled (or failed as lost)
 leaves the task as it was, and a result is recorded once.
+
+Every exchange with the store is bounded by its deadline (`StateStore.exchange`). A create whose answer did not come in
+time was refused to the client, yet its script may still run once a frozen Redis resumes: the record would name a live
+worker that never started it. Its worker drops such a record at its next beat (no client ever had its id). A run that
+ends while the store is unreachable keeps its end in memory and records it once the store answers again, however long
+that takes, while its worker lives.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ LEASE_MS = 5000  # a worker silent this long is gone: its running tasks fail
 BEAT_S = 1.0  # lease renewal, reaping, and the check of this worker's runs against their records
 RETRY_S = 0.5
 SHUT_DOWN = "The worker running this task shut down: its run was stopped. Start it again"
-SETTLE_FOR_S = 30.0  # a run's end is retried this long while the store is unreachable
+RUNNING_EXPIRY_MS = 60 * 60 * 1000  # a running task's record outlives its worker's last renewal by this much at most
 LOST = "The worker running this task stopped (no heartbeat for {seconds} s): its run is lost. Start it again"
 
 # Settle a task once: only a working task changes, and is then kept its TTL (KEYS: task, running; ARGV: id, channel,
@@ -57,7 +63,7 @@ return 1
 
 # Create a task, within its owner's bound: when the owner holds max_per_owner ids, ids of expired tasks are dropped, then
 # the oldest ended task; 0 when all still run. The lease is renewed with it. (KEYS: task, owner's ids, running, lease;
-# ARGV: max, id, now, owner TTL, lease ms, worker, the task key's prefix, field, value...)
+# ARGV: max, id, now, owner TTL, lease ms, worker, the task key's prefix, the task's expiry while running, field, value...)
 _CREATE = """
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then
   local ended = {}
@@ -77,7 +83,8 @@ if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[1]) then
   end
 end
 redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[5])
-for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 9, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -96,6 +103,7 @@ class RedisTaskStore(TaskStore):
         self._runners: dict[str, asyncio.Task[None]] = {}
         self._waiting: dict[str, asyncio.Event] = {}  # tasks/result here, until `settled <id>`
         self._stopping: dict[str, asyncio.Event] = {}  # tasks/cancel here, until `stopped <id>`
+        self._unrecorded: dict[str, tuple[TaskStatus, dict[str, Any]]] = {}  # runs here that ended while the store was lost
         self._background: list[asyncio.Task[None]] = []
         self._beating_since: float | None = None  # since when this worker's heartbeats reach the store, unbroken
         self._settle = self._redis.register_script(_SETTLE)
@@ -108,8 +116,9 @@ class RedisTaskStore(TaskStore):
         now = _ms(task.created_at)
         keys = [self._key(task.task_id), self._owner_key(owner), self.state.key("running"), self.state.key("worker", self.worker)]
         args: list[str | int] = [self._max_per_owner, task.task_id, now, MAX_TTL_MS * 2, LEASE_MS, self.worker, self._key(""),
-                "owner", owner, "ttl", task.ttl_ms, "created", now, "updated", now, "status", task.status.value, "worker", self.worker]
-        async with self._store():
+                RUNNING_EXPIRY_MS, "owner", owner, "ttl", task.ttl_ms, "created", now, "updated", now, "status", task.status.value,
+                "worker", self.worker]
+        async with self.state.exchange():
             if not await self._create(keys=keys, args=args):
                 raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
         self._runners[task.task_id] = asyncio.get_running_loop().create_task(self._run_here(task, run), name=f"task {task.task_id}")
@@ -117,7 +126,7 @@ class RedisTaskStore(TaskStore):
 
     async def get(self, owner: str, task_id: object) -> Task:
         self._begin()
-        async with self._store():
+        async with self.state.exchange():
             task = await self._load(task_id) if isinstance(task_id, str) else None
         if task is None or task.owner != owner:
             raise no_such_task(task_id)
@@ -138,7 +147,7 @@ class RedisTaskStore(TaskStore):
 
     async def list(self, owner: str) -> list[Task]:
         self._begin()
-        async with self._store():
+        async with self.state.exchange():
             ids = await self._redis.zrange(self._owner_key(owner), 0, -1)
             tasks = [await self._load(task_id) for task_id in ids]
         return [t for t in tasks if t is not None and t.owner == owner]
@@ -151,7 +160,7 @@ class RedisTaskStore(TaskStore):
         # client's next run must not meet its end.
         stopped = self._stopping.setdefault(task.task_id, asyncio.Event())
         try:
-            async with self._store():
+            async with self.state.exchange():
                 await self._set(task.task_id, TaskStatus.CANCELLED, message="cancelled by the client")
                 await self._redis.publish(self._channel, f"cancel {task.task_id}")
             if (runner := self._runners.get(task.task_id)) is not None:
@@ -163,11 +172,19 @@ class RedisTaskStore(TaskStore):
         return await self.get(owner, task_id)
 
     async def aclose(self) -> None:
-        """At exit: this worker's running tasks fail (no other worker can finish them), their runs are cancelled."""
+        """At exit: this worker's running tasks fail (no other worker can finish them), their runs are cancelled; the
+        ends of runs not yet recorded get one more try."""
         runners = [r for r in self._runners.values() if not r.done()]
         for task_id in list(self._runners):
             with contextlib.suppress(*REDIS_ERRORS):
-                await self._lost(task_id, SHUT_DOWN)
+                async with self.state.within():
+                    await self._lost(task_id, SHUT_DOWN)
+        with contextlib.suppress(*REDIS_ERRORS):
+            async with self.state.within():
+                await self._record_unrecorded()
+        for task_id in self._unrecorded:
+            logger.error("task %s ended but the shared state store could not record it before this worker stopped: its "
+                         "result is lost", task_id)
         for runner in runners:
             runner.cancel()
         if runners:
@@ -176,7 +193,8 @@ class RedisTaskStore(TaskStore):
             background.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         with contextlib.suppress(*REDIS_ERRORS):
-            await self._redis.delete(self.state.key("worker", self.worker))
+            async with self.state.within():
+                await self._redis.delete(self.state.key("worker", self.worker))
         await self._redis.aclose()
 
     # -- records
@@ -231,21 +249,19 @@ class RedisTaskStore(TaskStore):
         settled = False
         try:
             status, ended = await outcome(task.task_id, run)
-            deadline = time.monotonic() + SETTLE_FOR_S
-            while True:
-                try:
+            try:
+                async with self.state.within():
                     settled = await self._set(task.task_id, status, **ended)
-                    return
-                except REDIS_ERRORS as exc:
-                    if time.monotonic() > deadline:
-                        logger.error("task %s ended but the shared state store is unreachable: its result is lost (%s)", task.task_id, exc)
-                        return
-                    await asyncio.sleep(RETRY_S)
+            except REDIS_ERRORS as exc:
+                logger.warning("task %s ended while the shared state store is unreachable (%s): its end is recorded once it answers",
+                               task.task_id, exc)
+                self._unrecorded[task.task_id] = (status, ended)
         finally:
             self._runners.pop(task.task_id, None)
             if not settled:  # it had ended already (a cancel, which waits for this), or the store was lost
                 with contextlib.suppress(*REDIS_ERRORS):
-                    await self._redis.publish(self._channel, f"stopped {task.task_id}")
+                    async with self.state.within():
+                        await self._redis.publish(self._channel, f"stopped {task.task_id}")
 
     def _begin(self) -> None:
         """The lease, the reaper and the cancel listener, from the first use on (they need the running loop)."""
@@ -260,32 +276,61 @@ class RedisTaskStore(TaskStore):
     async def _heartbeat(self) -> None:
         while True:
             try:
-                await self._beat()
+                async with self.state.within():
+                    await self._beat()
                 self._beating_since = self._beating_since or time.monotonic()
-                await self._reap()
-                await self._check_runs()
+                async with self.state.within():
+                    await self._record_unrecorded()
+                    await self._reap()
+                    await self._check_runs()
             except REDIS_ERRORS as exc:
                 self._beating_since = None
-                logger.warning("tasks: the shared state store is unreachable (%s); retrying", exc)
+                logger.warning("tasks: the shared state store is unreachable (%s); retrying", str(exc) or "no answer in time")
             await asyncio.sleep(BEAT_S)
 
+    async def _record_unrecorded(self) -> None:
+        """The ends of runs here that the store could not take when they ended."""
+        for task_id, (status, ended) in list(self._unrecorded.items()):
+            await self._set(task_id, status, **ended)
+            del self._unrecorded[task_id]
+
     async def _reap(self) -> None:
-        """Fail the running tasks whose worker's lease lapsed."""
+        """Fail the running tasks whose worker's lease lapsed; drop this worker's records that it never started."""
         running = await self._redis.smembers(self.state.key("running"))
         for task_id in running:
-            worker = await self._redis.hget(self._key(task_id), "worker")
+            worker, owner, created = await self._redis.hmget(self._key(task_id), "worker", "owner", "created")
             if worker is None:
                 await self._redis.srem(self.state.key("running"), task_id)
+            elif worker == self.worker:
+                if task_id not in self._runners and task_id not in self._unrecorded and self._never_started(created):
+                    logger.warning("task %s: made by a create whose answer came too late (refused to its client); dropping it", task_id)
+                    await self._drop(task_id, owner)
             elif await self._gone(worker):
                 logger.warning("task %s: its worker %s stopped; failing it", task_id, worker)
                 await self._lost(task_id)
 
+    def _never_started(self, created: str | None) -> bool:
+        """Whether a record of this worker's that it does not run was made by a create refused to its client: older than
+        a create's deadline (before that, its `start` may still be waiting for the answer)."""
+        return created is None or time.time() * 1000 - int(created) > 2 * self.state.deadline_s * 1000
+
+    async def _drop(self, task_id: str, owner: str | None) -> None:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self._key(task_id))
+            pipe.srem(self.state.key("running"), task_id)
+            if owner is not None:
+                pipe.zrem(self._owner_key(owner), task_id)
+            await pipe.execute()
+
     async def _check_runs(self) -> None:
-        """A run here whose task ended elsewhere (cancelled while the listener was reconnecting) is cancelled."""
+        """A run here whose task ended elsewhere (cancelled while the listener was reconnecting) is cancelled; the records of
+        the others are renewed."""
         for task_id, runner in list(self._runners.items()):
             status = await self._redis.hget(self._key(task_id), "status")
             if status is None or TaskStatus(status).terminal:
                 runner.cancel()
+            else:
+                await self._redis.pexpire(self._key(task_id), RUNNING_EXPIRY_MS)
 
     async def _listen(self) -> None:
         while True:
@@ -306,13 +351,6 @@ class RedisTaskStore(TaskStore):
         waiting = {"settled": self._waiting, "stopped": self._stopping}.get(kind, {})
         if (event := waiting.get(task_id)) is not None:
             event.set()
-
-    @contextlib.asynccontextmanager
-    async def _store(self) -> Any:
-        try:
-            yield
-        except REDIS_ERRORS as exc:
-            raise self.state.unavailable(exc) from None
 
 
 def _ms(moment: datetime) -> int:
