@@ -11,10 +11,15 @@ import type {
   ConformanceCheck,
   ScenarioSource
 } from '../../../types';
-import { DRAFT_PROTOCOL_VERSION } from '../../../types';
 import type { RunContext } from '../../../connection';
-import { CORE_AUDIENCES, runCases, type Case, type CaseSpec } from './cases';
-import { UI } from './wire';
+import {
+  CORE_AUDIENCES,
+  SPEC_DECLARATION,
+  runCases,
+  type Case,
+  type CaseSpec
+} from './cases';
+import { OUTPUTS_VERSION, UI } from './wire';
 
 function tools(c: Case, response: any): any[] {
   const list = response?.result?.tools;
@@ -199,8 +204,8 @@ export const DECLARATION_CASES: CaseSpec[] = [
 
 export class Sep3279ToolDeclarationsScenario implements ClientScenario {
   name = 'sep-3279-tool-declarations';
-  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
-  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  // SEP-3279 targets 2026-12-01, the revision after the suite's draft.
+  readonly source: ScenarioSource = { targetRevision: OUTPUTS_VERSION };
   description = `Test SEP-3279 tool declarations (\`outputVariants\`) at protocol version 2026-12-01.
 
 tools/list is sent twice with the 2026-12-01 \`_meta\` envelope: without extensions and with
@@ -217,6 +222,6 @@ tools/list is sent twice with the 2026-12-01 \`_meta\` envelope: without extensi
 No fixture tool is needed: at least one listed tool.`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
-    return runCases(ctx.serverUrl, DECLARATION_CASES);
+    return runCases(ctx.serverUrl, DECLARATION_CASES, SPEC_DECLARATION);
   }
 }
