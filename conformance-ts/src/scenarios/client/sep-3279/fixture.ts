@@ -151,8 +151,7 @@ export class FixtureServer {
   /** Every message the client sent, in order. */
   readonly received: unknown[] = [];
   /** Each request the fixture answered at a version it serves: method, version, the tool's name. */
-  readonly answered: { method: string; version: string; name?: unknown }[] =
-    [];
+  readonly answered: { method: string; version: string; name?: unknown }[] = [];
   private readonly sessions = new Map<string, string>();
   private server?: Server;
   url = '';

@@ -234,6 +234,10 @@ Versions 2024-11-05 ... 2025-11-25 use an initialize handshake; a version the se
 serve is SKIPPED. Fixtures as in sep-3279-output-selection (any tool callable with \`{}\`).`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
-    return runCases(ctx.serverUrl, BACKCOMPAT_CASES, SPEC_BACKWARD_COMPATIBILITY);
+    return runCases(
+      ctx.serverUrl,
+      BACKCOMPAT_CASES,
+      SPEC_BACKWARD_COMPATIBILITY
+    );
   }
 }

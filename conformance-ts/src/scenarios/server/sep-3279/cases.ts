@@ -88,7 +88,8 @@ export const VALIDATE = 'sep-3279-server-validates-each-structured-output';
 export const CONFORMS = 'sep-3279-structured-output-conforms-to-schema';
 export const MIRROR = 'sep-3279-server-no-structured-mirror';
 export const FALLBACK = 'sep-3279-server-fallback-assistant-content';
-export const REJECT = 'sep-3279-server-rejects-undeclared-or-unnegotiated-selector';
+export const REJECT =
+  'sep-3279-server-rejects-undeclared-or-unnegotiated-selector';
 export const SUBSTITUTE = 'sep-3279-server-no-silent-substitution';
 export const HAS_OUTPUTS = 'sep-3279-result-has-outputs';
 export const VERSION_SHAPES = 'sep-3279-version-determines-shapes';
@@ -115,9 +116,7 @@ export interface ToolCalls {
 }
 export const TOOL_CALLS_ENV = 'MCP_CONFORMANCE_TOOL_CALLS';
 
-export function toolCallsFromEnv(
-  raw = process.env[TOOL_CALLS_ENV]
-): ToolCalls {
+export function toolCallsFromEnv(raw = process.env[TOOL_CALLS_ENV]): ToolCalls {
   const none: ToolCalls = { calls: {}, errorCalls: {} };
   if (!raw) return none;
   const parsed = JSON.parse(raw);
@@ -255,7 +254,11 @@ export function describeNeed(need: Need): string {
   return `a tool that ${parts.join(', ') || 'exists'}${fixture} (tools/list at 2026-12-01 ${listing})`;
 }
 
-function fits(need: Need, tool: any, args: Record<string, unknown>): Bound | undefined {
+function fits(
+  need: Need,
+  tool: any,
+  args: Record<string, unknown>
+): Bound | undefined {
   const declared = selectorsOf(tool);
   const has = (s: Selector) => declared.some((d) => same(d, s));
   const core = declared.filter((s) => CORE_AUDIENCES.includes(s.audience));
@@ -283,10 +286,7 @@ export interface Unbound {
 }
 
 /** The tool for a case, or why there is none. */
-export function bindTool(
-  need: Need,
-  setup: Setup
-): Bound | Unbound {
+export function bindTool(need: Need, setup: Setup): Bound | Unbound {
   const tools = setup.listings[need.listing ?? 'plain'];
   if (typeof tools === 'string') {
     return {
@@ -511,7 +511,12 @@ export class Case {
     };
     if (requested !== undefined) params.requestedOutputs = requested;
     const version = opts.version ?? OUTPUTS_VERSION;
-    const trip = await this.send(version, opts.ui ?? false, 'tools/call', params);
+    const trip = await this.send(
+      version,
+      opts.ui ?? false,
+      'tools/call',
+      params
+    );
     const response = trip.response;
     if (
       (opts.mustSucceed ?? true) &&
@@ -694,9 +699,7 @@ export function countOutputs(c: Case, response: any, n: number): void {
     outputs.length === n,
     `exactly ${n} output${n === 1 ? '' : 's'}`,
     outputs.map((o) => `${o?.audience}/${o?.format}`),
-    outputs.length > n
-      ? [UNREQUESTED, MIRROR, ONE]
-      : [ONE, FALLBACK, MATCH]
+    outputs.length > n ? [UNREQUESTED, MIRROR, ONE] : [ONE, FALLBACK, MATCH]
   );
 }
 

@@ -50,7 +50,6 @@ import {
 } from './cases';
 import { OUTPUTS_VERSION, UI } from './wire';
 
-
 /** One variant requested alone: exactly it comes back, valid against its schema when structured. */
 function single(
   id: string,
@@ -234,11 +233,7 @@ export const SELECTION_CASES: CaseSpec[] = [
     id: 'plan-11-independent-schemas',
     title: 'Independent validation of programmatic and App schemas',
     level: 'MUST',
-    checks: [
-      VALIDATE,
-      CONFORMS,
-      'sep-3279-schema-equality-not-inferred'
-    ],
+    checks: [VALIDATE, CONFORMS, 'sep-3279-schema-equality-not-inferred'],
     body: async (c) => {
       const requested = [PROGRAMMATIC_STRUCTURED, UI_STRUCTURED];
       const bound = c.bind({ listing: 'ui', declares: requested });
