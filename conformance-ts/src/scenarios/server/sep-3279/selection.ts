@@ -63,7 +63,8 @@ function single(
     id,
     title,
     level: 'MUST',
-    checks,
+    // Every single-selector call judges one output, its pair, and nothing more.
+    checks: [...new Set([ONE, UNREQUESTED, MATCH, ...checks])],
     body: async (c) => {
       const bound = c.bind(
         opts.need ?? { listing: opts.ui ? 'ui' : 'plain', declares: [s] }

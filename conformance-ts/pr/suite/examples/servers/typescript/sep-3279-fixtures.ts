@@ -31,17 +31,19 @@ const VIEW_URI = 'ui://test-variants/view.html';
 const VIEW_MIME = 'text/html;profile=mcp-app';
 const INVALID_PARAMS = -32602;
 
-/** One rule the broken server breaks (SEP_3279_BROKEN); undefined: none. */
-export type Sep3279Breakage =
-  | 'failing-tools'
-  | 'legacy-fields-at-2026-12-01'
-  | 'unrequested-output'
-  | 'no-output-variants'
-  | 'relabelled-audience'
-  | 'unnegotiated-ui-variant'
-  | 'substituted-selector'
-  | 'outputs-for-old-clients'
-  | 'invalid-structured-output';
+/** The rules the broken server breaks, one each (sep-3279-broken-server.ts). */
+export const SEP_3279_BREAKAGES = [
+  'failing-tools',
+  'legacy-fields-at-2026-12-01',
+  'unrequested-output',
+  'no-output-variants',
+  'relabelled-audience',
+  'unnegotiated-ui-variant',
+  'substituted-selector',
+  'outputs-for-old-clients',
+  'invalid-structured-output'
+] as const;
+export type Sep3279Breakage = (typeof SEP_3279_BREAKAGES)[number];
 
 interface Selector {
   audience: string;
