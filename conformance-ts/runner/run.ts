@@ -127,7 +127,11 @@ if (mode === 'server') {
       const context = urls.context ?? {};
       await runClient(urls.serverUrl, {
         MCP_CONFORMANCE_SCENARIO: scenario.name,
-        MCP_CONFORMANCE_CONTEXT: JSON.stringify(context),
+        // The scenario's name in the context, as the suite's runner puts it.
+        MCP_CONFORMANCE_CONTEXT: JSON.stringify({
+          name: scenario.name,
+          ...context
+        }),
         MCP_CONFORMANCE_PROTOCOL_VERSION:
           urls.protocolVersion ?? speaks(scenario.source)
       });

@@ -455,7 +455,6 @@ The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`$
       serverUrl,
       protocolVersion: this.spec.version ?? OUTPUTS_VERSION,
       context: {
-        name: this.spec.id,
         tool: TOOL,
         arguments: { query: 'Globex' },
         mode: this.spec.mode,
