@@ -31,7 +31,9 @@ function start(script: string, port: number): Promise<ChildProcess> {
     const proc = spawn('npx', ['tsx', path.join(process.cwd(), script)], {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32'
+      shell: process.platform === 'win32',
+      // Its own process group, so that stop() ends npx and the server it runs.
+      detached: process.platform !== 'win32'
     });
     let stderr = '';
     proc.stderr?.on('data', (d) => (stderr += d.toString()));
@@ -56,14 +58,18 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!proc || proc.exitCode !== null) return resolve();
     const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
+      if (process.platform === 'win32' || proc.pid === undefined)
+        proc.kill('SIGKILL');
+      else process.kill(-proc.pid, 'SIGKILL');
       resolve();
     }, 5000);
     proc.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
-    proc.kill('SIGTERM');
+    if (process.platform === 'win32' || proc.pid === undefined)
+      proc.kill('SIGTERM');
+    else process.kill(-proc.pid, 'SIGTERM');
   });
 }
 
@@ -78,13 +84,6 @@ function statusOf(
 ): string | undefined {
   return checks.find((c) => c.details?.case === caseId && c.id === id)?.status;
 }
-
-const failed = (checks: ConformanceCheck[]) =>
-  new Set(
-    checks
-      .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
-      .map((c) => c.id)
-  );
 
 describe('SEP-3279 server scenarios', () => {
   describe('against the everything-server', () => {
