@@ -106,7 +106,8 @@ function rejection(
       const bound = c.bind(need);
       refused(
         c,
-        await c.call(bound, [selector(c, bound)], { mustSucceed: false })
+        await c.call(bound, [selector(c, bound)], { mustSucceed: false }),
+        extra ? [extra] : []
       );
     }
   };
