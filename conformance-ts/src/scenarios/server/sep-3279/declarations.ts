@@ -42,6 +42,50 @@ function everyTool(c: Case, response: any, judge: (tool: any) => void): void {
 const variantsOf = (tool: any): any[] =>
   Array.isArray(tool?.outputVariants) ? tool.outputVariants : [];
 
+/**
+ * A tool listing the ui variant or a `_meta.ui.resourceUri` (to a request that negotiates the
+ * extension) needs the extension served: advertised in server/discover's capabilities, and each
+ * `ui://` resource a listed tool names readable. Otherwise the ui audience is not negotiated.
+ */
+async function uiServed(c: Case): Promise<void> {
+  const listed = await c.list(undefined, true);
+  const tools: any[] = Array.isArray(listed?.result?.tools)
+    ? listed.result.tools
+    : [];
+  const ui = tools.filter(
+    (t) =>
+      variantsOf(t).some((v) => v?.audience === UI) ||
+      typeof t?._meta?.ui?.resourceUri === 'string'
+  );
+  if (ui.length === 0) return;
+  const names = ui.map((t) => t?.name).join(', ');
+  const discovered = (
+    await c.send(OUTPUTS_VERSION, true, 'server/discover', {})
+  ).response;
+  const extensions = discovered?.result?.capabilities?.extensions;
+  c.expect(
+    typeof extensions === 'object' && extensions !== null && UI in extensions,
+    `${names} list the ui variant or a ui:// view, so server/discover advertises ${UI} in capabilities.extensions`,
+    discovered?.result?.capabilities ?? discovered?.error
+  );
+  const uris = new Set(
+    ui
+      .map((t) => t?._meta?.ui?.resourceUri)
+      .filter((u): u is string => typeof u === 'string')
+  );
+  for (const uri of uris) {
+    const read = (
+      await c.send(OUTPUTS_VERSION, true, 'resources/read', { uri })
+    ).response;
+    const contents = read?.result?.contents;
+    c.expect(
+      Array.isArray(contents) && contents.length > 0,
+      `the view ${uri} a listed tool names can be read (resources/read)`,
+      read?.error ?? read?.result
+    );
+  }
+}
+
 export const DECLARATION_CASES: CaseSpec[] = [
   {
     id: 'plan-07-every-tool-declares-assistant-content',
@@ -125,6 +169,7 @@ export const DECLARATION_CASES: CaseSpec[] = [
           );
         });
       }
+      await uiServed(c);
     }
   },
   {

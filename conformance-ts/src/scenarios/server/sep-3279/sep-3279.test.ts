@@ -271,6 +271,21 @@ describe('SEP-3279 server scenarios', () => {
       ).toBe('FAILURE');
     }, 60000);
 
+    it('a ui variant listed while the Apps extension is not served fails', async () => {
+      const checks = await run(
+        new Sep3279ToolDeclarationsScenario(),
+        at('ui-extension-not-served')
+      );
+      const check = checks.find(
+        (c) =>
+          c.details?.case === 'must-no-unnegotiated-extension-audience' &&
+          c.id === 'sep-3279-server-no-unnegotiated-extension-variant'
+      );
+      expect(check?.status).toBe('FAILURE');
+      expect(check?.errorMessage).toContain('server/discover advertises');
+      expect(check?.errorMessage).toContain('can be read');
+    }, 60000);
+
     it('outputs answered to a 2026-07-28 request fail backward compatibility', async () => {
       const checks = await run(
         new Sep3279BackwardCompatibilityScenario(),

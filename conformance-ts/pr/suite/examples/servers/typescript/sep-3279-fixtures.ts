@@ -41,7 +41,8 @@ export const SEP_3279_BREAKAGES = [
   'unnegotiated-ui-variant',
   'substituted-selector',
   'outputs-for-old-clients',
-  'invalid-structured-output'
+  'invalid-structured-output',
+  'ui-extension-not-served'
 ] as const;
 export type Sep3279Breakage = (typeof SEP_3279_BREAKAGES)[number];
 
@@ -299,7 +300,13 @@ function answer(
         result: {
           resultType: 'complete',
           supportedVersions: [SEP_3279_VERSION],
-          capabilities: { tools: {}, resources: {}, extensions: { [UI]: {} } },
+          capabilities: {
+            tools: {},
+            resources: {},
+            ...(broken === 'ui-extension-not-served'
+              ? {}
+              : { extensions: { [UI]: {} } })
+          },
           _meta: {
             'io.modelcontextprotocol/serverInfo': {
               name: 'everything-sep-3279',
@@ -318,7 +325,7 @@ function answer(
     case 'tools/call':
       return callTool(params, ui, broken);
     case 'resources/read':
-      if (params.uri !== VIEW_URI)
+      if (params.uri !== VIEW_URI || broken === 'ui-extension-not-served')
         return { error: { code: -32002, message: 'Resource not found' } };
       return {
         result: {
