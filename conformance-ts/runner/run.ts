@@ -74,8 +74,7 @@ for (let i = 0; i < args.length; i++) {
   } else if (args[i] === '--error-call' && value) {
     const [name, a] = namedCall('--error-call', args[++i]);
     toolCalls.errorCalls[name] = a;
-  }
-  else if (args[i] === '--command' && value) command = args[++i];
+  } else if (args[i] === '--command' && value) command = args[++i];
   else if (args[i] === '--scenario' && value) wanted.push(args[++i]);
   else if ((args[i] === '-o' || args[i] === '--output-dir') && value)
     outDir = args[++i];
