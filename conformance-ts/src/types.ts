@@ -18,9 +18,18 @@ export interface SpecReference {
 
 export const DRAFT_PROTOCOL_VERSION = '2026-07-28';
 
+/**
+ * Spec revisions after the draft that scenarios already target (a SEP accepted for a later
+ * revision). Off the `--spec-version` timeline, as extensions are, until the draft reaches them.
+ * The pull request adds this to the suite's src/types.ts (conformance-ts/pr/suite.patch).
+ */
+export const NEXT_PROTOCOL_VERSIONS = ['2026-12-01'] as const;
+export type NextProtocolVersion = (typeof NEXT_PROTOCOL_VERSIONS)[number];
+
 export type ScenarioSource =
   | { introducedIn: string; removedIn?: string }
-  | { extensionId: string };
+  | { extensionId: string }
+  | { targetRevision: NextProtocolVersion };
 
 export interface ConformanceCheck {
   id: string;
@@ -42,6 +51,11 @@ export interface ClientScenario {
 
 export interface ScenarioUrls {
   serverUrl: string;
+  /**
+   * The protocol version the client is to speak (MCP_CONFORMANCE_PROTOCOL_VERSION), when the
+   * scenario decides it; else the runner's spec version. Added by the pull request.
+   */
+  protocolVersion?: string;
   context?: Record<string, unknown>;
 }
 

@@ -150,6 +150,8 @@ const error = (
 export class FixtureServer {
   /** Every message the client sent, in order. */
   readonly received: unknown[] = [];
+  /** Each request the fixture answered at a version it serves: method, version, the tool's name. */
+  readonly answered: { method: string; version: string; name?: unknown }[] = [];
   private readonly sessions = new Map<string, string>();
   private server?: Server;
   url = '';
@@ -277,6 +279,11 @@ export class FixtureServer {
         {}
       ];
     }
+    this.answered.push({
+      method: message.method,
+      version,
+      name: params.name
+    });
     return [this.answer(message, params, meta, version), {}];
   }
 

@@ -22,7 +22,6 @@ import type {
   ScenarioSource,
   ScenarioUrls
 } from '../../../types';
-import { DRAFT_PROTOCOL_VERSION } from '../../../types';
 import type { ScenarioContext } from '../../../mock-server';
 import {
   CANARY,
@@ -40,9 +39,13 @@ import {
   type Selector
 } from './fixture';
 
-const SEP_3279_REF = {
-  id: 'SEP-3279',
-  url: 'https://github.com/modelcontextprotocol/modelcontextprotocol/pull/3279'
+const SPEC_ROUTING = {
+  id: 'MCP-Tools-Routing-Requirements',
+  url: 'https://modelcontextprotocol.io/specification/draft/server/tools#routing-requirements'
+};
+const SPEC_BACKWARD_COMPATIBILITY = {
+  id: 'MCP-Tools-Backward-Compatibility',
+  url: 'https://modelcontextprotocol.io/specification/draft/server/tools#backward-compatibility'
 };
 const sel = (audience: string, format: string): Selector => ({
   audience,
@@ -85,7 +88,10 @@ const SHOULD = new Set<string>([ID.requestsNeeded, ID.followsMode]);
 /** What the client did: every message it sent, and what it reports delivering to each consumer. */
 interface Record_ {
   sent: any[];
+  answered: FixtureServer['answered'];
   delivered: Record<string, unknown[]>;
+  /** The client wrote the deliveries file (even empty): it reported what it handed on. */
+  reported: boolean;
 }
 /** One check: the id it judges, what it says, and whether the record satisfies it. */
 type Check = [id: string, says: string, judge: (r: Record_) => boolean];
@@ -217,6 +223,13 @@ function legacyChecks(version: string): Check[] {
 interface Spec {
   id: string;
   title: string;
+  /**
+   * What the client must have done before any check can pass: `call` (the default), its
+   * tools/call of the tool at the scenario's version; `list`, its tools/list at that version
+   * (where the listing is invalid: a client that refuses it calls nothing, and may exit with an
+   * error).
+   */
+  requires?: 'call' | 'list';
   version?: string;
   mode: string;
   server: FixtureConfig;
@@ -315,6 +328,8 @@ const SPECS: Spec[] = [
       'Apps mode, the server does not advertise the extension: no ui request, even though the listing shows a ui variant',
     mode: 'apps',
     extensions: UI_EXTENSIONS,
+    // The listing names an audience the request did not negotiate: refusing it is right too.
+    requires: 'list',
     server: { tools: TOOLS, extensions: false, listUnnegotiated: true },
     checks: [
       ...selection([...FULL, UIS]),
@@ -368,6 +383,7 @@ const SPECS: Spec[] = [
     title:
       'A Tool without outputVariants at 2026-12-01: the listing is invalid, nothing is called or used at 2026-12-01',
     mode: 'conversational',
+    requires: 'list',
     server: { tools: [toolEntry(FULL, { legacy: true })] },
     checks: [
       [
@@ -412,17 +428,18 @@ const SPECS: Spec[] = [
 ];
 
 export class Sep3279ClientScenario implements Scenario {
-  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
-  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  // SEP-3279 targets 2026-12-01, the revision after the suite's draft.
+  readonly source: ScenarioSource = { targetRevision: OUTPUTS_VERSION };
   readonly name: string;
   readonly description: string;
-  // Refusing an invalid listing may end the client with an error: its exit status is not judged.
-  readonly allowClientError = true;
+  // Only where refusing is right (an invalid listing) may the client end with an error.
+  readonly allowClientError: boolean;
   private fixture?: FixtureServer;
   private folder?: string;
 
   constructor(private readonly spec: Spec) {
     this.name = `sep-3279-${spec.id}`;
+    this.allowClientError = spec.requires === 'list';
     this.description = `${spec.title} (SEP-3279, protocol version ${spec.version ?? OUTPUTS_VERSION}).
 
 The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`${spec.mode}\` at
@@ -436,8 +453,8 @@ The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`$
     const serverUrl = await this.fixture.start();
     return {
       serverUrl,
+      protocolVersion: this.spec.version ?? OUTPUTS_VERSION,
       context: {
-        name: this.spec.id,
         tool: TOOL,
         arguments: { query: 'Globex' },
         mode: this.spec.mode,
@@ -453,6 +470,41 @@ The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`$
   async stop(): Promise<void> {
     await this.fixture?.close();
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  /** What the client did not do of what the scenario handed it (empty: it did it all). */
+  private unmet(record: Record_): string[] {
+    const version = this.spec.version ?? OUTPUTS_VERSION;
+    const out: string[] = [];
+    if (this.spec.requires === 'list') {
+      if (
+        !record.answered.some(
+          (a) => a.method === 'tools/list' && a.version === version
+        )
+      )
+        out.push(
+          `precondition: the client never listed the tools at ${version} (tools/list), so nothing it did can be judged`
+        );
+      return out;
+    }
+    if (
+      !record.answered.some(
+        (a) =>
+          a.method === 'tools/call' && a.version === version && a.name === TOOL
+      )
+    ) {
+      const seen = record.answered
+        .filter((a) => a.method === 'tools/call')
+        .map((a) => `${String(a.name)} at ${a.version}`);
+      out.push(
+        `precondition: the client never called ${TOOL} at ${version}${seen.length ? ` (it called ${seen.join(', ')})` : ' (no tools/call at all)'}, so nothing it did can be judged`
+      );
+    }
+    if (!record.reported)
+      out.push(
+        'precondition: the client wrote no deliveries file (context.deliveries), so its routing cannot be judged'
+      );
+    return out;
   }
 
   getChecks(): ConformanceCheck[] {
@@ -478,14 +530,23 @@ The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`$
         );
       }
     }
-    const record: Record_ = { sent: this.fixture?.received ?? [], delivered };
+    const record: Record_ = {
+      sent: this.fixture?.received ?? [],
+      answered: this.fixture?.answered ?? [],
+      delivered,
+      reported: existsSync(path)
+    };
+    const unmet = this.unmet(record);
     const failures = new Map<string, string[]>();
     for (const [id, says, judge] of this.spec.checks) {
       if (!failures.has(id)) failures.set(id, []);
       if (!judge(record)) failures.get(id)!.push(says);
     }
     return [...failures].map(([id, failed]) => {
+      // Before the client did what the scenario hands it, no check can pass: a client that
+      // never called cannot be said to "never do X".
       const messages = [
+        ...unmet,
         ...failed,
         ...problems.map((p) => `deliveries file: ${p}`)
       ];
@@ -500,10 +561,17 @@ The client reads MCP_CONFORMANCE_CONTEXT: call \`${TOOL}\` in execution mode \`$
               ? 'WARNING'
               : 'FAILURE',
         timestamp: new Date().toISOString(),
-        specReferences: [SEP_3279_REF],
+        specReferences: [
+          this.spec.version ? SPEC_BACKWARD_COMPATIBILITY : SPEC_ROUTING
+        ],
         ...(messages.length ? { errorMessage: messages.join('; ') } : {}),
         details: {
           case: this.spec.id,
+          tool: TOOL,
+          protocolVersion: this.spec.version ?? OUTPUTS_VERSION,
+          calls: record.answered
+            .filter((a) => a.method === 'tools/call')
+            .map((a) => `${String(a.name)} at ${a.version}`),
           sent: record.sent.length,
           delivered: Object.fromEntries(
             CONSUMERS.map((c) => [c, delivered[c].length])

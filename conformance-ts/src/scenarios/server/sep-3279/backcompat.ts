@@ -11,11 +11,11 @@ import type {
   ConformanceCheck,
   ScenarioSource
 } from '../../../types';
-import { DRAFT_PROTOCOL_VERSION } from '../../../types';
 import type { RunContext } from '../../../connection';
 import {
   ASSISTANT_CONTENT,
   ASSISTANT_STRUCTURED,
+  SPEC_BACKWARD_COMPATIBILITY,
   deepEqual,
   hasOutputsArray,
   isResult,
@@ -27,6 +27,7 @@ import {
   type Case,
   type CaseSpec
 } from './cases';
+import { OUTPUTS_VERSION } from './wire';
 
 const LEGACY_CHECKS = [
   'sep-3279-server-legacy-tool-shape',
@@ -218,8 +219,8 @@ export const BACKCOMPAT_CASES: CaseSpec[] = [
 
 export class Sep3279BackwardCompatibilityScenario implements ClientScenario {
   name = 'sep-3279-backward-compatibility';
-  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
-  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  // SEP-3279 targets 2026-12-01, the revision after the suite's draft.
+  readonly source: ScenarioSource = { targetRevision: OUTPUTS_VERSION };
   description = `Test SEP-3279 backward compatibility: a 2026-12-01 server talking to older clients.
 
 **Server Implementation Requirements (SEP-3279, Backward compatibility):**
@@ -233,6 +234,10 @@ Versions 2024-11-05 ... 2025-11-25 use an initialize handshake; a version the se
 serve is SKIPPED. Fixtures as in sep-3279-output-selection (any tool callable with \`{}\`).`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
-    return runCases(ctx.serverUrl, BACKCOMPAT_CASES);
+    return runCases(
+      ctx.serverUrl,
+      BACKCOMPAT_CASES,
+      SPEC_BACKWARD_COMPATIBILITY
+    );
   }
 }

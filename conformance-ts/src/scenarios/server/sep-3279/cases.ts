@@ -4,17 +4,23 @@
  *
  * A scenario runs several *cases* (one per situation of the SEP's testing plan or one MUST a
  * server can be caught breaking). A case cites the check ids of the sentences it judges (the
- * ids of src/seps/sep-3279.yaml) and emits each with the case's verdict: a failing case fails
- * every id it cites, MUST as FAILURE, SHOULD as WARNING. A case whose tool the server does not
- * have, or whose call does not succeed, is untestable (a failure naming the missing fixture,
- * per untestable.ts); a case at a protocol version the server does not serve is SKIPPED.
+ * ids of src/seps/sep-3279.yaml); each expectation of the case names the check id it judges, so
+ * a failure is reported under the id it breaks, with its own message (an expectation every id
+ * depends on, such as "the call succeeded", fails them all). MUST as FAILURE, SHOULD as
+ * WARNING. Every check records the calls its case made: tool, arguments, protocol version,
+ * extensions, requestedOutputs, and how each ended.
+ *
+ * A call the case needs to succeed that ends in a JSON-RPC error or `isError: true` fails the
+ * case, with the server's own message. A case no listed tool applies to (no tool declares what
+ * it judges) is SKIPPED as not applicable; a case that applies but cannot be exercised (the tool
+ * needs arguments nobody gave) is untestable (a failure naming what to pass, per untestable.ts);
+ * a case at a protocol version the server does not serve is SKIPPED.
  *
  * Tools. The suite knows a server's tools only from tools/list at 2026-12-01. A case takes the
- * first tool that declares the variants it needs and can be called: the fixtures named
- * `test_variants_*` first (called with `{}`), then `list_files {}`, `list_kernels {}` and
- * `execute_code {code: "print(1)"}` when their input schema admits those arguments, then any
- * tool annotated `readOnlyHint: true` whose input schema admits `{}`. A tool that may change
- * something is never called unasked.
+ * first tool that declares the variants it needs and can be called: the calls named by the
+ * runner (MCP_CONFORMANCE_TOOL_CALLS, below) first, then the everything-server's fixtures named
+ * `test_variants_*` (called with `{}`), then any tool annotated `readOnlyHint: true` whose input
+ * schema admits `{}`. A tool that may change something is never called unasked.
  */
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -22,10 +28,22 @@ import type { ConformanceCheck, SpecReference } from '../../../types';
 import { untestableCheck } from '../../untestable';
 import { OUTPUTS_VERSION, UI, UI_EXTENSIONS, Wire, type Trip } from './wire';
 
-export const SEP_3279_REF: SpecReference = {
-  id: 'SEP-3279',
-  url: 'https://github.com/modelcontextprotocol/modelcontextprotocol/pull/3279'
-};
+/** The spec sections SEP-3279 adds to the tools page (the SEP's section titles). */
+export const SPEC_TOOLS =
+  'https://modelcontextprotocol.io/specification/draft/server/tools';
+export const specSection = (anchor: string, title: string): SpecReference => ({
+  id: `MCP-Tools-${title}`,
+  url: `${SPEC_TOOLS}#${anchor}`
+});
+export const SPEC_DECLARATION = specSection(
+  'tool-declaration',
+  'Tool-Declaration'
+);
+export const SPEC_RESULT = specSection('tool-call-result', 'Tool-Call-Result');
+export const SPEC_BACKWARD_COMPATIBILITY = specSection(
+  'backward-compatibility',
+  'Backward-Compatibility'
+);
 
 export interface Selector {
   audience: string;
@@ -62,24 +80,57 @@ const STRUCTURED_ORDER = [
 ];
 export const INVALID_PARAMS = -32602;
 
+/** The check ids (src/seps/sep-3279.yaml) the shared expectations judge. */
+export const ONE = 'sep-3279-server-one-output-per-selector';
+export const UNREQUESTED = 'sep-3279-server-no-unrequested-output';
+export const MATCH = 'sep-3279-server-output-matches-selector';
+export const VALIDATE = 'sep-3279-server-validates-each-structured-output';
+export const CONFORMS = 'sep-3279-structured-output-conforms-to-schema';
+export const MIRROR = 'sep-3279-server-no-structured-mirror';
+export const FALLBACK = 'sep-3279-server-fallback-assistant-content';
+export const REJECT =
+  'sep-3279-server-rejects-undeclared-or-unnegotiated-selector';
+export const SUBSTITUTE = 'sep-3279-server-no-silent-substitution';
+export const HAS_OUTPUTS = 'sep-3279-result-has-outputs';
+export const VERSION_SHAPES = 'sep-3279-version-determines-shapes';
+
 export const same = (a: Selector, b: Selector): boolean =>
   a.audience === b.audience && a.format === b.format;
 export const label = (s: Selector): string => `${s.audience}/${s.format}`;
 
 // ---- choosing a tool -------------------------------------------------------------------------
 
-/** Calls that make this project's reference server's tools succeed (and fail, for the error case). */
-const DEFAULT_CALLS: [string, Record<string, unknown>][] = [
-  ['list_files', {}],
-  ['list_kernels', {}],
-  ['execute_code', { code: 'print(1)' }]
-];
-const DEFAULT_ERROR_CALLS: [string, Record<string, unknown>][] = [
-  ['execute_code', { code: '1/0' }]
-];
 export const FIXTURE_PREFIX = 'test_variants_';
 /** The fixture that fails inside the tool (isError: true), for the error case. */
 export const ERROR_FIXTURE = 'test_variants_error';
+
+/**
+ * The calls the runner names for a server whose tools need arguments (or whose failing call the
+ * error case should use): MCP_CONFORMANCE_TOOL_CALLS, JSON
+ * `{"calls": {"TOOL": {ARGS}, ...}, "errorCalls": {"TOOL": {ARGS}}}`, in order of preference.
+ * Naming a call is the person's consent to it: nothing else but read-only tools is called.
+ */
+export interface ToolCalls {
+  calls: Record<string, Record<string, unknown>>;
+  errorCalls: Record<string, Record<string, unknown>>;
+}
+export const TOOL_CALLS_ENV = 'MCP_CONFORMANCE_TOOL_CALLS';
+
+export function toolCallsFromEnv(raw = process.env[TOOL_CALLS_ENV]): ToolCalls {
+  const none: ToolCalls = { calls: {}, errorCalls: {} };
+  if (!raw) return none;
+  const parsed = JSON.parse(raw);
+  const objects = (v: unknown): v is Record<string, Record<string, unknown>> =>
+    typeof v === 'object' &&
+    v !== null &&
+    Object.values(v).every((a) => typeof a === 'object' && a !== null);
+  if (!objects(parsed?.calls ?? {}) || !objects(parsed?.errorCalls ?? {})) {
+    throw new Error(
+      `${TOOL_CALLS_ENV}: expected {"calls": {"TOOL": {ARGS}}, "errorCalls": {...}}, got ${raw.slice(0, 200)}`
+    );
+  }
+  return { calls: parsed.calls ?? {}, errorCalls: parsed.errorCalls ?? {} };
+}
 
 export interface Need {
   listing?: 'plain' | 'ui';
@@ -102,6 +153,10 @@ export interface Bound {
 }
 
 export type Listings = Record<'plain' | 'ui', any[] | string>;
+export interface Setup {
+  listings: Listings;
+  toolCalls: ToolCalls;
+}
 
 const ajv = new Ajv2020({
   strict: false,
@@ -143,7 +198,8 @@ const appOnly = (tool: any): boolean => {
 
 function callable(
   tools: any[],
-  errors: boolean
+  errors: boolean,
+  named: ToolCalls
 ): [any, Record<string, unknown>][] {
   const byName = new Map<string, any>();
   for (const t of tools) {
@@ -160,18 +216,15 @@ function callable(
     }
   };
   if (errors) {
+    for (const [name, args] of Object.entries(named.errorCalls))
+      take(name, args);
     take(ERROR_FIXTURE, {});
-    for (const [name, args] of DEFAULT_ERROR_CALLS) {
-      if (byName.has(name) && argsFit(byName.get(name), args)) take(name, args);
-    }
     return out;
   }
+  for (const [name, args] of Object.entries(named.calls)) take(name, args);
   for (const name of byName.keys()) {
     if (name.startsWith(FIXTURE_PREFIX) && name !== ERROR_FIXTURE)
       take(name, {});
-  }
-  for (const [name, args] of DEFAULT_CALLS) {
-    if (byName.has(name) && argsFit(byName.get(name), args)) take(name, args);
   }
   for (const [name, tool] of byName) {
     if (tool?.annotations?.readOnlyHint === true && argsFit(tool, {}))
@@ -196,42 +249,78 @@ export function describeNeed(need: Need): string {
       ? 'with io.modelcontextprotocol/ui negotiated'
       : 'without extensions';
   const fixture = need.errorCall
-    ? ` and fails as a tool error (isError: true), such as a fixture named ${ERROR_FIXTURE}`
+    ? ` and fails as a tool error (isError: true), such as a fixture named ${ERROR_FIXTURE} or a call named in ${TOOL_CALLS_ENV} errorCalls`
     : '';
   return `a tool that ${parts.join(', ') || 'exists'}${fixture} (tools/list at 2026-12-01 ${listing})`;
 }
 
-/** The tool for a case, or the reason there is none. */
-export function bindTool(need: Need, listings: Listings): Bound | string {
-  const tools = listings[need.listing ?? 'plain'];
+function fits(
+  need: Need,
+  tool: any,
+  args: Record<string, unknown>
+): Bound | undefined {
+  const declared = selectorsOf(tool);
+  const has = (s: Selector) => declared.some((d) => same(d, s));
+  const core = declared.filter((s) => CORE_AUDIENCES.includes(s.audience));
+  if (!(need.declares ?? [ASSISTANT_CONTENT]).every(has)) return undefined;
+  if (core.length < (need.minCore ?? 0)) return undefined;
+  const structured = STRUCTURED_ORDER.filter(has);
+  if (structured.length < (need.minStructured ?? 0)) return undefined;
+  const undeclared = CORE_SELECTORS.filter((s) => !has(s));
+  if (need.lacksCore && undeclared.length === 0) return undefined;
+  return {
+    tool: tool.name,
+    arguments: args,
+    declared,
+    declaredCore: core,
+    undeclared: undeclared[0],
+    other: OTHER_ORDER.find(has),
+    structured: structured[0]
+  };
+}
+
+/** Why a case has no tool: nothing listed applies to it, or what applies cannot be called. */
+export interface Unbound {
+  applicable: boolean;
+  reason: string;
+}
+
+/** The tool for a case, or why there is none. */
+export function bindTool(need: Need, setup: Setup): Bound | Unbound {
+  const tools = setup.listings[need.listing ?? 'plain'];
   if (typeof tools === 'string') {
-    return `tools/list at 2026-12-01 failed, so no tool can be chosen: ${tools}`;
+    return {
+      applicable: true,
+      reason: `tools/list at 2026-12-01 failed, so no tool can be chosen: ${tools}`
+    };
   }
-  const candidates = callable(tools, Boolean(need.errorCall));
+  const candidates = callable(tools, Boolean(need.errorCall), setup.toolCalls);
   if (need.preferAppOnly) {
     candidates.sort((a, b) => Number(appOnly(b[0])) - Number(appOnly(a[0])));
   }
   for (const [tool, args] of candidates) {
-    const declared = selectorsOf(tool);
-    const has = (s: Selector) => declared.some((d) => same(d, s));
-    const core = declared.filter((s) => CORE_AUDIENCES.includes(s.audience));
-    if (!(need.declares ?? [ASSISTANT_CONTENT]).every(has)) continue;
-    if (core.length < (need.minCore ?? 0)) continue;
-    const structured = STRUCTURED_ORDER.filter(has);
-    if (structured.length < (need.minStructured ?? 0)) continue;
-    const undeclared = CORE_SELECTORS.filter((s) => !has(s));
-    if (need.lacksCore && undeclared.length === 0) continue;
+    const bound = fits(need, tool, args);
+    if (bound) return bound;
+  }
+  if (need.errorCall) {
     return {
-      tool: tool.name,
-      arguments: args,
-      declared,
-      declaredCore: core,
-      undeclared: undeclared[0],
-      other: OTHER_ORDER.find(has),
-      structured: structured[0]
+      applicable: true,
+      reason: `no failing call to make: the case needs ${describeNeed(need)}`
     };
   }
-  return `no callable tool fits: the case needs ${describeNeed(need)}`;
+  const uncalled = tools
+    .filter((t) => fits(need, t, {}) !== undefined)
+    .map((t) => t?.name);
+  if (uncalled.length === 0) {
+    return {
+      applicable: false,
+      reason: `not applicable: no listed tool ${describeNeed(need).replace(/^a tool that /, '')}`
+    };
+  }
+  return {
+    applicable: true,
+    reason: `${uncalled.join(', ')} ${uncalled.length === 1 ? 'declares' : 'declare'} what the case judges but ${uncalled.length === 1 ? 'is' : 'are'} not called unasked (not read-only, or ${uncalled.length === 1 ? 'needs' : 'need'} arguments): name a call in ${TOOL_CALLS_ENV} (${describeNeed(need)})`
+  };
 }
 
 export async function discover(wire: Wire): Promise<Listings> {
@@ -258,34 +347,92 @@ export type Verdict = 'pass' | 'fail' | 'skip' | 'untestable';
 /** Ends a case early: the rest cannot be judged. */
 class Stop extends Error {}
 
+/**
+ * The check id(s) an expectation judges: those of them the case cites get its failure.
+ * Without one (or when the case cites none of them), every id of the case depends on it.
+ */
+export type Judges = string | string[] | undefined;
+
+export interface Failure {
+  /** The check ids it is reported under; empty: every id of the case. */
+  checks: string[];
+  message: string;
+}
+
+/** One request a case made, for the report: what was called, at which version, how it ended. */
+export interface CallRecord {
+  method: string;
+  tool?: string;
+  arguments?: Record<string, unknown>;
+  protocolVersion: string;
+  extensions: string[];
+  requestedOutputs?: string[];
+  outcome: 'result' | 'isError' | 'error' | 'unsupported' | 'no answer';
+  message?: string;
+}
+
+/** The text of a result's error: its content blocks' or outputs' text, else the JSON. */
+export function serverMessage(response: any): string {
+  const error = response?.error;
+  if (error !== undefined) {
+    return `JSON-RPC error ${short(error?.code)}: ${short(error?.message ?? error)}`;
+  }
+  const result = response?.result ?? {};
+  const blocks: any[] = [
+    ...(Array.isArray(result.content) ? result.content : []),
+    ...(Array.isArray(result.outputs)
+      ? result.outputs.flatMap((o: any) =>
+          Array.isArray(o?.content) ? o.content : []
+        )
+      : [])
+  ];
+  const text = blocks
+    .filter((b) => b?.type === 'text' && typeof b?.text === 'string')
+    .map((b) => b.text)
+    .join(' ');
+  return short(text || result, 500);
+}
+
 /** What a case does: requests, and the checks on their answers. */
 export class Case {
-  readonly failures: string[] = [];
+  readonly failures: Failure[] = [];
+  readonly calls: CallRecord[] = [];
   private ended?: { verdict: 'skip' | 'untestable'; reason: string };
 
   constructor(
     readonly wire: Wire,
-    readonly listings: Listings
+    readonly setup: Setup,
+    /** The check ids the case cites (CaseSpec.checks). */
+    readonly cites: string[] = []
   ) {}
 
-  /** Record a check: `ok`, or a failure saying what was expected and what came. */
-  expect(ok: boolean, says: string, found?: unknown): boolean {
+  get listings(): Listings {
+    return this.setup.listings;
+  }
+
+  /** Record a check: `ok`, or a failure (under the id it judges) saying what was expected and what came. */
+  expect(ok: boolean, says: string, found?: unknown, judges?: Judges): boolean {
     if (!ok) {
-      this.failures.push(
-        found === undefined ? says : `${says}: found ${short(found)}`
-      );
+      const ids = judges === undefined ? [] : [judges].flat();
+      this.failures.push({
+        checks: ids.filter((id) => this.cites.includes(id)),
+        message: found === undefined ? says : `${says}: found ${short(found)}`
+      });
     }
     return ok;
   }
 
   bind(need: Need): Bound {
-    const bound = bindTool(need, this.listings);
-    if (typeof bound === 'string') {
-      if (bound.startsWith('tools/list')) {
-        this.failures.push(bound);
-        throw new Stop();
+    const bound = bindTool(need, this.setup);
+    if ('reason' in bound) {
+      if (bound.reason.startsWith('tools/list')) {
+        this.failures.push({ checks: [], message: bound.reason });
+      } else {
+        this.ended = {
+          verdict: bound.applicable ? 'untestable' : 'skip',
+          reason: bound.reason
+        };
       }
-      this.ended = { verdict: 'untestable', reason: bound };
       throw new Stop();
     }
     return bound;
@@ -303,6 +450,33 @@ export class Case {
       method === 'tools/list'
         ? await this.wire.listAll(version, extensions)
         : await this.wire.request(version, extensions, method, params);
+    const record: CallRecord = {
+      method,
+      ...(method === 'tools/call'
+        ? {
+            tool: String(params.name),
+            arguments: params.arguments as Record<string, unknown>
+          }
+        : {}),
+      protocolVersion: version,
+      extensions: Object.keys(extensions ?? {}),
+      ...(Array.isArray(params.requestedOutputs)
+        ? { requestedOutputs: params.requestedOutputs.map(label) }
+        : {}),
+      outcome: trip.unsupported
+        ? 'unsupported'
+        : trip.problem
+          ? 'no answer'
+          : trip.response?.error !== undefined
+            ? 'error'
+            : trip.response?.result?.isError === true
+              ? 'isError'
+              : 'result'
+    };
+    if (record.outcome === 'error' || record.outcome === 'isError')
+      record.message = serverMessage(trip.response);
+    if (trip.problem) record.message = trip.problem;
+    this.calls.push(record);
     if (trip.unsupported) {
       this.ended = {
         verdict: 'skip',
@@ -311,7 +485,7 @@ export class Case {
       throw new Stop();
     }
     if (trip.problem) {
-      this.failures.push(`${method}: ${trip.problem}`);
+      this.failures.push({ checks: [], message: `${method}: ${trip.problem}` });
       throw new Stop();
     }
     return trip;
@@ -322,8 +496,9 @@ export class Case {
   }
 
   /**
-   * tools/call of the bound tool. `requested` undefined: no requestedOutputs. `mustSucceed`:
-   * a call that does not succeed (an error, or isError: true) leaves the case untestable.
+   * tools/call of the bound tool. `requested` undefined: no requestedOutputs. `mustSucceed`
+   * (the default): a call that does not succeed (a JSON-RPC error, or isError: true) fails the
+   * case, with the server's message; the rest of it cannot be judged.
    */
   async call(
     bound: Bound,
@@ -335,18 +510,29 @@ export class Case {
       arguments: bound.arguments
     };
     if (requested !== undefined) params.requestedOutputs = requested;
+    const version = opts.version ?? OUTPUTS_VERSION;
     const trip = await this.send(
-      opts.version ?? OUTPUTS_VERSION,
+      version,
       opts.ui ?? false,
       'tools/call',
       params
     );
-    if ((opts.mustSucceed ?? true) && trip.response?.result?.isError === true) {
-      this.untestable(
-        `${bound.tool} ${JSON.stringify(bound.arguments)} did not succeed (isError: true); the case needs a call that succeeds`
-      );
+    const response = trip.response;
+    if (
+      (opts.mustSucceed ?? true) &&
+      (response?.error !== undefined || response?.result?.isError === true)
+    ) {
+      const how =
+        response?.error !== undefined
+          ? 'answered a JSON-RPC error'
+          : 'failed (isError: true)';
+      this.failures.push({
+        checks: [],
+        message: `the call the case needs to succeed ${how}: ${bound.tool} ${short(bound.arguments)} at ${version}${requested ? ` requesting ${requested.map(label).join(', ')}` : ''}; the server said: ${serverMessage(response)}`
+      });
+      throw new Stop();
     }
-    return trip.response;
+    return response;
   }
 
   untestable(reason: string): never {
@@ -355,26 +541,28 @@ export class Case {
     throw new Stop();
   }
 
-  async run(
-    body: (c: Case) => Promise<void>
-  ): Promise<{ verdict: Verdict; reason: string }> {
+  async run(body: (c: Case) => Promise<void>): Promise<Verdict> {
     try {
       await body(this);
     } catch (error) {
       if (!(error instanceof Stop)) {
-        this.failures.push(
-          `the case could not be evaluated: ${error instanceof Error ? error.stack : String(error)}`
-        );
+        this.failures.push({
+          checks: [],
+          message: `the case could not be evaluated: ${error instanceof Error ? error.stack : String(error)}`
+        });
       }
     }
-    if (this.failures.length > 0) {
-      const more =
-        this.failures.length > 1 ? ` (+${this.failures.length - 1} more)` : '';
-      return { verdict: 'fail', reason: this.failures[0] + more };
-    }
-    if (this.ended)
-      return { verdict: this.ended.verdict, reason: this.ended.reason };
-    return { verdict: 'pass', reason: '' };
+    if (this.failures.length > 0) return 'fail';
+    return this.ended?.verdict ?? 'pass';
+  }
+
+  /** Why the case did not pass, for one check id: its own failures and those of every id. */
+  reasonFor(id: string): string {
+    if (this.failures.length === 0) return this.ended?.reason ?? '';
+    return this.failures
+      .filter((f) => f.checks.length === 0 || f.checks.includes(id))
+      .map((f) => f.message)
+      .join('; ');
   }
 }
 
@@ -442,21 +630,30 @@ export function hasOutputsArray(c: Case, response: any): boolean {
   return c.expect(
     Array.isArray(response?.result?.outputs),
     'the result has an `outputs` array',
-    response?.result
+    response?.result,
+    [HAS_OUTPUTS, VERSION_SHAPES]
   );
 }
+
+const LEGACY_LEAK = [HAS_OUTPUTS, VERSION_SHAPES, UNREQUESTED, MIRROR];
 
 export function noLegacyFields(c: Case, response: any): void {
   const result = response?.result ?? {};
   c.expect(
     !('content' in result),
-    'no top-level `content` (a 2026-12-01 result carries `outputs` only)'
+    'no top-level `content` (a 2026-12-01 result carries `outputs` only)',
+    undefined,
+    LEGACY_LEAK
   );
   c.expect(
     !('structuredContent' in result),
-    'no top-level `structuredContent` (a 2026-12-01 result carries `outputs` only)'
+    'no top-level `structuredContent` (a 2026-12-01 result carries `outputs` only)',
+    undefined,
+    LEGACY_LEAK
   );
 }
+
+const SHAPE = [MATCH, HAS_OUTPUTS];
 
 export function outputShapes(c: Case, response: any): void {
   for (const output of outputsOf(response)) {
@@ -464,30 +661,35 @@ export function outputShapes(c: Case, response: any): void {
       c.expect(
         Array.isArray(output.content),
         'a content output carries a `content` array',
-        output
+        output,
+        SHAPE
       );
       for (const block of Array.isArray(output.content) ? output.content : []) {
         c.expect(
           typeof block?.type === 'string',
           'each content block is an object with a string `type`',
-          block
+          block,
+          SHAPE
         );
       }
       c.expect(
         !('structuredContent' in output),
         'a content output carries no `structuredContent`',
-        output
+        output,
+        SHAPE
       );
     } else if (output?.format === 'structured') {
       c.expect(
         'structuredContent' in output,
         'a structured output carries `structuredContent`',
-        output
+        output,
+        SHAPE
       );
       c.expect(
         !('content' in output),
         'a structured output carries no `content`',
-        output
+        output,
+        SHAPE
       );
     }
   }
@@ -498,7 +700,8 @@ export function countOutputs(c: Case, response: any, n: number): void {
   c.expect(
     outputs.length === n,
     `exactly ${n} output${n === 1 ? '' : 's'}`,
-    outputs.map((o) => `${o?.audience}/${o?.format}`)
+    outputs.map((o) => `${o?.audience}/${o?.format}`),
+    outputs.length > n ? [UNREQUESTED, MIRROR] : [ONE, FALLBACK]
   );
 }
 
@@ -511,7 +714,8 @@ export function only(c: Case, response: any, s: Selector): void {
         (o) => o?.audience === s.audience && o?.format === s.format
       ),
     `the output is ${label(s)}`,
-    outputs.map((o) => `${o?.audience}/${o?.format}`)
+    outputs.map((o) => `${o?.audience}/${o?.format}`),
+    [MATCH, FALLBACK]
   );
 }
 
@@ -525,9 +729,16 @@ export function sameAsRequested(
   const got = outputsOf(response).map(key).sort();
   const want = requested.map(key).sort();
   c.expect(
-    JSON.stringify(got) === JSON.stringify(want),
-    `the outputs' audience/format pairs are exactly the requested ${short(want)}, each once`,
-    got
+    want.every((w) => got.filter((g) => g === w).length === 1),
+    `one output for each requested selector ${short(want)}`,
+    got,
+    ONE
+  );
+  c.expect(
+    got.every((g) => want.includes(g)),
+    `no output but those requested ${short(want)}`,
+    got,
+    [UNREQUESTED, MIRROR]
   );
 }
 
@@ -553,21 +764,25 @@ export function validOutput(
     c.expect(
       errors.length === 0,
       `the ${label(s)} output is valid against the schema its variant declares`,
-      errors
+      errors,
+      [VALIDATE, CONFORMS]
     );
   }
 }
 
-export function refused(c: Case, response: any): void {
+/** The selector refused with -32602; `extra`: the case's own rule a substitution also breaks. */
+export function refused(c: Case, response: any, extra: string[] = []): void {
   c.expect(
     response?.error?.code === INVALID_PARAMS,
     `the server answers JSON-RPC error ${INVALID_PARAMS} (invalid params)`,
-    response?.error ?? response?.result
+    response?.error ?? response?.result,
+    REJECT
   );
   c.expect(
     response?.result === undefined,
     'no result: nothing is substituted for the refused selector',
-    response?.result
+    response?.result,
+    [SUBSTITUTE, REJECT, ...extra]
   );
 }
 
@@ -585,15 +800,20 @@ export interface CaseSpec {
 
 export async function runCases(
   serverUrl: string,
-  specs: CaseSpec[]
+  specs: CaseSpec[],
+  reference: SpecReference
 ): Promise<ConformanceCheck[]> {
   const wire = new Wire(serverUrl);
   const out: ConformanceCheck[] = [];
   try {
-    const listings = await discover(wire);
+    const setup: Setup = {
+      listings: await discover(wire),
+      toolCalls: toolCallsFromEnv()
+    };
     for (const spec of specs) {
-      const { verdict, reason } = await new Case(wire, listings).run(spec.body);
-      out.push(...checksOf(spec, verdict, reason));
+      const c = new Case(wire, setup, [...new Set(spec.checks)]);
+      const verdict = await c.run(spec.body);
+      out.push(...checksOf(spec, c, verdict, reference));
     }
   } finally {
     await wire.close();
@@ -601,42 +821,44 @@ export async function runCases(
   return out;
 }
 
+/** Each check id the case cites, failed only by its own failures (and those every id depends on). */
 function checksOf(
   spec: CaseSpec,
+  c: Case,
   verdict: Verdict,
-  reason: string
+  reference: SpecReference
 ): ConformanceCheck[] {
   const severity = spec.level === 'SHOULD' ? 'WARNING' : 'FAILURE';
-  return [...new Set(spec.checks)].map((id) => {
-    const description = `${spec.title} [${spec.id}]`;
+  const description = `${spec.title} [${spec.id}]`;
+  const details = { case: spec.id, level: spec.level, calls: c.calls };
+  return c.cites.map((id) => {
     if (verdict === 'untestable') {
       const check = untestableCheck(
         id,
         spec.id,
         description,
-        reason,
-        [SEP_3279_REF],
+        c.reasonFor(id),
+        [reference],
         severity
       );
-      return {
-        ...check,
-        details: { ...check.details, case: spec.id, level: spec.level }
-      };
+      return { ...check, details: { ...check.details, ...details } };
     }
+    const reason = c.reasonFor(id);
+    const status =
+      verdict === 'skip'
+        ? 'SKIPPED'
+        : verdict === 'fail' && reason !== ''
+          ? severity
+          : 'SUCCESS';
     return {
       id,
       name: spec.id,
       description,
-      status:
-        verdict === 'pass'
-          ? 'SUCCESS'
-          : verdict === 'skip'
-            ? 'SKIPPED'
-            : severity,
+      status,
       timestamp: new Date().toISOString(),
-      specReferences: [SEP_3279_REF],
-      ...(verdict === 'pass' ? {} : { errorMessage: reason }),
-      details: { case: spec.id, level: spec.level }
+      specReferences: [reference],
+      ...(status === 'SUCCESS' ? {} : { errorMessage: reason }),
+      details
     };
   });
 }

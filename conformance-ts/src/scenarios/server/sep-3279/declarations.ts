@@ -11,10 +11,15 @@ import type {
   ConformanceCheck,
   ScenarioSource
 } from '../../../types';
-import { DRAFT_PROTOCOL_VERSION } from '../../../types';
 import type { RunContext } from '../../../connection';
-import { CORE_AUDIENCES, runCases, type Case, type CaseSpec } from './cases';
-import { UI } from './wire';
+import {
+  CORE_AUDIENCES,
+  SPEC_DECLARATION,
+  runCases,
+  type Case,
+  type CaseSpec
+} from './cases';
+import { OUTPUTS_VERSION, UI } from './wire';
 
 function tools(c: Case, response: any): any[] {
   const list = response?.result?.tools;
@@ -36,6 +41,50 @@ function everyTool(c: Case, response: any, judge: (tool: any) => void): void {
 
 const variantsOf = (tool: any): any[] =>
   Array.isArray(tool?.outputVariants) ? tool.outputVariants : [];
+
+/**
+ * A tool listing the ui variant or a `_meta.ui.resourceUri` (to a request that negotiates the
+ * extension) needs the extension served: advertised in server/discover's capabilities, and each
+ * `ui://` resource a listed tool names readable. Otherwise the ui audience is not negotiated.
+ */
+async function uiServed(c: Case): Promise<void> {
+  const listed = await c.list(undefined, true);
+  const tools: any[] = Array.isArray(listed?.result?.tools)
+    ? listed.result.tools
+    : [];
+  const ui = tools.filter(
+    (t) =>
+      variantsOf(t).some((v) => v?.audience === UI) ||
+      typeof t?._meta?.ui?.resourceUri === 'string'
+  );
+  if (ui.length === 0) return;
+  const names = ui.map((t) => t?.name).join(', ');
+  const discovered = (
+    await c.send(OUTPUTS_VERSION, true, 'server/discover', {})
+  ).response;
+  const extensions = discovered?.result?.capabilities?.extensions;
+  c.expect(
+    typeof extensions === 'object' && extensions !== null && UI in extensions,
+    `${names} list the ui variant or a ui:// view, so server/discover advertises ${UI} in capabilities.extensions`,
+    discovered?.result?.capabilities ?? discovered?.error
+  );
+  const uris = new Set(
+    ui
+      .map((t) => t?._meta?.ui?.resourceUri)
+      .filter((u): u is string => typeof u === 'string')
+  );
+  for (const uri of uris) {
+    const read = (
+      await c.send(OUTPUTS_VERSION, true, 'resources/read', { uri })
+    ).response;
+    const contents = read?.result?.contents;
+    c.expect(
+      Array.isArray(contents) && contents.length > 0,
+      `the view ${uri} a listed tool names can be read (resources/read)`,
+      read?.error ?? read?.result
+    );
+  }
+}
 
 export const DECLARATION_CASES: CaseSpec[] = [
   {
@@ -120,6 +169,7 @@ export const DECLARATION_CASES: CaseSpec[] = [
           );
         });
       }
+      await uiServed(c);
     }
   },
   {
@@ -199,8 +249,8 @@ export const DECLARATION_CASES: CaseSpec[] = [
 
 export class Sep3279ToolDeclarationsScenario implements ClientScenario {
   name = 'sep-3279-tool-declarations';
-  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
-  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  // SEP-3279 targets 2026-12-01, the revision after the suite's draft.
+  readonly source: ScenarioSource = { targetRevision: OUTPUTS_VERSION };
   description = `Test SEP-3279 tool declarations (\`outputVariants\`) at protocol version 2026-12-01.
 
 tools/list is sent twice with the 2026-12-01 \`_meta\` envelope: without extensions and with
@@ -217,6 +267,6 @@ tools/list is sent twice with the 2026-12-01 \`_meta\` envelope: without extensi
 No fixture tool is needed: at least one listed tool.`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
-    return runCases(ctx.serverUrl, DECLARATION_CASES);
+    return runCases(ctx.serverUrl, DECLARATION_CASES, SPEC_DECLARATION);
   }
 }

@@ -11,9 +11,18 @@ import type {
   ConformanceCheck,
   ScenarioSource
 } from '../../../types';
-import { DRAFT_PROTOCOL_VERSION } from '../../../types';
 import type { RunContext } from '../../../connection';
 import {
+  CONFORMS,
+  FALLBACK,
+  MATCH,
+  MIRROR,
+  ONE,
+  REJECT,
+  SPEC_RESULT,
+  SUBSTITUTE,
+  UNREQUESTED,
+  VALIDATE,
   ASSISTANT_CONTENT,
   ASSISTANT_STRUCTURED,
   ERROR_FIXTURE,
@@ -39,16 +48,7 @@ import {
   type Need,
   type Selector
 } from './cases';
-import { UI } from './wire';
-
-const ONE = 'sep-3279-server-one-output-per-selector';
-const UNREQUESTED = 'sep-3279-server-no-unrequested-output';
-const MATCH = 'sep-3279-server-output-matches-selector';
-const VALIDATE = 'sep-3279-server-validates-each-structured-output';
-const MIRROR = 'sep-3279-server-no-structured-mirror';
-const FALLBACK = 'sep-3279-server-fallback-assistant-content';
-const REJECT = 'sep-3279-server-rejects-undeclared-or-unnegotiated-selector';
-const SUBSTITUTE = 'sep-3279-server-no-silent-substitution';
+import { OUTPUTS_VERSION, UI } from './wire';
 
 /** One variant requested alone: exactly it comes back, valid against its schema when structured. */
 function single(
@@ -63,7 +63,8 @@ function single(
     id,
     title,
     level: 'MUST',
-    checks,
+    // Every single-selector call judges one output, its pair, and nothing more.
+    checks: [...new Set([ONE, UNREQUESTED, MATCH, ...checks])],
     body: async (c) => {
       const bound = c.bind(
         opts.need ?? { listing: opts.ui ? 'ui' : 'plain', declares: [s] }
@@ -105,7 +106,8 @@ function rejection(
       const bound = c.bind(need);
       refused(
         c,
-        await c.call(bound, [selector(c, bound)], { mustSucceed: false })
+        await c.call(bound, [selector(c, bound)], { mustSucceed: false }),
+        extra ? [extra] : []
       );
     }
   };
@@ -233,11 +235,7 @@ export const SELECTION_CASES: CaseSpec[] = [
     id: 'plan-11-independent-schemas',
     title: 'Independent validation of programmatic and App schemas',
     level: 'MUST',
-    checks: [
-      VALIDATE,
-      'sep-3279-structured-output-conforms-to-schema',
-      'sep-3279-schema-equality-not-inferred'
-    ],
+    checks: [VALIDATE, CONFORMS, 'sep-3279-schema-equality-not-inferred'],
     body: async (c) => {
       const requested = [PROGRAMMATIC_STRUCTURED, UI_STRUCTURED];
       const bound = c.bind({ listing: 'ui', declares: requested });
@@ -372,7 +370,7 @@ export const SELECTION_CASES: CaseSpec[] = [
     title:
       'Every declared variant requested at once: each structured output valid against its own schema',
     level: 'MUST',
-    checks: [VALIDATE, 'sep-3279-structured-output-conforms-to-schema'],
+    checks: [VALIDATE, CONFORMS],
     body: async (c) => {
       const bound = c.bind({ listing: 'ui', minStructured: 1 });
       const listing = await c.list(undefined, true);
@@ -438,8 +436,8 @@ export const SELECTION_CASES: CaseSpec[] = [
 
 export class Sep3279OutputSelectionScenario implements ClientScenario {
   name = 'sep-3279-output-selection';
-  // SEP-3279 targets the revision after the draft (2026-12-01); the draft is the latest the suite knows.
-  readonly source: ScenarioSource = { introducedIn: DRAFT_PROTOCOL_VERSION };
+  // SEP-3279 targets 2026-12-01, the revision after the suite's draft.
+  readonly source: ScenarioSource = { targetRevision: OUTPUTS_VERSION };
   description = `Test SEP-3279 request-time selection (\`requestedOutputs\`) and results (\`outputs\`) at 2026-12-01.
 
 **Server Implementation Requirements (SEP-3279, Request-time selection, Tool call result):**
@@ -458,6 +456,6 @@ schema admits \`{}\`. Together they must declare every core variant and
 \`${ERROR_FIXTURE}\` must fail as a tool error. A case without its fixture fails as untestable.`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
-    return runCases(ctx.serverUrl, SELECTION_CASES);
+    return runCases(ctx.serverUrl, SELECTION_CASES, SPEC_RESULT);
   }
 }

@@ -82,8 +82,13 @@ export class Wire {
       'MCP-Protocol-Version': version,
       'Mcp-Method': method
     };
-    if (method === 'tools/call' && typeof params.name === 'string') {
-      headers['Mcp-Name'] = params.name;
+    // Mcp-Name: the tool (or prompt) name, the resource's uri.
+    const name = method === 'resources/read' ? params.uri : params.name;
+    if (
+      ['tools/call', 'prompts/get', 'resources/read'].includes(method) &&
+      typeof name === 'string'
+    ) {
+      headers['Mcp-Name'] = name;
     }
     const trip = await this.post(method, body, headers);
     const code = trip.response?.error?.code;
