@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
         description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
 
     add_client_arguments(check_client)
+    from .connect import add_arguments as add_connect_arguments
+
+    connect = commands.add_parser(
+        "connect", help="carry a desktop MCP client's stdio to a streamable HTTP MCP endpoint (a bridge)",
+        description="A stdio MCP server for clients that only launch commands, relaying to URL over streamable HTTP: "
+                    "every message passes through unchanged. The token comes from --token-file or $MCP_VARIANTS_TOKEN.")
+    add_connect_arguments(connect)
     return parser
 
 
@@ -66,6 +73,10 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         serve(args)
+    elif args.command == "connect":
+        from .connect import main as connect
+
+        connect(args)
     elif args.command == "demo":
         from ..demo import main as demo
 
