@@ -110,7 +110,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
 
     root = args.root.resolve()
     if not root.is_dir():
-        sys.exit(f"mcp-variants: --root {root} is not a folder")
+        sys.exit(f"mcp-variants: --root {root} is not a folder{_no_shell(str(args.root))}")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
     shared = _state_store(args.state_url, args.state_namespace) if args.state_url else None
@@ -137,6 +137,13 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         sys.exit(f"mcp-variants: cannot start: {exc}")
     state.agent_name = args.agent_name
     return build_server(state), state, listening
+
+
+def _no_shell(path: str) -> str:
+    """Why a path that names a variable was not expanded: a desktop client's `args` reach us with no shell between."""
+    if "$" in path or "%" in path:
+        return " (nothing expanded its variable: a desktop client passes args with no shell, so write the path out)"
+    return ""
 
 
 def _state_store(url: str, namespace: str) -> Any:

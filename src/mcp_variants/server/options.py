@@ -90,8 +90,8 @@ class Option:
             return int(raw)
         if self.kind == "float":
             return float(raw)
-        if self.kind == "path":
-            return Path(raw)
+        if self.kind == "path":  # a desktop client's JSON args reach us with no shell between: `~` is ours to expand
+            return Path(raw).expanduser()
         if self.kind == "names":
             return [name.strip() for name in raw.split(",") if name.strip()]
         if self.kind == "choice" and raw not in self.choice_list():
