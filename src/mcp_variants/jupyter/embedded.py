@@ -176,7 +176,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
             with anyio.CancelScope(shield=True):
                 await ZmqChannels(manager, client).close(shut_down=True)
             raise
-        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client), name=name, environment=_interpreter(spec)))
+        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client), name=name, environment=kernel_interpreter(spec)))
 
     def where_modules_go(self, kernel: RunningKernel[ZmqChannels], module: str) -> str:
         if not kernel.environment:
@@ -245,7 +245,7 @@ def _in_jupyter_path(name: str) -> bool:
     return False
 
 
-def _interpreter(spec: Any) -> str:
+def kernel_interpreter(spec: Any) -> str:
     """The Python a Python kernel runs, as its kernelspec's argv says (jupyter_client's own rule for 'python')."""
     if spec.language.lower() != "python" or not spec.argv:
         return ""

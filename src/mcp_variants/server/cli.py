@@ -55,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
 
     add_client_arguments(check_client)
+    from .doctor import add_arguments as add_doctor_arguments
+
+    doctor = commands.add_parser(
+        "doctor", help="say the setup: which runtime and why, which Jupyter server, which kernel and its packages, the logs",
+        description="Check the setup serve would run with these options, without starting it: the runtime and why, the "
+                    "Jupyter servers of this user and why each counts or not, the kernel and the packages named by --need, "
+                    "where the logs go; then the desktop client's entry for it. Exit 1 when something needs fixing.")
+    add_doctor_arguments(doctor)
     from .connect import add_arguments as add_connect_arguments
 
     connect = commands.add_parser(
@@ -73,6 +81,10 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         serve(args)
+    elif args.command == "doctor":
+        from .doctor import main as doctor
+
+        sys.exit(doctor(args))
     elif args.command == "connect":
         from .connect import main as connect
 
