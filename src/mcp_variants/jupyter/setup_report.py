@@ -206,7 +206,7 @@ def _python_kernel(report: SetupReport, kernel: str, python: str, needs: Sequenc
                                                        "cannot be checked without running it"))
         return
     own = not server_side and Path(python).resolve() == Path(sys.executable).resolve()
-    whose = (f"the server's own environment ({python}), which has only what mcp-variants needs: no pandas; "
+    whose = (f"the server's own environment ({python}): your packages are there only if you installed them there; "
              "--kernel NAME runs your environment" if own else f"{python}")
     report.findings.append(Finding("kernel", True, f"{kernel!r} ({where} kernelspec) runs {whose}"))
     if not needs:
