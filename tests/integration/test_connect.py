@@ -8,6 +8,7 @@ answer says "token".
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import subprocess
@@ -69,6 +70,19 @@ def test_a_2025_client_gets_its_session_through_the_bridge(http_server: HttpServ
     with CheckedClient(bridge(http_server.url, token=TOKEN), stateless=False) as client:
         ran = client.call("execute_code", {"code": "print(6 * 7)"})
         assert not ran.is_error and "42" in str(ran.result["content"]), ran.result
+
+
+def test_a_2025_client_hears_of_a_subscribed_notebooks_changes_through_the_bridge(http_server: HttpServer) -> None:
+    """The session's own event stream (GET) is read by the bridge: what the server sends outside any request arrives."""
+    (http_server.root / "watched.ipynb").write_text(json.dumps(
+        {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    uri = "notebook:///watched.ipynb"
+    with CheckedClient(bridge(http_server.url, token=TOKEN), stateless=False) as watcher:
+        assert watcher.request("resources/subscribe", {"uri": uri})["result"] == {}
+        with CheckedClient.http(http_server.url, {"Authorization": f"Bearer {TOKEN}"}, stateless=False) as editor:
+            assert not editor.call("insert_cell", {"notebook": "watched.ipynb", "source": "by another client"}).is_error
+        told = watcher.stdio.notification("notifications/resources/updated", timeout=60)
+        assert told is not None and told["params"]["uri"] == uri, watcher.stdio.notifications
 
 
 @pytest.mark.parametrize("token", [None, "not-the-token"])

@@ -37,6 +37,16 @@ def parse_messages(response: httpx.Response) -> list[dict[str, Any]]:
     return []
 
 
+def _is_event_stream(response: httpx.Response) -> bool:
+    return str(response.headers.get("content-type", "")).startswith("text/event-stream")
+
+
+def _events(response: httpx.Response) -> Iterator[str]:
+    """Each SSE event's data as soon as the event ends."""
+    lines = (line.encode() + b"\n" for line in response.iter_lines())
+    return (payload for payload, _ in sse_events(lines))
+
+
 def _is_jsonrpc(text: str) -> bool:
     try:
         message = json.loads(text)
@@ -110,9 +120,8 @@ class HttpTransport:
             with self.http.stream("POST", self.url, content=body, headers=self.headers(routing), timeout=timeout) as response:
                 if routing.method == "initialize" and "mcp-session-id" in response.headers:
                     self.session_id = response.headers["mcp-session-id"]
-                if response.headers.get("content-type", "").startswith("text/event-stream"):
-                    lines = (line.encode() + b"\n" for line in response.iter_lines())
-                    yield from (payload for payload, _ in sse_events(lines))
+                if _is_event_stream(response):
+                    yield from _events(response)
                     return
                 text = response.read().decode("utf-8", errors="replace").strip()
         except httpx.HTTPError as exc:
@@ -121,6 +130,22 @@ class HttpTransport:
             yield text
         elif response.status_code >= 400:
             raise HttpRefusal(response.status_code, text)
+
+    def listen(self, version: str) -> Iterator[str]:
+        """The text of each message on the handshake session's own event stream (GET), as it arrives: what the server
+        sends outside any request (a subscribed resource's updates). Nothing when the server offers no such stream
+        (405, or any other answer); TransportError when it cannot be reached."""
+        headers = {"Accept": "text/event-stream", "MCP-Protocol-Version": version}
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if self._token is not None:
+            headers["Authorization"] = f"Bearer {self._token}"
+        try:
+            with self.http.stream("GET", self.url, headers=headers, timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None)) as response:
+                if response.status_code == 200 and _is_event_stream(response):
+                    yield from _events(response)
+        except httpx.HTTPError as exc:
+            raise TransportError(f"GET {self.url}: {type(exc).__name__}: {exc}") from exc
 
     def notify(self, body: bytes, routing: Routing) -> None:
         response = self._post(body, routing, timeout=30)

@@ -6,8 +6,10 @@ session and version, or a 2026 request's own `MCP-Protocol-Version`, `Mcp-Method
 client's HTTP transport; every message the server sends back, SSE events as each ends, goes to stdout as the server
 wrote it. Nothing is parsed beyond routing, so every field (SEP-3279's `requestedOutputs`, `outputs`, `_meta`) passes
 through unchanged. Requests run side by side (a long run does not hold a ping); notifications and responses to the
-server go in order. Every request with an id gets one answer: when the endpoint gives none (unreachable, refused,
-a stream that ended early) the bridge answers with a JSON-RPC error that says why, and, for a refusal, the token.
+server go in order. A handshake session's own event stream (GET) is read once the client is initialized, so a
+subscribed notebook's updates reach the client too. Every request with an id gets one answer: when the endpoint
+gives none (unreachable, refused, a stream that ended early) the bridge answers with a JSON-RPC error that says why,
+and, for a refusal, the token.
 
 The token is read from a file (`--token-file`) or the environment (`MCP_VARIANTS_TOKEN`), never from the command
 line: a desktop client's config, and `ps`, would show it.
@@ -90,6 +92,8 @@ class Bridge:
         request_id = message.get("id") if "method" in message else None
         if request_id is None:  # a notification, or the client's answer to the server's request: in order
             self._relay(line, routing, None)
+            if routing.method == "notifications/initialized" and self._handshake_version is not None:
+                threading.Thread(target=self._listen, args=(self._handshake_version,), daemon=True).start()
         else:
             threading.Thread(target=self._relay, args=(line, routing, request_id), daemon=True).start()
 
@@ -127,6 +131,15 @@ class Bridge:
             return
         if request_id is not None and not answered:
             self._answer(request_id, BRIDGE_ERROR, f"{self.transport.url} ended its response without answering {routing.method}")
+
+    def _listen(self, version: str) -> None:
+        """A handshake session's own event stream (what the server sends outside any request: a subscribed
+        notebook's updates), written out as it comes, for as long as the session lasts."""
+        try:
+            for text in self.transport.listen(version):
+                self._write(text if "\n" not in text else json.dumps(json.loads(text), separators=(",", ":")))
+        except TransportError as exc:
+            print(f"mcp-variants connect: the server's event stream ended: {exc}", file=sys.stderr, flush=True)
 
     def _learn_version(self, response: dict[str, Any]) -> None:
         result = response.get("result")
