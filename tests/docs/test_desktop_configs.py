@@ -8,39 +8,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from mcp_variants.client.stdio import StdioConnection
 from support.checked import AC, CheckedClient, text_of
+from support.desktop_configs import desktop_entries
 from support.envs import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
-PAGES = (REPO / "README.md", *sorted((REPO / "docs" / "guides").glob("*.md")))
-JSON_BLOCK = re.compile(r"^```json\n(.*?)^```", re.S | re.M)
 BIN = Path(sys.executable).parent
+ENTRIES = desktop_entries("serve")
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def documented_entries() -> dict[str, dict[str, Any]]:
-    """Each stdio `serve` entry of the pages, by where it is (page and name)."""
-    found = {}
-    for page in PAGES:
-        for block in JSON_BLOCK.findall(page.read_text()):
-            servers = json.loads(block).get("mcpServers") or {}
-            for name, entry in servers.items():
-                if "command" in entry and "serve" in entry.get("args", []):
-                    found[f"{page.relative_to(REPO)}:{name}:{len(found)}"] = entry
-    return found
-
-
-ENTRIES = documented_entries()
 
 
 def test_the_docs_show_the_venv_and_the_uvx_entries_with_a_kernel() -> None:

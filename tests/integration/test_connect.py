@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +23,9 @@ import pytest
 from mcp_variants.client.stdio import StdioConnection, envelope
 from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from mcp_variants.processes import free_port
 from support.checked import OUTPUTS_VERSION, UI_EXTENSIONS, CheckedClient, stdout_of
+from support.desktop_configs import desktop_entries
 from support.extension import ENDPOINT, extension_server
 from support.servers import REQUEST_TIMEOUT, HttpServer
 
@@ -95,6 +99,17 @@ def test_a_missing_or_wrong_token_is_answered_with_the_word_token(http_server: H
         assert b"token" in connection.stderr_tail, "said once on stderr too: the desktop client's log of this server"
 
 
+def test_an_endpoint_that_is_not_there_is_answered_and_a_line_that_is_not_json_too(tmp_path: Path) -> None:
+    with bridge(f"http://127.0.0.1:{free_port()}/mcp", token=TOKEN) as connection:
+        answer = connection.request("tools/list", {"_meta": envelope(OUTPUTS_VERSION, UI_EXTENSIONS)}, timeout=REQUEST_TIMEOUT)
+        assert answer["error"]["code"] == -32000 and "cannot be reached" in answer["error"]["message"], answer
+        mark = connection.mark()
+        connection.send_bytes(b"{not json\n")
+        parse_error = lambda seen: any(m.get("id", 0) is None and m.get("error", {}).get("code") == -32700 for m in seen)  # noqa: E731
+        assert parse_error(connection.wait_for(mark, parse_error, time.monotonic() + REQUEST_TIMEOUT))
+        assert TOKEN not in connection.stderr_tail.decode() + json.dumps(answer)
+
+
 def test_the_conformance_suite_passes_through_the_bridge(http_server: HttpServer, tmp_path: Path) -> None:
     """Every SEP-3279 MUST the suite checks, over stdio through the bridge: no field is lost or changed on the way."""
     token_file = tmp_path / "token"
@@ -117,3 +132,23 @@ def test_the_jupyter_extension_through_the_bridge(jupyter: JupyterServerProcess)
         assert "HTTP 403" in message and "did not accept the token" in message and "_xsrf" not in message, answer
         assert "JUPYTER_TOKEN" in message, "how to pin the token"
     assert HttpTarget(url).exchange(OUTPUTS_VERSION, None, "tools/list", {}).status == 403
+
+
+CONNECT_ENTRIES = desktop_entries("connect")
+
+
+def test_the_documented_connect_entries_work_as_written(http_server: HttpServer, jupyter: JupyterServerProcess) -> None:
+    """Each `connect` entry of README.md and the guides, as a desktop client runs it: its command and args, its `env`
+    (the token's placeholder filled), the documented port put where the test's endpoint listens."""
+    endpoints = {"8000": (http_server.url, TOKEN), "8888": (jupyter.url + ENDPOINT, jupyter.token)}
+    assert {re.search(r":(\d+)/", " ".join(e["args"]))[1] for e in CONNECT_ENTRIES.values()} == set(endpoints), CONNECT_ENTRIES
+    for where, entry in CONNECT_ENTRIES.items():
+        url, token = endpoints[re.search(r":(\d+)/", " ".join(entry["args"]))[1]]
+        args = [url if arg.startswith("http://127.0.0.1:") else arg for arg in entry["args"]]
+        assert "--token" not in args and set(entry["env"]) == {"MCP_VARIANTS_TOKEN"}, "the token in env, never argv"
+        env = {**os.environ, "MCP_VARIANTS_TOKEN": token}
+        command = [str(Path(sys.executable).with_name("mcp-variants")) if entry["command"].endswith("/bin/mcp-variants")
+                   else entry["command"], *args]
+        with CheckedClient(StdioConnection(command, env=env), stateless=False) as client:
+            ran = client.call("execute_code", {"code": "print(6 * 7)"})
+            assert not ran.is_error and "42" in str(ran.result["content"]), (where, ran.result)
