@@ -15,6 +15,7 @@ import pytest
 
 from mcp_variants.client.stdio import StdioConnection
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from support.extension import extension_server
 from support.servers import REQUEST_TIMEOUT
 
 pytestmark = pytest.mark.timeout(180)
@@ -65,6 +66,15 @@ def test_the_jupyter_server_on_the_folder_is_the_runtime(jupyter: JupyterServerP
     assert live["ok"] is None and "jupyter-collaboration" in live["said"], "a plain jupyter-server: not live"
     assert "Jupyter server's kernelspec" in said(report, "kernel")[0]
     assert jupyter.token not in json.dumps(report)
+    assert not said(report, "extension"), "a plain jupyter-server serves no MCP of its own"
+
+
+def test_a_jupyter_server_with_the_extension_is_said_to_serve_mcp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    with extension_server(tmp_path_factory.mktemp("doctor-extension")).start(60) as server:
+        code, report = doctor("--root", str(server.root), runtime=server.folder / "runtime")
+    assert code == 0 and report["runtime"] == "remote", report
+    (endpoint,) = said(report, "extension")
+    assert f"mcp-variants connect {server.url}mcp" in endpoint, endpoint
 
 
 def test_embedded_and_an_unknown_kernel(jupyter: JupyterServerProcess) -> None:

@@ -100,6 +100,10 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
         report = SetupReport("remote", f"{found.describe()} serves {root}: the notebooks are that server's, "
                                        "live in its JupyterLab where it has real-time collaboration", findings)
         findings.append(_collaboration(found))
+        if (endpoint := _mcp_endpoint(found)) is not None:
+            findings.append(Finding("extension", None, f"that server also serves MCP itself at {endpoint} (mcp-variants is "
+                                                       "installed in its environment): a client may use it directly, or "
+                                                       f"through `mcp-variants connect {endpoint}`"))
         _remote_kernel(report, found.url, found.token, kernel, needs, local_pid=found.pid)
     else:
         report = SetupReport("embedded", f"no Jupyter server of this user serves {root}: the server runs kernels of its own "
@@ -138,6 +142,18 @@ def _collaboration(server: RunningServer) -> Finding:
                                       "the agent's edits as they are made; install jupyter-collaboration into its environment")
     return Finding("live", True, "that server has real-time collaboration: a notebook open in its JupyterLab shows every "
                                  "edit as it is made, and shares its kernel")
+
+
+def _mcp_endpoint(server: RunningServer) -> str | None:
+    """The server's own MCP endpoint (the extension's `{base_url}mcp`), if it has one: any answer but 404 to a GET."""
+    import httpx
+
+    url = f"{server.url.rstrip('/')}/mcp"
+    try:
+        status = httpx.get(url, headers=token_headers(server.token), timeout=HTTP_TIMEOUT_S).status_code
+    except httpx.HTTPError:
+        return None
+    return None if status == 404 else url
 
 
 def _embedded_kernel(report: SetupReport, kernel: str, needs: Sequence[str]) -> None:
