@@ -123,7 +123,8 @@ SERVE_OPTIONS: tuple[Option, ...] = (
            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token", env="JUPYTERHUB_API_URL"),
     Option("hub_scope", "with --hub-api-url, the scope a token must carry",
            default_text="access:services!service=NAME for JUPYTERHUB_SERVICE_NAME, or mcp-variants"),
-    Option("root", "folder that notebooks and files live in; no path leaves it", Path("."), "path", default_text="."),
+    Option("root", "folder that notebooks and files live in; the tools take no path outside it (not a sandbox: the code "
+           "kernels run can reach whatever you can)", Path("."), "path", default_text="."),
     Option("timeout", "default seconds before an execution is interrupted", LIMITS.default_timeout, "float", in_extension=True),
     Option("output_cap", "bytes of text per output for assistant and user variants", LIMITS.assistant_text_bytes, "int",
            in_extension=True),
