@@ -7,45 +7,48 @@ it sits beside them (as processes.py does) so that neither imports the other for
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
-def read_sse(lines: Iterable[bytes], until: Callable[[Any], bool] | None = None) -> tuple[list[Any], str | None, bytes]:
-    """The JSON-RPC messages of a `text/event-stream` body, each event's `data:` lines joined.
-
-    Reads `lines` until they end, or until the event holding a message `until` accepts has
-    ended (a stream may stay open after the response). Returns (messages, problem, the bytes
-    read): `problem` names the first event that is not JSON.
-    """
-    messages: list[Any] = []
+def sse_events(lines: Iterable[bytes]) -> Iterator[tuple[str, bool]]:
+    """Each event's data (its `data:` lines joined) as soon as the event ends, and whether it ended with its blank
+    line (False only for what the stream's end cut short). Events without data are skipped."""
     data: list[str] = []
-    read = bytearray()
-
-    def decoded(payload: str) -> str | None:
-        try:
-            messages.append(json.loads(payload))
-        except ValueError:
-            return f"an SSE event is not JSON: {payload[:200]!r}"
-        return None
-
     for raw in lines:
-        read += raw
         line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
         if line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
             continue
         if line == "" and data:
             payload, data = "\n".join(data), []
-            if not payload.strip():
-                continue
-            problem = decoded(payload)
-            if problem:
-                return messages, problem, bytes(read)
-            if until is not None and until(messages[-1]):
-                break
+            if payload.strip():
+                yield payload, True
     if data and "\n".join(data).strip():
-        problem = decoded("\n".join(data))
-        if problem:
-            return messages, "the last SSE event is not JSON", bytes(read)
+        yield "\n".join(data), False
+
+
+def read_sse(lines: Iterable[bytes], until: Callable[[Any], bool] | None = None) -> tuple[list[Any], str | None, bytes]:
+    """The JSON-RPC messages of a `text/event-stream` body.
+
+    Reads `lines` until they end, or until the event holding a message `until` accepts has
+    ended (a stream may stay open after the response). Returns (messages, problem, the bytes
+    read): `problem` names the first event that is not JSON.
+    """
+    messages: list[Any] = []
+    read = bytearray()
+
+    def counted() -> Iterator[bytes]:
+        for raw in lines:
+            read.extend(raw)
+            yield raw
+
+    for payload, ended in sse_events(counted()):
+        try:
+            messages.append(json.loads(payload))
+        except ValueError:
+            problem = f"an SSE event is not JSON: {payload[:200]!r}" if ended else "the last SSE event is not JSON"
+            return messages, problem, bytes(read)
+        if until is not None and until(messages[-1]):
+            break
     return messages, None, bytes(read)

@@ -23,7 +23,7 @@ import pytest
 
 from mcp_variants import __version__
 from mcp_variants.processes import ServerProcess, free_port
-from support.installs import REPO, SDK_WHEELS, SUITE_WHEELS, WHOLE_WHEELS, extension_listing, install, jupyter_env, versions
+from support.installs import REPO, SDK_WHEELS, SUITE_WHEELS, WHOLE_WHEELS, extension_listing, install, jupyter_env, megabytes, versions
 
 PARTS = {"mcp-variants-conformance": REPO / "distributions" / "conformance", "mcp-variants-sdk": REPO / "distributions" / "sdk"}
 LIGHT_BUDGET = {"packages": 20, "megabytes": 60}
@@ -88,10 +88,6 @@ def test_the_parts_ask_for_what_the_whole_asks_for() -> None:
 
 def installed(venv: Path) -> set[str]:
     return set(versions(venv))
-
-
-def megabytes(venv: Path) -> float:
-    return sum(p.stat().st_size for p in venv.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
 
 
 @pytest.fixture(scope="module")

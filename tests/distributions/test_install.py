@@ -23,6 +23,7 @@ from support.installs import (
     BUILD,
     INSTALL_TIMEOUT,
     LAB,
+    LEAN,
     REPO,
     SDK,
     SDK_WHEELS,
@@ -34,14 +35,17 @@ from support.installs import (
     extension_listing,
     install,
     jupyter_env,
+    megabytes,
     outputs,
     requested,
     served_tools,
+    versions,
 )
 
 pytestmark = pytest.mark.timeout(1200)
 
 ROOT_ALONE = "pip install ."
+LEAN_BUDGET_MB = 170  # 139 MB of files at issue 49, 310 MB with pyarrow (docs/choices.md, "The server's size")
 SDK_README = REPO / "distributions" / "sdk" / "README.md"
 
 
@@ -134,6 +138,7 @@ RUN_ELSEWHERE = {
     SUITE_WHEELS: "test_distributions.py::light_venv",
     LAB: "test_ranges.py::test_the_whole_server_goes_into_jupyterlabs_environment",
     ROOT_ALONE: "test_the_root_alone_fails_naming_what_it_lacks (the README says it cannot work)",
+    LEAN: "test_the_lean_install_leaves_pyarrow_out",
 }
 
 
@@ -161,3 +166,16 @@ def test_the_root_alone_fails_naming_what_it_lacks(tmp_path: Path) -> None:
                           text=True, timeout=INSTALL_TIMEOUT, cwd=REPO)
     assert done.returncode != 0, done.stdout[-2000:]
     assert "No matching distribution found for mcp-variants-conformance" in done.stderr, done.stderr[-3000:]
+
+
+def test_the_lean_install_leaves_pyarrow_out(tmp_path: Path, record_property: Callable[[str, object], None]) -> None:
+    """uv's line with distributions/overrides.txt, not editable, in a fresh venv: the whole server without pyarrow,
+    its size recorded (the JUnit report's property `venv_megabytes`) and held to a budget."""
+    venv = install(LEAN, tmp_path / "venv")
+    (tmp_path / "empty").mkdir()
+    server_works(venv, tmp_path / "empty")
+    assert "pyarrow" not in versions(venv), "distributions/overrides.txt leaves it out"
+    size = megabytes(venv)
+    record_property("venv_megabytes", round(size, 1))
+    print(f"the lean server venv: {size:.1f} MB, {len(versions(venv))} packages")
+    assert size <= LEAN_BUDGET_MB, f"{size:.1f} MB: what grew? (uv pip tree --invert --package NAME)"

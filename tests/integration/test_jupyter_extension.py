@@ -109,6 +109,9 @@ def test_requests_without_valid_credentials_run_nothing(server: JupyterServerPro
             response = HttpTarget(url, headers=headers).exchange(OUTPUTS_VERSION, None, method, params)
             assert response.status in (401, 403), (headers, response.status, response.raw[:300])
             assert b"jsonrpc" not in response.raw
+            # A client without a cookie is told what it lacks, its token, not the browser's _xsrf (issue 49).
+            assert b"token" in response.raw and b"_xsrf" not in response.raw, response.raw[:300]
+            assert (b"did not accept the token" in response.raw) == bool(headers), response.raw[:300]
     assert kernel_ids(server) == before and not (server.root / "ran").exists()
 
 

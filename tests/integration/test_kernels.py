@@ -77,11 +77,18 @@ def test_the_servers_own_kernel_lacks_the_package_and_says_what_to_do(default_se
     assert f"No module named '{MISSING_PACKAGE}'" in message and "--kernel" in message and "pip install" in message
 
 
-def test_list_kernels_shows_the_kernelspecs(default_server: CheckedClient) -> None:
-    specs = {s["name"]: s for s in default_server.call("list_kernels", {})[PS]["kernelspecs"]}
+def test_list_kernels_shows_the_kernelspecs(default_server: CheckedClient, second_env: Path) -> None:
+    listed = default_server.call("list_kernels", {})
+    specs = {s["name"]: s for s in listed[PS]["kernelspecs"]}
     assert {"python3", "second-python", "bash"} <= specs.keys()
     assert specs["python3"]["isDefault"] and not specs["second-python"]["isDefault"]
     assert specs["bash"]["language"] == "bash"
+    # Where the user's code runs, so where its packages come from (issue 49): the runtime, each Python kernel's Python.
+    assert listed[PS]["runtime"] == {"key": "embedded", "label": "the embedded kernels"}
+    assert specs["second-python"]["python"] == str(second_env / "bin" / "python") and "python" not in specs["bash"]
+    said = text_of(listed[AC])
+    assert "Runtime: the embedded kernels." in said and f"runs {second_env / 'bin' / 'python'}" in said
+    assert "this server's own environment" in said
 
 
 def test_kernel_flag_runs_the_second_environment(second_server: CheckedClient, second_env: Path) -> None:

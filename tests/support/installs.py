@@ -26,6 +26,7 @@ INSTALL_TIMEOUT = 900
 # The documented commands (docs/choices.md, "Packaging"), as the docs write them.
 BUILD = "pip wheel --no-deps -w dist . ./distributions/conformance ./distributions/sdk"
 WHOLE = "pip install ./distributions/conformance ./distributions/sdk ."
+LEAN = "pip install --overrides distributions/overrides.txt ./distributions/conformance ./distributions/sdk ."  # uv's
 WHOLE_WHEELS = "pip install --find-links dist/ mcp-variants"
 SDK = "pip install ./distributions/conformance ./distributions/sdk"
 SDK_WHEELS = "pip install --find-links dist/ mcp-variants-sdk"
@@ -51,6 +52,11 @@ def documented_commands() -> dict[str, list[str]]:
             for command in COMMAND.findall(candidate):
                 found.setdefault(command, []).append(str(doc.relative_to(REPO)))
     return found
+
+
+def megabytes(venv: Path) -> float:
+    """What a venv weighs on disk: its files, links left out."""
+    return sum(p.stat().st_size for p in venv.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
 
 
 def build_wheels(out: Path) -> Path:

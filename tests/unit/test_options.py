@@ -68,3 +68,11 @@ def test_a_help_line_names_its_variable_and_default() -> None:
     assert Option("n", "a number", 3, "int").help_line() == "a number [MCP_VARIANTS_N, default 3]"
     assert Option("f", "a flag", False, "flag").help_line() == "a flag [MCP_VARIANTS_F=1]"
     assert re.fullmatch(r"the token \[JUPYTER_TOKEN\]", Option("t", "the token", env="JUPYTER_TOKEN").help_line())
+
+
+def test_a_path_option_expands_a_leading_tilde(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A desktop client's JSON `args` reach the server with no shell between: "~/notebooks" is the server's to expand."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("MCP_VARIANTS_ROOT", "~/from-env")
+    assert serve_parser().parse_args(["--root", "~/notebooks"]).root == tmp_path / "notebooks"
+    assert serve_parser().parse_args([]).root == tmp_path / "from-env"

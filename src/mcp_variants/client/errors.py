@@ -15,6 +15,15 @@ class TransportError(ClientError):
     """The bytes did not arrive or did not come back as one JSON-RPC response."""
 
 
+class HttpRefusal(TransportError):
+    """The server answered with an HTTP error status and no JSON-RPC message (a proxy's or an authenticator's)."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(f"HTTP {status}: {text[:300]}")
+        self.status = status
+        self.text = text
+
+
 class ServerError(ClientError):
     """The server answered with a JSON-RPC error."""
 

@@ -25,7 +25,7 @@ from .errors import ClientError, InvalidServerResponse, SelectionError, ServerEr
 from .results import CallResult, check_legacy, check_outputs
 from .stdio import envelope
 from .tools import ToolIndex, parse_listing
-from .transport import Routing, Transport
+from .transport import Routing, Transport, routing_for
 
 CLIENT_INFO: dict[str, str] = {"name": "mcp-variants-client", "version": "0.1.0"}
 MAX_LIST_PAGES = 100
@@ -199,9 +199,7 @@ class ClientSession:
         return {**params, "_meta": envelope(self.version, self.extensions or None)}
 
     def _routing(self, method: str, request_id: int | None, params: Mapping[str, Any]) -> Routing:
-        name = params.get("name") if method == "tools/call" else None
-        version = None if method == "initialize" else self.version
-        return Routing(method, request_id, version, self.stateless, name if isinstance(name, str) else None)
+        return routing_for(method, request_id, params, self.version, self.stateless)
 
     def _encode(self, message: dict[str, Any]) -> bytes:
         """The one place bytes are made: a last guard that legacy requests never carry the field."""

@@ -7,6 +7,7 @@ write, so a recording wrapper sees precisely what reaches the server.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,10 +17,18 @@ class Routing:
     """What a transport needs besides the body: routing headers and the id to wait for."""
 
     method: str
-    id: int | None  # None for a notification
+    id: int | str | None  # None for a notification
     version: str | None  # protocol version for the header; None while a handshake is pending
     stateless: bool  # 2026-07-28 and later: per-request envelope, Mcp-Method/Mcp-Name headers
     name: str | None = None  # the tool of a tools/call (Mcp-Name)
+
+
+def routing_for(method: str, request_id: int | str | None, params: Any, version: str | None, stateless: bool) -> Routing:
+    """What a transport needs to carry a request or notification: its tool's name with a tools/call (Mcp-Name), and no
+    version for `initialize` (the handshake chooses it)."""
+    name = params.get("name") if method == "tools/call" and isinstance(params, Mapping) else None
+    return Routing(method, request_id, None if method == "initialize" else version, stateless,
+                   name if isinstance(name, str) else None)
 
 
 class Transport(Protocol):

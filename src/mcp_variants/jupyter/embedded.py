@@ -25,7 +25,7 @@ from ..protocol.errors import ErrorKind, ToolError
 from .kernel_pool import KernelPool
 from .refusals import no_kernelspec
 from .run_loop import RunningKernel, utc_now
-from .runtime import KernelInfo, KernelSpecInfo
+from .runtime import KernelInfo, KernelSpecInfo, kernel_python
 
 if TYPE_CHECKING:
     import zmq
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from jupyter_client.manager import AsyncKernelManager
 
 KERNELSPECS_TTL_S = 10.0  # as long as list_kernels' cache hint: a kernel installed meanwhile shows up after it
-
-# The names jupyter_client replaces with the server's own interpreter in a kernelspec's argv.
-OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}
 
 
 class ZmqChannels:
@@ -146,7 +143,8 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
         if self._specs_read is None or now - self._specs_read[0] >= KERNELSPECS_TTL_S:
             specs = await anyio.to_thread.run_sync(self._specs.get_all_specs)
             self._specs_read = (now, [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""),
-                                                     name == self.kernel_name) for name, s in sorted(specs.items())])
+                                                     name == self.kernel_name, kernel_python(s["spec"], sys.executable))
+                                      for name, s in sorted(specs.items())])
         return list(self._specs_read[1])
 
     async def start_kernel(self, kernel_name: str | None = None) -> str:
@@ -176,7 +174,7 @@ class EmbeddedRuntime(KernelPool[ZmqChannels]):
             with anyio.CancelScope(shield=True):
                 await ZmqChannels(manager, client).close(shut_down=True)
             raise
-        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client), name=name, environment=_interpreter(spec)))
+        return self._track(RunningKernel(kernel_id, ZmqChannels(manager, client), name=name, environment=kernel_interpreter(spec)))
 
     def where_modules_go(self, kernel: RunningKernel[ZmqChannels], module: str) -> str:
         if not kernel.environment:
@@ -245,8 +243,6 @@ def _in_jupyter_path(name: str) -> bool:
     return False
 
 
-def _interpreter(spec: Any) -> str:
-    """The Python a Python kernel runs, as its kernelspec's argv says (jupyter_client's own rule for 'python')."""
-    if spec.language.lower() != "python" or not spec.argv:
-        return ""
-    return sys.executable if spec.argv[0] in OWN_PYTHON else str(spec.argv[0])
+def kernel_interpreter(spec: Any) -> str:
+    """The Python a Python kernel of ours runs, as its kernelspec's argv says."""
+    return kernel_python(spec, sys.executable)

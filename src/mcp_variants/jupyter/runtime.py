@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import sys
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ UNKNOWN_CLIENT = "An MCP client"  # a client that gave no clientInfo
 # Colours a person tells apart on JupyterLab's light and dark themes (JupyterLab's own collaborator colours are CSS
 # variables that only its pages resolve).
 COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e")
+
+# The names jupyter_client replaces with the starting process's own interpreter in a kernelspec's argv.
+OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,18 @@ class KernelSpecInfo:
     display_name: str
     language: str
     is_default: bool  # what start_kernel() starts without a name
+    python: str = ""  # the Python it runs, where known (kernel_python): which environment a user's code imports from
+
+
+def kernel_python(spec: Any, own: str) -> str:
+    """The Python a Python kernelspec (a KernelSpec, or its dict as /api/kernelspecs gives it) runs: its argv[0], or,
+    for 'python', 'python3' or 'python3.X', `own`, the interpreter of the process that starts it (jupyter_client's
+    rule; "" when that process is another machine's). "" for another language."""
+    language = spec.get("language", "") if isinstance(spec, dict) else spec.language
+    argv = spec.get("argv") if isinstance(spec, dict) else spec.argv
+    if str(language).lower() != "python" or not argv:
+        return ""
+    return own if argv[0] in OWN_PYTHON else str(argv[0])
 
 
 class Kernels(Protocol):

@@ -7,6 +7,10 @@ exempt, as for every Jupyter API). `web.authenticated` refuses a request without
 `authorized` asks the server's authorizer for what a kernel's websocket needs, `execute` on `kernels`:
 the endpoint runs code, so it is guarded as the kernels are. Only then does the request reach the MCP app,
 with the user as its principal (server/callers.py) and no credential in its headers.
+
+A POST without credentials, or with a token the server does not accept, fails the XSRF check first; its 403
+then names the token (what such a client lacks), not `_xsrf` (what only a browser's cookie needs). The refusal
+itself is jupyter-server's, unchanged: only its words are.
 """
 
 from __future__ import annotations
@@ -36,6 +40,15 @@ def guarded(method: Method) -> Method:
     return cast(Method, web.authenticated(authorized(AUTH_ACTION, AUTH_RESOURCE)(method)))
 
 
+def token_refusal(authorization: str | None) -> str:
+    """Why a request that carries no login cookie was refused: its token, wrong or missing."""
+    pinned = ("the token changes at every start of the server unless pinned (JUPYTER_TOKEN, "
+              "or c.IdentityProvider.token in jupyter_server_config.py)")
+    if authorization:
+        return f"the server did not accept the token in the Authorization header: send its current token; {pinned}"
+    return f"no token: send the Jupyter server's token as 'Authorization: token <TOKEN>'; {pinned}"
+
+
 class MCPHandler(APIHandler):
     auth_resource = AUTH_RESOURCE
 
@@ -54,6 +67,15 @@ class MCPHandler(APIHandler):
         except TimeoutError:
             raise web.HTTPError(503, "the MCP endpoint is starting") from None
         await self.app.serve(self, path=self.mcp_path, disconnected=self._disconnected, extra={"user": self._principal()})
+
+    def check_xsrf_cookie(self) -> None:
+        """jupyter-server's check; a refused request that carries no cookie is told about its token."""
+        try:
+            super().check_xsrf_cookie()
+        except web.HTTPError as refused:
+            if refused.status_code != 403 or "Cookie" in self.request.headers:
+                raise
+            raise web.HTTPError(403, token_refusal(self.request.headers.get("Authorization"))) from refused
 
     def _principal(self) -> Any:
         """The user, as the server knows them. The server's one shared token names nobody (jupyter-server makes up an

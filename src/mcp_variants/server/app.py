@@ -182,12 +182,30 @@ def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> Cli
     return registry.client(key)
 
 
+# What a person sees the server as in their client, and what the model is told about working with it. What the
+# server is to SDK authors (the SEP-3279 reference) is in the docs (docs/guides/sdk-authors.md), not in every
+# conversation's context.
+TITLE = "Jupyter notebooks and kernels"
+INSTRUCTIONS = """\
+Work in the user's Jupyter notebooks and kernels. Paths are relative to the server's folder.
+- Open a notebook with use_notebook (create: true makes a new one); later calls use it unless they name another.
+  Its answer says where it runs: live in the user's JupyterLab (they see each edit as you make it and share the
+  kernel) or in the server's own kernels.
+- Refer to cells by cell_id (read_notebook and insert_cell give them), not by index: indexes shift when the
+  user or you add or remove cells.
+- insert_execute_code_cell adds a cell and runs it; execute_code runs code in the kernel without adding a cell.
+- A long run (training, a large load): give it a larger timeout, or run it as a task where the client can, so the
+  conversation goes on meanwhile; a run past its timeout is interrupted and the kernel keeps its state.
+- ModuleNotFoundError: the kernel's environment lacks the package. list_kernels says which Python each kernel
+  runs; ask the user to install it there or to choose another kernel."""
+
+
 def build_server(state: ServerState) -> Server[Any]:
     server: Server[Any] = Server(
         "mcp-variants",
         version=__version__,
-        title="mcp-variants: SEP-3279 reference server (Jupyter tools)",
-        instructions="Jupyter tools whose results come in audience-directed variants (SEP-3279).",
+        title=TITLE,
+        instructions=INSTRUCTIONS,
         cache_hints={
             method: CacheHint(ttl_ms=LIST_TTL_MS, scope="private")
             for method in ("tools/list", "prompts/list", "resources/list", "resources/templates/list")

@@ -55,6 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
         description=CLIENT_CHECK_DESCRIPTION, epilog=EXIT_CODES)
 
     add_client_arguments(check_client)
+    from .doctor import add_arguments as add_doctor_arguments
+
+    doctor = commands.add_parser(
+        "doctor", help="say the setup: which runtime and why, which Jupyter server, which kernel and its packages, the logs",
+        description="Check the setup serve would run with these options, without starting it: the runtime and why, the "
+                    "Jupyter servers of this user and why each counts or not, the kernel and the packages named by --need, "
+                    "where the logs go; then the desktop client's entry for it. Exit 1 when something needs fixing.")
+    add_doctor_arguments(doctor)
+    from .connect import add_arguments as add_connect_arguments
+
+    connect = commands.add_parser(
+        "connect", help="carry a desktop MCP client's stdio to a streamable HTTP MCP endpoint (a bridge)",
+        description="A stdio MCP server for clients that only launch commands, relaying to URL over streamable HTTP: "
+                    "every message passes through unchanged. The token comes from --token-file or $MCP_VARIANTS_TOKEN.")
+    add_connect_arguments(connect)
     return parser
 
 
@@ -66,6 +81,14 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "serve":
         serve(args)
+    elif args.command == "doctor":
+        from .doctor import main as doctor
+
+        sys.exit(doctor(args))
+    elif args.command == "connect":
+        from .connect import main as connect
+
+        connect(args)
     elif args.command == "demo":
         from ..demo import main as demo
 
@@ -99,7 +122,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
 
     root = args.root.resolve()
     if not root.is_dir():
-        sys.exit(f"mcp-variants: --root {root} is not a folder")
+        sys.exit(f"mcp-variants: --root {root} is not a folder{_no_shell(str(args.root))}")
     listening = _listen(args) if args.http else None
     limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
     shared = _state_store(args.state_url, args.state_namespace, args.state_timeout) if args.state_url else None
@@ -126,6 +149,13 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         sys.exit(f"mcp-variants: cannot start: {exc}")
     state.agent_name = args.agent_name
     return build_server(state), state, listening
+
+
+def _no_shell(path: str) -> str:
+    """Why a path that names a variable was not expanded: a desktop client's `args` reach us with no shell between."""
+    if "$" in path or "%" in path:
+        return " (nothing expanded its variable: a desktop client passes args with no shell, so write the path out)"
+    return ""
 
 
 def _state_store(url: str, namespace: str, deadline_s: float) -> Any:

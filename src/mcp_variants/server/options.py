@@ -91,8 +91,8 @@ class Option:
             return int(raw)
         if self.kind == "float":
             return float(raw)
-        if self.kind == "path":
-            return Path(raw)
+        if self.kind == "path":  # a desktop client's JSON args reach us with no shell between: `~` is ours to expand
+            return Path(raw).expanduser()
         if self.kind == "names":
             return [name.strip() for name in raw.split(",") if name.strip()]
         if self.kind == "choice" and raw not in self.choice_list():
@@ -124,7 +124,8 @@ SERVE_OPTIONS: tuple[Option, ...] = (
            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token", env="JUPYTERHUB_API_URL"),
     Option("hub_scope", "with --hub-api-url, the scope a token must carry",
            default_text="access:services!service=NAME for JUPYTERHUB_SERVICE_NAME, or mcp-variants"),
-    Option("root", "folder that notebooks and files live in; no path leaves it", Path("."), "path", default_text="."),
+    Option("root", "folder that notebooks and files live in; the tools take no path outside it (not a sandbox: the code "
+           "kernels run can reach whatever you can)", Path("."), "path", default_text="."),
     Option("timeout", "default seconds before an execution is interrupted", LIMITS.default_timeout, "float", in_extension=True),
     Option("output_cap", "bytes of text per output for assistant and user variants", LIMITS.assistant_text_bytes, "int",
            in_extension=True),

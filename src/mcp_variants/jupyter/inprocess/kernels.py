@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..kernel_pool import KernelPool
 from ..paths import clean_relative
 from ..refusals import no_kernel, no_kernelspec
 from ..run_loop import RunningKernel, utc_now
-from ..runtime import KernelInfo, KernelspecChoice, KernelSpecInfo
+from ..runtime import KernelInfo, KernelspecChoice, KernelSpecInfo, kernel_python
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,8 @@ class ServerKernels(KernelPool[ServerChannels]):
 
     async def kernelspecs(self) -> list[KernelSpecInfo]:
         specs = await ensure_async(self.specs.get_all_specs())
-        return [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""), name == self.kernel_name)
+        return [KernelSpecInfo(name, s["spec"].get("display_name", name), s["spec"].get("language", ""), name == self.kernel_name,
+                               kernel_python(s["spec"], sys.executable))  # the Jupyter server's kernels: this process starts them
                 for name, s in sorted(specs.items())]
 
     async def start_kernel(self, kernel_name: str | None = None) -> str:

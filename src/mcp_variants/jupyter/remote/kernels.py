@@ -12,7 +12,7 @@ from ..contents_models import timestamp
 from ..kernel_pool import KernelPool
 from ..refusals import Recourse, RuntimeRefusal, no_kernel
 from ..run_loop import RunningKernel, utc_now
-from ..runtime import KernelInfo, KernelSpecInfo
+from ..runtime import KernelInfo, KernelSpecInfo, kernel_python
 from .server_client import JupyterServerClient
 from .websocket import WebSocketChannels, open_channels
 
@@ -31,7 +31,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
         response = await self.server.request("GET", "api/kernelspecs")
         listing = response.json() if response.status_code == 200 else {}
         return [KernelSpecInfo(name, (s.get("spec") or {}).get("display_name", name), (s.get("spec") or {}).get("language", ""),
-                               name == self.kernel_name)
+                               name == self.kernel_name, kernel_python(s.get("spec") or {}, ""))  # 'python': the server's own
                 for name, s in sorted((listing.get("kernelspecs") or {}).items())]
 
     def _start_body(self, name: str) -> dict[str, Any]:
