@@ -33,7 +33,8 @@ def test_the_running_server_is_found_by_its_root(jupyterlab: JupyterServerProces
     (found,) = [s for s in running_servers(folder) if s.pid == jupyterlab.pid]
     assert found.root == jupyterlab.root.resolve() and found.url == jupyterlab.url
     assert jupyterlab.token not in repr(found) and jupyterlab.token not in found.describe()
-    assert server_on(jupyterlab.root, folder) == found
+    finding = server_on(jupyterlab.root, folder)
+    assert finding is not None and finding.server == found and finding.prefix == ""
     assert server_on(tmp_path, folder) is None, "another folder: not that server"
 
 

@@ -167,9 +167,10 @@ def _server_on(root: Path) -> tuple[str | None, str | None]:
     """The URL and token of a Jupyter server this user runs on `root` (said on stderr, without the token), or nothing."""
     from ..jupyter.discovery import server_on
 
-    found = server_on(root)
-    if found is None:
+    finding = server_on(root)
+    if finding is None or finding.prefix:
         return None, None
+    found = finding.server
     print(f"mcp-variants: working through {found.describe()}, which serves {root}; with real-time collaboration "
           "(jupyter-collaboration) a notebook open in its JupyterLab shows every edit as it is made, and shares its kernel. "
           "--embedded keeps the embedded runtime.", file=sys.stderr, flush=True)
