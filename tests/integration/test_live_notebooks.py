@@ -88,11 +88,13 @@ def test_every_notebook_tool_works_on_the_shared_document(live: CheckedClient, j
     nb = "every-tool.ipynb"
     log_start = len(live.stdio.stderr_tail)  # the module's server: what it logged before is other tests'
     opened = ok(live.call("use_notebook", {"notebook": nb, "create": True}))
-    assert "It is live" in text(opened[AC]) and opened[PS]["created"]
+    assert "Live in JupyterLab" in text(opened[AC]) and opened[PS]["created"]
+    assert "empty cell JupyterLab gives a notebook without cells was removed" in text(opened[AC])
+    assert opened[PS]["cellCount"] == 0
     kernel_id = opened[PS]["kernelId"]
     person = Person(jupyterlab, nb)
     try:
-        assert len(person.notebook()["cells"]) == 1, "an empty notebook loaded into a room gets one empty cell (jupyter-ydoc)"
+        assert person.notebook()["cells"] == [], "the empty cell a room gives a notebook without cells (jupyter-ydoc) is gone"
         inserted = ok(live.call("insert_cell", {"notebook": nb, "cell_type": "markdown", "source": "# Title"}))
         title = inserted[PS]["cellId"]
         person.wait_for(lambda n: title in cell_ids(n))
@@ -117,7 +119,8 @@ def test_every_notebook_tool_works_on_the_shared_document(live: CheckedClient, j
         assert moved[PS]["toIndex"] == 0
         ok(live.call("clear_cell_output", {"notebook": nb, "cell_id": run_id}))
         ok(live.call("list_notebooks", {}))
-        ok(live.call("delete_cell", {"notebook": nb, "cell_index": 1}))  # the empty cell of the new notebook
+        ok(live.call("insert_cell", {"notebook": nb, "source": "scratch"}))
+        ok(live.call("delete_cell", {"notebook": nb, "cell_index": 2}))
         seen = person.wait_for(lambda n: len(n["cells"]) == 2 and n["cells"][0]["outputs"] == [])
         assert [c["source"] for c in seen["cells"]] == ["x = 1\nx * 2", "# Live title"]
         saved = on_disk(jupyterlab, nb, lambda n: [c.source for c in n.cells] == ["x = 1\nx * 2", "# Live title"])
@@ -354,7 +357,7 @@ def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
         assert httpx.get(f"{record['url']}lab", headers=sandbox.auth_headers, timeout=30).status_code == 200
         server.call("use_sandbox", {"sandbox_id": record["id"]})
         opened = server.call("use_notebook", {"notebook": "in-sandbox.ipynb", "create": True})
-        assert "It is live" in text(opened[AC])
+        assert "Live in JupyterLab" in text(opened[AC])
         person = Person(sandbox, "in-sandbox.ipynb")
         try:
             server.call("insert_execute_code_cell", {"source": "print('from the agent')"})

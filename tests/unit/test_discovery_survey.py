@@ -9,7 +9,7 @@ import os
 import socket
 from pathlib import Path
 
-from mcp_variants.jupyter.discovery import Verdict, server_on, survey
+from mcp_variants.jupyter.discovery import ServerVerdict, server_on, survey
 
 
 def closed_port() -> int:
@@ -33,9 +33,9 @@ def test_a_server_above_root_serves_it_with_the_path_below_and_one_elsewhere_doe
     info_file(runtime, "1", other)
     info_file(runtime, "2", home)
     elsewhere, above = sorted(survey(project, runtime), key=lambda f: f.prefix is not None)
-    assert elsewhere.verdict is Verdict.ELSEWHERE and not elsewhere.serves_root and str(other) in elsewhere.reason
+    assert elsewhere.verdict is ServerVerdict.ELSEWHERE and not elsewhere.serves_root and str(other) in elsewhere.reason
     assert above.serves_root and above.prefix == "work/project"
-    assert above.verdict is Verdict.UNREACHABLE and "does not answer" in above.reason and "work/project/" in above.reason
+    assert above.verdict is ServerVerdict.UNREACHABLE and "does not answer" in above.reason and "work/project/" in above.reason
     assert "secret-token" not in repr(above) and "secret-token" not in above.reason
     assert server_on(project, runtime) is None, "a server that does not answer does not count"
 

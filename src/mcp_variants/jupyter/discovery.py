@@ -66,7 +66,7 @@ def running_servers(folder: Path | None = None) -> list[RunningServer]:
     return found
 
 
-class Verdict(StrEnum):
+class ServerVerdict(StrEnum):
     COUNTS = "counts"  # serves --root and answers to its token: notebooks under --root are worked on through it
     ELSEWHERE = "elsewhere"  # its root neither is nor contains --root
     UNREACHABLE = "unreachable"  # serves --root, but does not answer /api/status to its token
@@ -77,13 +77,13 @@ class Finding:
     """One running Jupyter server, as seen from --root: whether it counts, and why or why not (`reason`, for people)."""
 
     server: RunningServer
-    verdict: Verdict
+    verdict: ServerVerdict
     reason: str
     prefix: str | None = None  # where --root is on that server, relative to its root ("" when its root is --root)
 
     @property
     def counts(self) -> bool:
-        return self.verdict is Verdict.COUNTS
+        return self.verdict is ServerVerdict.COUNTS
 
     @property
     def serves_root(self) -> bool:
@@ -99,16 +99,16 @@ def survey(root: Path, folder: Path | None = None, answered: set[tuple[int, str]
     findings = []
     for server in running_servers(folder):
         if server.root != root and server.root not in root.parents:
-            findings.append(Finding(server, Verdict.ELSEWHERE, f"it serves {server.root}, which does not contain {root}"))
+            findings.append(Finding(server, ServerVerdict.ELSEWHERE, f"it serves {server.root}, which does not contain {root}"))
             continue
         below = root.relative_to(server.root)
         prefix = "" if below == Path() else below.as_posix()
         where = f"as {prefix}/ on it" if prefix else "as its root"
         if (server.pid, server.url) not in answered and (problem := _status_problem(server)):
-            findings.append(Finding(server, Verdict.UNREACHABLE, f"it serves {root} ({where}) but {problem}", prefix))
+            findings.append(Finding(server, ServerVerdict.UNREACHABLE, f"it serves {root} ({where}) but {problem}", prefix))
         else:
             answered.add((server.pid, server.url))
-            findings.append(Finding(server, Verdict.COUNTS, f"it serves {root} ({where}) and answers to its token", prefix))
+            findings.append(Finding(server, ServerVerdict.COUNTS, f"it serves {root} ({where}) and answers to its token", prefix))
     # Nearest root first (the longest), then the newest: running_servers' order within.
     return sorted(findings, key=lambda f: (f.prefix is None, -len(f.server.root.parts)))
 

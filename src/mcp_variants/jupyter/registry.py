@@ -20,6 +20,7 @@ from .refusals import Recourse, RuntimeRefusal
 from .runtime import Backend
 
 if TYPE_CHECKING:
+    from .found_servers import JupyterFinder
     from .sandbox_server import Sandbox
 
 EMBEDDED = "embedded"
@@ -95,6 +96,9 @@ class RuntimeRegistry:
         self._sandboxes: dict[str, Sandbox] = {}
         self.notebook_locks = KeyedLocks()  # by (backend key, notebook path)
         self._closed = False  # aclose ran: the signal path and the exit path may both call it
+        # The Jupyter servers serving --root, looked for at each call; None where the runtime was chosen (--embedded,
+        # --jupyter-url, --gateway-url).
+        self.finder: JupyterFinder | None = None
 
     @property
     def backends(self) -> Mapping[str, Backend]:
@@ -125,6 +129,12 @@ class RuntimeRegistry:
         self._backends[backend.key] = backend
         if default:
             self._default_backend = backend.key
+
+    def make_default(self, key: str) -> None:
+        """Clients created from now on start on the backend `key` (one registered)."""
+        if key not in self._backends:
+            raise KeyError(key)
+        self._default_backend = key
 
     def remove_backend(self, key: str) -> Backend | None:
         """Forget a backend and which kernels served its notebooks (they went with it); the caller closes it."""

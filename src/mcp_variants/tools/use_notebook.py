@@ -13,9 +13,10 @@ from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.notebooks import kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
+from .shared.notebooks import editing, kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
 from .shared.text import plural
 from .shared.tool_context import ToolContext
+from .shared.where import follow_jupyter
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -25,6 +26,7 @@ NEW_KERNEL = "NEW"  # kernel_id asking for a fresh kernel rather than naming one
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook"):
         raise ToolError(ErrorKind.INVALID_ARGUMENTS, "Name the notebook to use: notebook='path/to.ipynb' (relative to the root).")
+    where = await follow_jupyter(ctx)  # this call's runtime, chosen before it ran (tools/__init__.py): said in the answer
     path = notebook_path(ctx, {"notebook": args["notebook"]})
     contents = ctx.backend.contents
     created = False
@@ -44,6 +46,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     # The notebook read (a live one's room joined) while its kernel is attached: the slower of the two, not both.
     (notebook, upgraded), kernel_id = await _both(load_stable(ctx, path),
                                                   _attach(ctx, path, requested) if requested else kernel_for(ctx, path))
+    blank_removed = await _without_a_blank_start(ctx, path, notebook)
     kernel_name = next((k.name for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), "")
 
     previous = ctx.client.notebook
@@ -56,9 +59,11 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     wanted = kernelspec_name(notebook)
     if wanted and wanted != kernel_name and not requested and await notebook_kernelspec(ctx, path) is None:
         text += f" Its metadata names kernelspec {wanted!r}, which this runtime does not have (list_kernels shows the ones it has)."
+    if blank_removed:
+        text += " The empty cell JupyterLab gives a notebook without cells was removed."
     if upgraded:
         text += " It had no cell ids (nbformat < 4.5): it was upgraded and saved, so cell ids stay stable."
-    text += await live_note(ctx, path)
+    text += await live_note(ctx, path, kernel_id, where)
     if ctx.client.persistent:
         text += " It is now this client's default notebook: later calls may leave out notebook."
         if name:
@@ -77,6 +82,25 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if name:
         record["name"] = name
     return Outcome(value=Message("notebook.use", text, record))
+
+
+def _only_a_blank_cell(notebook: dict[str, Any]) -> bool:
+    cells = notebook["cells"]
+    return len(cells) == 1 and cells[0]["cell_type"] == "code" and not "".join(cells[0]["source"]) \
+        and not cells[0].get("outputs") and cells[0].get("execution_count") is None and not cells[0].get("metadata")
+
+
+async def _without_a_blank_start(ctx: ToolContext, path: str, notebook: dict[str, Any]) -> bool:
+    """A live notebook whose only cell is empty, unrun and bare is one its room gave the cell it adds to a file
+    without cells (jupyter_ydoc): removed, so the agent's first cell is its first, as in the file. True when removed."""
+    if not _only_a_blank_cell(notebook) or not await ctx.backend.contents.live(path):
+        return False
+    async with editing(ctx, path) as editable:
+        if not _only_a_blank_cell(editable):
+            return False
+        editable["cells"].clear()
+    notebook["cells"] = []
+    return True
 
 
 async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
