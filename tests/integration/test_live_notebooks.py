@@ -174,6 +174,18 @@ def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: CheckedC
         assert "7" in "".join(o.get("text", "") for o in back["outputs"])
 
 
+def test_a_run_past_its_timeout_in_the_shared_kernel_is_not_interrupted(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
+    """An interrupt in the person's kernel would also drop the runs they queued after ours: the deadline leaves it running."""
+    nb = "not-interrupted.ipynb"
+    notebook_file(jupyterlab.root / nb, [])
+    slow = live.call("insert_execute_code_cell", {"notebook": nb, "source": "import time\nprint('began', flush=True)\n"
+                                                                           "time.sleep(4)\nfinished = True", "timeout": 1})
+    assert slow.is_error and slow[PS]["error"]["type"] == "timeout", slow.result
+    assert "not interrupted" in text(slow[AC]) and "began" in text(slow[AC])
+    after = ok(live.call("insert_execute_code_cell", {"notebook": nb, "source": "print(finished)", "timeout": 60}))
+    assert text(after[AC]).strip() == "True", "the slow run went on to its end"
+
+
 def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "fresh-session.ipynb", [code("")])
     ran = ok(live.call("insert_execute_code_cell", {"notebook": "fresh-session.ipynb", "source": "made_by_agent = 1"}))
