@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -341,15 +342,35 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
     try:
         ok(server.call("insert_cell", {"notebook": nb, "source": "three"}))
         on_disk(lab, nb, lambda n: len(n.cells) == 3)
-        # Stopped as stop() would, SIGTERM then SIGKILL, with a shorter grace: while our server holds a room it takes
-        # SIGTERM, logs its extensions stopped within milliseconds, then waits on that connection until the SIGKILL.
-        lab.stop(grace=2)
+        lab.stop()
         lab.restart()
         after = ok(server.call("insert_cell", {"notebook": nb, "source": "four"}))
         cells = ok(server.call("read_notebook", {"notebook": nb}))[PS]["cells"]
         assert [c["source"] for c in cells] == ["one", "two", "three", "four"], "the copy from before the restart was not merged"
         assert cells[-1]["id"] == after[PS]["cellId"]
         on_disk(lab, nb, lambda n: [c.source for c in n.cells] == ["one", "two", "three", "four"])
+    finally:
+        server.close()
+        lab.stop()
+
+
+def test_jupyterlab_stops_on_sigterm_while_our_server_is_live_in_it(tmp_path: Path, reaper: Reaper) -> None:
+    """A room's first connection loads it in its own task, and the worker thread of that read lives as long as the
+    task: a connection of ours still open at SIGTERM kept JupyterLab from exiting (live/rooms.py, Rooms._prime)."""
+    from support.jupyter import jupyterlab_server
+
+    lab = jupyterlab_server(tmp_path / "lab")
+    lab.start()
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", lab.url, "--jupyter-token", lab.token, stateless=True, reaper=reaper)
+    try:
+        opened = ok(server.call("use_notebook", {"notebook": "stops.ipynb", "create": True}))
+        assert "Live in JupyterLab" in text(opened[AC])
+        ok(server.call("insert_execute_code_cell", {"notebook": "stops.ipynb", "source": "print('live')"}))
+        lab.process.send_signal(signal.SIGTERM)
+        try:
+            lab.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("JupyterLab did not stop within 10 s of SIGTERM while our server was in its room and kernel")
     finally:
         server.close()
         lab.stop()
