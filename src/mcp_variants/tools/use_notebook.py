@@ -8,6 +8,7 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from ..jupyter.notebook_model import kernelspec_name, new_notebook
+from ..jupyter.runtime import KernelInfo
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
@@ -47,7 +48,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     (notebook, upgraded), kernel_id = await _both(load_stable(ctx, path),
                                                   _attach(ctx, path, requested) if requested else kernel_for(ctx, path))
     blank_removed = await _without_a_blank_start(ctx, path, notebook)
-    kernel_name = next((k.name for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), "")
+    kernel = next((k for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), None)
+    kernel_name = kernel.name if kernel is not None else ""
 
     previous = ctx.client.notebook
     name = args.get("name")
@@ -59,6 +61,9 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     wanted = kernelspec_name(notebook)
     if wanted and wanted != kernel_name and not requested and await notebook_kernelspec(ctx, path) is None:
         text += f" Its metadata names kernelspec {wanted!r}, which this runtime does not have (list_kernels shows the ones it has)."
+    if kernel is not None and not requested and _fresh_behind_counts(ctx, kernel, notebook):
+        text += (" Its kernel is fresh: the variables behind the execution counts shown in its cells are gone (run the "
+                 "cells again, execute_notebook, to have them).")
     if blank_removed:
         text += " The empty cell JupyterLab gives a notebook without cells was removed."
     if upgraded:
@@ -82,6 +87,13 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if name:
         record["name"] = name
     return Outcome(value=Message("notebook.use", text, record))
+
+
+def _fresh_behind_counts(ctx: ToolContext, kernel: KernelInfo, notebook: dict[str, Any]) -> bool:
+    """The notebook shows runs (execution counts) its kernel never made: one of its own that has run nothing (a shared
+    kernel, a JupyterLab session's, may hold the person's state: not said of it)."""
+    return (kernel.execution_count == 0 and not ctx.backend.kernels.is_shared(kernel.kernel_id)
+            and any(c.get("execution_count") for c in notebook["cells"] if c["cell_type"] == "code"))
 
 
 def _only_a_blank_cell(notebook: dict[str, Any]) -> bool:
