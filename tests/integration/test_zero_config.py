@@ -86,16 +86,19 @@ def test_a_jupyterlab_started_after_our_server_is_worked_through_live_from_the_n
     try:
         before = server.call("use_notebook", {"notebook": "later.ipynb", "create": True})
         assert not before.is_error and "Not live: no Jupyter server serves" in text(before[AC]), text(before[AC])
+        embedded = server.call("insert_execute_code_cell", {"notebook": "later.ipynb", "source": "before = 1"})
+        assert not embedded.is_error, embedded.result
         lab.start()
         person = Person(lab, "later.ipynb")  # the person opens it in JupyterLab: its room holds it
         opened = server.call("use_notebook", {"notebook": "later.ipynb"})
         assert not opened.is_error, opened.result
         assert f"Live in JupyterLab at {lab.url}" in text(opened[AC]), text(opened[AC])
+        assert "variables of its earlier runs are gone" in text(opened[AC]), "it said the embedded kernel's state is gone"
         ran = server.call("insert_execute_code_cell", {"notebook": "later.ipynb", "source": "shared = 6 * 7; print(shared)"})
         assert not ran.is_error and "42" in text(ran[AC]), ran.result
         assert ran[PS]["kernelId"] == session_kernel(lab, "later.ipynb"), "the cell ran in the notebook's JupyterLab kernel"
         seen = person.wait_for(lambda nb: any("shared = 6 * 7" in c["source"] and "42" in output_texts(c) for c in nb["cells"]))
-        assert len(seen["cells"]) == 1, "the agent's cell, in the room, and nothing else"
+        assert [c["source"] for c in seen["cells"]] == ["before = 1", "shared = 6 * 7; print(shared)"]
         on_disk(lab, "later.ipynb", lambda nb: any("shared = 6 * 7" in c.source for c in nb.cells))
     finally:
         if person is not None:

@@ -14,7 +14,7 @@ from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
-from .shared.notebooks import editing, kernel_for, live_note, load_stable, notebook_kernelspec, notebook_lock, notebook_path
+from .shared.notebooks import editing, live_note, load_stable, notebook_kernel, notebook_kernelspec, notebook_lock, notebook_path
 from .shared.text import plural
 from .shared.tool_context import ToolContext
 from .shared.where import follow_jupyter
@@ -45,8 +45,8 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
                 created = True
     requested = args.get("kernel_id")
     # The notebook read (a live one's room joined) while its kernel is attached: the slower of the two, not both.
-    (notebook, upgraded), kernel_id = await _both(load_stable(ctx, path),
-                                                  _attach(ctx, path, requested) if requested else kernel_for(ctx, path))
+    (notebook, upgraded), (kernel_id, arrived) = await _both(load_stable(ctx, path),
+                                                             _attach(ctx, path, requested) if requested else notebook_kernel(ctx, path))
     blank_removed = await _without_a_blank_start(ctx, path, notebook)
     kernel = next((k for k in await ctx.backend.kernels.list_kernels() if k.kernel_id == kernel_id), None)
     kernel_name = kernel.name if kernel is not None else ""
@@ -61,7 +61,10 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     wanted = kernelspec_name(notebook)
     if wanted and wanted != kernel_name and not requested and await notebook_kernelspec(ctx, path) is None:
         text += f" Its metadata names kernelspec {wanted!r}, which this runtime does not have (list_kernels shows the ones it has)."
-    if kernel is not None and not requested and _fresh_behind_counts(ctx, kernel, notebook):
+    if arrived:
+        text += (" It ran in another kernel before (the embedded kernels, or a Jupyter server that has stopped): the "
+                 "variables of its earlier runs are gone.")
+    elif kernel is not None and not requested and _fresh_behind_counts(ctx, kernel, notebook):
         text += (" Its kernel is fresh: the variables behind the execution counts shown in its cells are gone (run the "
                  "cells again, execute_notebook, to have them).")
     if blank_removed:
@@ -124,7 +127,7 @@ async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
     return one, two  # type: ignore[return-value]
 
 
-async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
+async def _attach(ctx: ToolContext, path: str, requested: str) -> tuple[str, bool]:
     """The notebook's kernel becomes `requested` (a running kernel), or a fresh one for NEW; a kernel
     started for it before is shut down, unless another notebook uses it."""
     kernels = ctx.backend.kernels
@@ -139,7 +142,7 @@ async def _attach(ctx: ToolContext, path: str, requested: str) -> str:
     shared = kernel_id == before or before in ctx.registry.notebook_kernels.values()
     if before is not None and not shared and (ctx.backend.key, before) not in ctx.registry.attached_kernels:
         await kernels.shutdown_kernel(before)
-    return kernel_id
+    return kernel_id, False
 
 
 TOOL = VariantTool(declared("use_notebook"), MESSAGE_PROJECTORS, run)

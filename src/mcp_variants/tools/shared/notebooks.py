@@ -36,7 +36,7 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.registry.notebook_kernels.get(key),
                                                                     lambda: notebook_kernelspec(ctx, path))
     ctx.registry.set_notebook_kernel(ctx.backend.key, path, kernel_id)
-    return kernel_id, replaced
+    return kernel_id, ctx.registry.arrived(ctx.backend.key, path) or replaced
 
 
 async def code_kernel(ctx: ToolContext, requested: str | None) -> tuple[str | None, bool]:

@@ -55,7 +55,7 @@ async def follow_jupyter(ctx: ToolContext) -> Where | None:
     finding = await finder.look()
     if finding is None:
         registry.make_default(EMBEDDED)
-        ctx.client.run_on(EMBEDDED)
+        await _move(ctx, EMBEDDED)
         return Where(None, str(finder.root))
     if not finding.counts:
         raise ToolError(ErrorKind.UNREACHABLE, (
@@ -69,8 +69,25 @@ async def follow_jupyter(ctx: ToolContext) -> Where | None:
         registry.add_backend(backend)
         logger.info("working through %s, which serves %s", finding.server.describe(), finder.root)
     registry.make_default(backend.key)
-    ctx.client.run_on(backend.key)
+    await _move(ctx, backend.key)
     return Where(finding, str(finder.root))
+
+
+async def _move(ctx: ToolContext, key: str) -> None:
+    """The client runs on `key` from now on; the kernels its notebooks had where it was are shut down when they are
+    ours (those of a Jupyter server that stopped went with it), and each notebook's next run says its state is gone."""
+    before = ctx.client.backend_key
+    ctx.client.run_on(key)
+    if before == key:
+        return
+    left = ctx.registry.move_notebooks(before, key)
+    backend = ctx.registry.backends.get(before)
+    if before == EMBEDDED and backend is not None:
+        for kernel_id in left:
+            try:
+                await backend.kernels.shutdown_kernel(kernel_id)
+            except ToolError:  # gone already
+                logger.debug("kernel %s was gone before it was left", kernel_id)
 
 
 def following_jupyter(run: ToolRun) -> ToolRun:
