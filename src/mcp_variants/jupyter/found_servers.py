@@ -15,7 +15,7 @@ from pathlib import Path
 
 import anyio
 
-from .discovery import Finding, running_servers, survey
+from .discovery import Finding, running_servers, runtime_folder, survey
 from .runtime import Backend
 
 logger = logging.getLogger(__name__)
@@ -37,6 +37,8 @@ class JupyterFinder:
 
     async def look(self) -> Finding | None:
         """The server that serves --root (answering first, then the nearest root), or None when none does."""
+        if not any((self.folder or runtime_folder()).glob("jpserver-*.json")):
+            return None  # most calls of most users: no server runs, and no thread is needed to say so
         findings = [f for f in await anyio.to_thread.run_sync(survey, self.root, self.folder, self._answered) if f.serves_root]
         return next((f for f in findings if f.counts), findings[0] if findings else None)
 
@@ -63,6 +65,8 @@ class JupyterFinder:
 
     async def gone(self) -> list[Backend]:
         """The runtimes of found servers that no longer run, forgotten here; the caller closes them."""
+        if not self._backends:
+            return []
         running = {s.pid for s in await anyio.to_thread.run_sync(running_servers, self.folder)}
         ended = [key for key, (_, pid) in self._backends.items() if pid not in running]
         return [self._backends.pop(key)[0] for key in ended]

@@ -47,15 +47,11 @@ async def follow_jupyter(ctx: ToolContext) -> Where | None:
     registry, finder = ctx.registry, ctx.registry.finder
     if finder is None or not (ctx.client.backend_key == EMBEDDED or finder.owns(ctx.client.backend_key)):
         return None
-    for backend in await finder.gone():
-        registry.remove_backend(backend.key)
-        with anyio.move_on_after(CLOSE_GONE_S, shield=True):
-            await backend.contents.aclose()
-            await backend.kernels.aclose()
     finding = await finder.look()
     if finding is None:
         registry.make_default(EMBEDDED)
         await _move(ctx, EMBEDDED)
+        await _forget_gone(ctx)
         return Where(None, str(finder.root))
     if not finding.counts:
         raise ToolError(ErrorKind.UNREACHABLE, (
@@ -70,7 +66,18 @@ async def follow_jupyter(ctx: ToolContext) -> Where | None:
         logger.info("working through %s, which serves %s", finding.server.describe(), finder.root)
     registry.make_default(backend.key)
     await _move(ctx, backend.key)
+    await _forget_gone(ctx)
     return Where(finding, str(finder.root))
+
+
+async def _forget_gone(ctx: ToolContext) -> None:
+    """The runtimes of found servers that stopped, closed (after the move: their notebooks are noted as moved first)."""
+    assert ctx.registry.finder is not None
+    for backend in await ctx.registry.finder.gone():
+        ctx.registry.remove_backend(backend.key)
+        with anyio.move_on_after(CLOSE_GONE_S, shield=True):
+            await backend.contents.aclose()
+            await backend.kernels.aclose()
 
 
 async def _move(ctx: ToolContext, key: str) -> None:
