@@ -93,7 +93,7 @@ async def live_note(ctx: ToolContext, path: str, kernel_id: str, where: Where | 
     if live is False:
         return (f" Not live: the Jupyter server{at} has no real-time collaboration (jupyter-collaboration): edits are saved "
                 "to the file and will not appear live in a JupyterLab that has it open (reload it there).")
-    return ""
+    return f" Not live: it runs in {ctx.backend.label}, its file under --root."
 
 
 def has_stable_ids(notebook: dict[str, Any]) -> bool:
