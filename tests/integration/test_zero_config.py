@@ -130,6 +130,13 @@ def test_a_jupyterlab_on_the_folder_above_root_is_worked_through_with_the_paths_
             person.close()
         listed = server.call("list_files", {"pattern": "*.ipynb"})
         assert [f["path"] for f in listed[PS]["files"]] == ["below.ipynb"], "paths from --root, not from the server's root"
+        # A link out of --root that the server, whose root holds both, would follow: refused as the embedded runtime does.
+        secret = jupyterlab.root / "work" / "secret"
+        secret.mkdir()
+        (secret / "s.ipynb").write_text((project / "below.ipynb").read_text())
+        (project / "link").symlink_to(secret)
+        refused = server.call("use_notebook", {"notebook": "link/s.ipynb"})
+        assert refused.is_error and refused[PS]["error"]["type"] == "path-outside-root", refused.result
     finally:
         server.close()
 

@@ -2,16 +2,19 @@
 from --root: our path `p` is `<prefix>/p` on that server, and the paths it gives back lose the prefix again.
 
 Only the calls that carry a notebook's or a folder's path differ from the server's own Contents and
-Kernels; everything else is theirs. Paths reaching here are clean (no `..`: paths.clean_relative), so
-none leaves `<prefix>` on the server.
+Kernels; everything else is theirs. The server is on this machine (found by its runtime file), so each
+path is checked here as the embedded runtime checks it (paths.resolve_inside: no `..`, no symbolic
+link out of --root): the server, which follows links anywhere under its own root, never gets one
+that leaves --root.
 """
 
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 from typing import Any
 
-from .paths import clean_relative
+from .paths import clean_relative, resolve_inside
 from .runtime import (
     Agent,
     ChangeListener,
@@ -31,10 +34,12 @@ from .runtime import (
 class PathsBelow:
     """Between --root's paths and the server's: `prefix` is --root relative to the server's root."""
 
-    def __init__(self, prefix: str) -> None:
+    def __init__(self, root: Path, prefix: str) -> None:
+        self.root = root
         self.prefix = prefix.strip("/")
 
     def on_server(self, path: str) -> str:
+        resolve_inside(self.root, path)
         clean = clean_relative(path).as_posix()
         return self.prefix if clean == "." else f"{self.prefix}/{clean}"
 

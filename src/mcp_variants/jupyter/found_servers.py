@@ -59,7 +59,7 @@ class JupyterFinder:
         backend = remote_backend(key, server.url, server.token, hard_cap_bytes=self.hard_cap_bytes, kernel_name=self.kernel_name)
         if not finding.prefix:
             return backend
-        paths = PathsBelow(finding.prefix)
+        paths = PathsBelow(self.root, finding.prefix)
         return Backend(key, f"{backend.label} (--root is {finding.prefix}/ there)", KernelsBelow(backend.kernels, paths),
                        ContentsBelow(backend.contents, paths))
 
