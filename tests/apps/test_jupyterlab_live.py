@@ -10,6 +10,7 @@ document the way a person's do. Screenshots go to build/test-artifacts/apps/live
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -253,6 +254,29 @@ def test_a_screenshot_of_an_agents_cell_as_it_arrives(jupyterlab: JupyterServerP
     assert shot.stat().st_size > 10_000
 
 
+
+
+def test_a_jupyterlab_on_the_folder_above_root_shows_the_agents_cell(
+        jupyterlab: JupyterServerProcess, page: LabPage) -> None:
+    """JupyterLab serves the folder above --root (a project in it): our server finds it by itself (its runtime
+    folder) and works in the notebook's room and kernel, with its paths relative to --root."""
+    project = jupyterlab.root / "above-root" / "project"
+    project.mkdir(parents=True)
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(jupyterlab.folder / "runtime")}
+    server = CheckedClient.serve(project, stateless=True, env=env)
+    try:
+        notebook_file(jupyterlab, "above-root/project/found.ipynb", [
+            {**nbformat.v4.new_markdown_cell("# Found by itself\nJupyterLab serves the folder above the server's --root."),
+             "id": "intro"}])
+        opened(page, jupyterlab, "above-root/project/found.ipynb")
+        used = ok(server.call("use_notebook", {"notebook": "found.ipynb"}))
+        assert "Live in JupyterLab at" in text(used[AC]) and "--root is above-root/project/ there" in text(used[AC])
+        ok(server.call("insert_execute_code_cell", {"notebook": "found.ipynb", "source": "# by the agent\nimport os\nos.getcwd()"}))
+        page.wait_shown(str(project), timeout=30)
+        shot = page.screenshot(SHOTS / "agent-in-lab-above-root.png")
+        assert shot.stat().st_size > 10_000
+    finally:
+        server.close()
 
 
 # In the page: JupyterLab's collaborators panel, as a person reads it (each collaborator's name), and the remote

@@ -58,7 +58,7 @@ def test_the_agent_edits_the_room_and_what_the_person_types_meanwhile_stays(clie
     typist.start()
     try:
         opened = ok(client.call("use_notebook", {"notebook": "together.ipynb"}))
-        assert "It is live" in text_of(opened[AC]), opened[AC]
+        assert "Live in JupyterLab" in text_of(opened[AC]), opened[AC]
         added = ok(client.call("insert_cell", {"notebook": "together.ipynb", "cell_index": 1, "cell_type": "markdown",
                                                "source": "# by the agent"}))
         person.wait_for(lambda n: added[PS]["cellId"] in cell_ids(n))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -88,11 +89,13 @@ def test_every_notebook_tool_works_on_the_shared_document(live: CheckedClient, j
     nb = "every-tool.ipynb"
     log_start = len(live.stdio.stderr_tail)  # the module's server: what it logged before is other tests'
     opened = ok(live.call("use_notebook", {"notebook": nb, "create": True}))
-    assert "It is live" in text(opened[AC]) and opened[PS]["created"]
+    assert "Live in JupyterLab" in text(opened[AC]) and opened[PS]["created"]
+    assert "empty cell JupyterLab gives a notebook without cells was removed" in text(opened[AC])
+    assert opened[PS]["cellCount"] == 0
     kernel_id = opened[PS]["kernelId"]
     person = Person(jupyterlab, nb)
     try:
-        assert len(person.notebook()["cells"]) == 1, "an empty notebook loaded into a room gets one empty cell (jupyter-ydoc)"
+        assert person.notebook()["cells"] == [], "the empty cell a room gives a notebook without cells (jupyter-ydoc) is gone"
         inserted = ok(live.call("insert_cell", {"notebook": nb, "cell_type": "markdown", "source": "# Title"}))
         title = inserted[PS]["cellId"]
         person.wait_for(lambda n: title in cell_ids(n))
@@ -117,7 +120,8 @@ def test_every_notebook_tool_works_on_the_shared_document(live: CheckedClient, j
         assert moved[PS]["toIndex"] == 0
         ok(live.call("clear_cell_output", {"notebook": nb, "cell_id": run_id}))
         ok(live.call("list_notebooks", {}))
-        ok(live.call("delete_cell", {"notebook": nb, "cell_index": 1}))  # the empty cell of the new notebook
+        ok(live.call("insert_cell", {"notebook": nb, "source": "scratch"}))
+        ok(live.call("delete_cell", {"notebook": nb, "cell_index": 2}))
         seen = person.wait_for(lambda n: len(n["cells"]) == 2 and n["cells"][0]["outputs"] == [])
         assert [c["source"] for c in seen["cells"]] == ["x = 1\nx * 2", "# Live title"]
         saved = on_disk(jupyterlab, nb, lambda n: [c.source for c in n.cells] == ["x = 1\nx * 2", "# Live title"])
@@ -171,6 +175,18 @@ def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: CheckedC
         assert "7" in "".join(o.get("text", "") for o in back["outputs"])
 
 
+def test_a_run_past_its_timeout_in_the_shared_kernel_is_not_interrupted(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
+    """An interrupt in the person's kernel would also drop the runs they queued after ours: the deadline leaves it running."""
+    nb = "not-interrupted.ipynb"
+    notebook_file(jupyterlab.root / nb, [])
+    slow = live.call("insert_execute_code_cell", {"notebook": nb, "source": "import time\nprint('began', flush=True)\n"
+                                                                           "time.sleep(4)\nfinished = True", "timeout": 1})
+    assert slow.is_error and slow[PS]["error"]["type"] == "timeout", slow.result
+    assert "not interrupted" in text(slow[AC]) and "began" in text(slow[AC])
+    after = ok(live.call("insert_execute_code_cell", {"notebook": nb, "source": "print(finished)", "timeout": 60}))
+    assert text(after[AC]).strip() == "True", "the slow run went on to its end"
+
+
 def test_a_notebook_without_a_session_gets_one_the_person_joins_later(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     notebook_file(jupyterlab.root / "fresh-session.ipynb", [code("")])
     ran = ok(live.call("insert_execute_code_cell", {"notebook": "fresh-session.ipynb", "source": "made_by_agent = 1"}))
@@ -208,7 +224,7 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
     server = CheckedClient.serve(tmp_path, "--jupyter-url", proxy.url, "--jupyter-token", jupyterlab.token, stateless=True, reaper=reaper)
     try:
         ok(server.call("read_notebook", {"notebook": nb}))
-        assert proxy.room_connections == 1
+        assert proxy.room_connections == 2, "a short connection that loads the room (Rooms._prime), then the one that stays"
         proxy.hold(held)
         with ThreadPoolExecutor(1) as pool:
             pending = pool.submit(server.call, "insert_cell", {"notebook": nb, "source": "inserted once"})
@@ -217,7 +233,7 @@ def test_a_dropped_websocket_mid_edit_is_rejoined_and_the_edit_applied_once(
             proxy.cut_rooms()
             proxy.release()
             inserted = ok(pending.result(timeout=30))
-        assert proxy.room_connections == 2, "it joined the room again"
+        assert proxy.room_connections == 4, "it joined the room again (loaded by a short connection first, as before)"
         cells = ok(server.call("read_notebook", {"notebook": nb}))[PS]["cells"]
         assert [c["source"] for c in cells] == ["a = 1", "inserted once"]
         assert cells[1]["id"] == inserted[PS]["cellId"]
@@ -326,15 +342,35 @@ def test_a_restarted_jupyterlab_is_joined_afresh_without_duplicates(tmp_path: Pa
     try:
         ok(server.call("insert_cell", {"notebook": nb, "source": "three"}))
         on_disk(lab, nb, lambda n: len(n.cells) == 3)
-        # Stopped as stop() would, SIGTERM then SIGKILL, with a shorter grace: while our server holds a room it takes
-        # SIGTERM, logs its extensions stopped within milliseconds, then waits on that connection until the SIGKILL.
-        lab.stop(grace=2)
+        lab.stop()
         lab.restart()
         after = ok(server.call("insert_cell", {"notebook": nb, "source": "four"}))
         cells = ok(server.call("read_notebook", {"notebook": nb}))[PS]["cells"]
         assert [c["source"] for c in cells] == ["one", "two", "three", "four"], "the copy from before the restart was not merged"
         assert cells[-1]["id"] == after[PS]["cellId"]
         on_disk(lab, nb, lambda n: [c.source for c in n.cells] == ["one", "two", "three", "four"])
+    finally:
+        server.close()
+        lab.stop()
+
+
+def test_jupyterlab_stops_on_sigterm_while_our_server_is_live_in_it(tmp_path: Path, reaper: Reaper) -> None:
+    """A room's first connection loads it in its own task, and the worker thread of that read lives as long as the
+    task: a connection of ours still open at SIGTERM kept JupyterLab from exiting (live/rooms.py, Rooms._prime)."""
+    from support.jupyter import jupyterlab_server
+
+    lab = jupyterlab_server(tmp_path / "lab")
+    lab.start()
+    server = CheckedClient.serve(tmp_path, "--jupyter-url", lab.url, "--jupyter-token", lab.token, stateless=True, reaper=reaper)
+    try:
+        opened = ok(server.call("use_notebook", {"notebook": "stops.ipynb", "create": True}))
+        assert "Live in JupyterLab" in text(opened[AC])
+        ok(server.call("insert_execute_code_cell", {"notebook": "stops.ipynb", "source": "print('live')"}))
+        lab.process.send_signal(signal.SIGTERM)
+        try:
+            lab.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("JupyterLab did not stop within 10 s of SIGTERM while our server was in its room and kernel")
     finally:
         server.close()
         lab.stop()
@@ -354,7 +390,7 @@ def test_a_sandbox_is_a_live_jupyterlab(tmp_path: Path, reaper: Reaper) -> None:
         assert httpx.get(f"{record['url']}lab", headers=sandbox.auth_headers, timeout=30).status_code == 200
         server.call("use_sandbox", {"sandbox_id": record["id"]})
         opened = server.call("use_notebook", {"notebook": "in-sandbox.ipynb", "create": True})
-        assert "It is live" in text(opened[AC])
+        assert "Live in JupyterLab" in text(opened[AC])
         person = Person(sandbox, "in-sandbox.ipynb")
         try:
             server.call("insert_execute_code_cell", {"source": "print('from the agent')"})

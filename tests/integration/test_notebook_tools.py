@@ -83,6 +83,18 @@ def test_use_notebook_creates_opens_and_starts_a_kernel(stateless: CheckedClient
     assert record["kernelId"] in {k["id"] for k in listed[PS]["kernels"]}
 
 
+def test_use_notebook_says_when_the_counts_shown_are_not_its_kernels(stateless: CheckedClient, root: Path) -> None:
+    """A notebook saved with execution counts (a previous server's, before a client restart) in a kernel that has run
+    nothing: its variables are gone, and use_notebook says so until it has run something."""
+    write_notebook(root / "ran-before.ipynb", [code("x = 1", count=3)])
+    opened = stateless.call("use_notebook", {"notebook": "ran-before.ipynb"})
+    assert not opened.is_error and "Its kernel is fresh" in text_of(opened[AC]), text_of(opened[AC])
+    cell_id = read_valid(root / "ran-before.ipynb").cells[0].id
+    assert not stateless.call("execute_cell", {"notebook": "ran-before.ipynb", "cell_id": cell_id}).is_error
+    again = stateless.call("use_notebook", {"notebook": "ran-before.ipynb"})
+    assert "fresh" not in text_of(again[AC])
+
+
 def test_use_notebook_gives_an_old_notebook_stable_ids(stateless: CheckedClient, root: Path) -> None:
     path = write_notebook(root / "old.ipynb", [markdown("# Old"), code("1 + 1")], minor=4)
     out = stateless.call("use_notebook", {"notebook": "old.ipynb"})

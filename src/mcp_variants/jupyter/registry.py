@@ -20,6 +20,7 @@ from .refusals import Recourse, RuntimeRefusal
 from .runtime import Backend
 
 if TYPE_CHECKING:
+    from .found_servers import JupyterFinder
     from .sandbox_server import Sandbox
 
 EMBEDDED = "embedded"
@@ -93,8 +94,14 @@ class RuntimeRegistry:
         # (backend key, kernel id) of kernels use_notebook attached a notebook to: they ran before, so unuse leaves them running.
         self._attached_kernels: set[tuple[str, str]] = set()
         self._sandboxes: dict[str, Sandbox] = {}
+        # (backend key, notebook path) of notebooks whose kernel was left on another runtime (move_notebooks): the next
+        # kernel they get there is new to them.
+        self._arrived: set[tuple[str, str]] = set()
         self.notebook_locks = KeyedLocks()  # by (backend key, notebook path)
         self._closed = False  # aclose ran: the signal path and the exit path may both call it
+        # The Jupyter servers serving --root, looked for at each call; None where the runtime was chosen (--embedded,
+        # --jupyter-url, --gateway-url).
+        self.finder: JupyterFinder | None = None
 
     @property
     def backends(self) -> Mapping[str, Backend]:
@@ -126,6 +133,12 @@ class RuntimeRegistry:
         if default:
             self._default_backend = backend.key
 
+    def make_default(self, key: str) -> None:
+        """Clients created from now on start on the backend `key` (one registered)."""
+        if key not in self._backends:
+            raise KeyError(key)
+        self._default_backend = key
+
     def remove_backend(self, key: str) -> Backend | None:
         """Forget a backend and which kernels served its notebooks (they went with it); the caller closes it."""
         for notebook in [n for n in self._notebook_kernels if n[0] == key]:
@@ -147,6 +160,25 @@ class RuntimeRegistry:
         self._notebook_kernels[(backend_key, path)] = kernel_id
         if attached:
             self._attached_kernels.add((backend_key, kernel_id))
+
+    def move_notebooks(self, from_key: str, to_key: str) -> list[str]:
+        """Clients left runtime `from_key` for `to_key` (the Jupyter server found for --root, or back): the notebooks'
+        kernels there are forgotten, returned (but for those attached to, which others run) for the caller to shut
+        down, and each of those notebooks is noted as arrived on `to_key` (`arrived`)."""
+        left = []
+        for key in [k for k in self._notebook_kernels if k[0] == from_key]:
+            kernel_id = self._notebook_kernels.pop(key)
+            self._arrived.add((to_key, key[1]))
+            if (from_key, kernel_id) not in self._attached_kernels:
+                left.append(kernel_id)
+        return left
+
+    def arrived(self, backend_key: str, path: str) -> bool:
+        """Whether the notebook came from another runtime (move_notebooks) since it last got a kernel on this one."""
+        if (backend_key, path) in self._arrived:
+            self._arrived.discard((backend_key, path))
+            return True
+        return False
 
     def drop_notebook_kernel(self, backend_key: str, path: str) -> str | None:
         """The notebook has no kernel any more; the one it had, if any (the caller decides whether it stops)."""

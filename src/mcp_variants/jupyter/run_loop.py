@@ -94,7 +94,7 @@ async def run_code(
     heard = began  # the last message, or the last time the kernel was found alive
     run = RunTracker(channels.execute(code, silent=silent), collector)
     ended: RunStatus | None = None  # TIMEOUT or DIED; otherwise the tracker's status
-    queued = False
+    queued = still_running = False
 
     def feed(msg: dict[str, Any]) -> None:
         if run.feed(msg) and on_outputs is not None:
@@ -106,8 +106,11 @@ async def run_code(
             now = time.perf_counter()
             if now >= deadline:
                 ended = RunStatus.TIMEOUT
-                if kernel.shared and not run.started:
-                    queued = True  # an interrupt would stop someone else's run, not ours
+                if kernel.shared:
+                    # Never interrupted at a deadline: before it began, an interrupt would stop someone else's run; while
+                    # it runs, it would also drop the runs people queued after it (JupyterLab asks the kernel to stop on
+                    # an error, and an interrupt is one). It goes on; the person can interrupt it in JupyterLab.
+                    queued, still_running = not run.started, run.started
                     break
                 await channels.interrupt()
                 await _drain(channels, run, feed)
@@ -157,6 +160,7 @@ async def run_code(
         duration_ms=(time.perf_counter() - began) * 1000,
         truncated_bytes=collector.dropped_bytes,
         queued=queued,
+        still_running=still_running,
     )
 
 

@@ -108,6 +108,7 @@ class Execution:
     truncated_bytes: int = 0
     kernel_restarted: bool = False  # the kernel was replaced before this run: earlier state is gone
     queued: bool = False  # TIMEOUT before a shared kernel began it (busy with others' runs): not interrupted
+    still_running: bool = False  # TIMEOUT while it ran in a shared kernel: not interrupted, it goes on
     hint: str = ""  # for a ModuleNotFoundError, where the module would go (the tools add how to pick another kernel)
 
 

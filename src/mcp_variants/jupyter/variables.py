@@ -14,7 +14,7 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from . import namespace
-from .runtime import Kernels, RunStatus
+from .runtime import Execution, Kernels, RunStatus
 
 
 @cache
@@ -55,7 +55,7 @@ async def read_variables(kernels: Kernels, kernel_id: str | None, request: dict[
     execution = await kernels.execute(introspection_code(request), kernel_id=kernel_id, timeout=timeout, silent=True)
     if execution.status is RunStatus.TIMEOUT:
         raise ToolError(ErrorKind.TIMEOUT, f"The kernel did not describe its variables within {timeout:g} s "
-                                           f"({'busy with other runs' if execution.queued else 'interrupted'}).")
+                                           f"({_why_not(execution)}).")
     if execution.status is RunStatus.DIED:
         raise ToolError(ErrorKind.KERNEL_DIED, "The kernel died while describing its variables.")
     printed = "".join(o.get("text", "") for o in execution.outputs if o["output_type"] == "stream")
@@ -69,3 +69,9 @@ async def read_variables(kernels: Kernels, kernel_id: str | None, request: dict[
     if "failed" in answer:
         raise ToolError(ErrorKind.INTERNAL, f"Describing the kernel's variables failed in the kernel: {answer['failed']}")
     return execution.kernel_id, answer
+
+
+def _why_not(execution: Execution) -> str:
+    if execution.queued:
+        return "busy with other runs"
+    return "it is a shared kernel: not interrupted" if execution.still_running else "interrupted"

@@ -28,6 +28,7 @@ from ..dropin import DropIn, packaged_dropins, with_compat
 from ..images import ImagePolicy, ImageStore
 from ..jupyter.atomic_files import start_removing_stale_temporaries
 from ..jupyter.embedded import EmbeddedRuntime
+from ..jupyter.found_servers import JupyterFinder
 from ..jupyter.local_contents import LocalContents
 from ..jupyter.registry import EMBEDDED, ClientState, RuntimeRegistry
 from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
@@ -132,14 +133,16 @@ def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStor
 def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
                gateway_url: str | None = None, gateway_token: str | None = None,
                kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
-               observer: CallObserver | None = None, shared: StateStore | None = None) -> ServerState:
+               observer: CallObserver | None = None, shared: StateStore | None = None, find_jupyter: bool = False) -> ServerState:
     """Load and check the declarations; DeclarationError stops the server from starting, and so does
     ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
 
     With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
     `kernel_name` is its default kernelspec too. With `gateway_url`, kernels run on that Enterprise
     Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway"). With `compat`
-    (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them.
+    (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them. With
+    `find_jupyter` (and neither URL), each call looks for a Jupyter server this user runs on `root` or above it
+    and works through it while there is one (jupyter/found_servers.py).
     """
     observer = observer or CallObserver()
     tools = load_tools(observer, compat)
@@ -160,6 +163,8 @@ def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, ju
                                        kernel_name=kernel_name), default=True)
     else:
         runtime.check_kernel_name()
+        if find_jupyter:
+            registry.finder = JupyterFinder(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
     return assemble_state(tools, registry, limits, images, observer, shared)
 
 

@@ -131,8 +131,9 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if jupyter_url:
         _check_jupyter(jupyter_url, jupyter_token)
-    if not jupyter_url and not args.embedded:
-        jupyter_url, jupyter_token = _server_on(root)
+    find_jupyter = not (jupyter_url or args.gateway_url or args.embedded)
+    if find_jupyter:
+        _say_what_serves(root)
     telemetry.configure_from_environment()
     try:
         audit = AuditLog.open(args.audit_log) if args.audit_log else None
@@ -144,7 +145,7 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
                            gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
                            images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
-                           observer=CallObserver(audit, content=args.audit_content), shared=shared)
+                           observer=CallObserver(audit, content=args.audit_content), shared=shared, find_jupyter=find_jupyter)
     except (DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
     state.agent_name = args.agent_name
@@ -193,17 +194,20 @@ def _check_jupyter(url: str, token: str | None) -> None:
         sys.exit(f"mcp-variants: cannot start: {problem}")
 
 
-def _server_on(root: Path) -> tuple[str | None, str | None]:
-    """The URL and token of a Jupyter server this user runs on `root` (said on stderr, without the token), or nothing."""
+def _say_what_serves(root: Path) -> None:
+    """Said on stderr at start (without the token): the Jupyter server this user runs on `root` or above it, or that
+    there is none yet. Calls look again (tools/shared/where.py): a JupyterLab started later is worked through then."""
     from ..jupyter.discovery import server_on
 
-    found = server_on(root)
-    if found is None:
-        return None, None
-    print(f"mcp-variants: working through {found.describe()}, which serves {root}; with real-time collaboration "
+    finding = server_on(root)
+    if finding is None:
+        print(f"mcp-variants: no Jupyter server serves {root} yet: notebooks run in the embedded kernels until one does "
+              "(JupyterLab on it or a folder above it is looked for at every call). --embedded keeps them there.",
+              file=sys.stderr, flush=True)
+        return
+    print(f"mcp-variants: working through {finding.server.describe()}, which serves {root}; with real-time collaboration "
           "(jupyter-collaboration) a notebook open in its JupyterLab shows every edit as it is made, and shares its kernel. "
           "--embedded keeps the embedded runtime.", file=sys.stderr, flush=True)
-    return found.url, found.token
 
 
 async def _with_shutdown(runner: Any, server: Any, state: Any, args: argparse.Namespace) -> None:

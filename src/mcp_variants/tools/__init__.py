@@ -9,6 +9,11 @@ from dataclasses import replace
 
 from ..sdk.lowlevel import VariantTool
 from .shared.hints import with_hints
+from .shared.where import following_jupyter
+
+# The tools that choose a runtime or look at sandboxes: they run where they are, even beside a Jupyter server that
+# does not answer (shared/where.py refuses every other call then), so a client can still pick another runtime.
+CHOOSE_THEIR_RUNTIME = frozenset({"connect_to_jupyter", "launch_sandbox", "use_sandbox", "list_sandboxes", "terminate_sandbox"})
 
 
 def _discover() -> dict[str, VariantTool]:
@@ -18,7 +23,8 @@ def _discover() -> dict[str, VariantTool]:
             continue
         tool = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
         if isinstance(tool, VariantTool) and tool.run is not None:
-            tools[tool.name] = replace(tool, run=with_hints(tool.run))  # a runtime's refusals get the tool to call
+            run = tool.run if tool.name in CHOOSE_THEIR_RUNTIME else following_jupyter(tool.run)
+            tools[tool.name] = replace(tool, run=with_hints(run))  # a runtime's refusals get the tool to call
     return tools
 
 

@@ -78,22 +78,43 @@ class Rooms:
     def connect(self, session: DocumentSession) -> AbstractAsyncContextManager[ClientConnection]:
         """The room's websocket, open; an OSError or ToolError when it cannot be opened."""
         return self._open(self.server.websocket_url(f"api/collaboration/room/json:notebook:{session.file_id}",
-                                                    urlencode({"sessionId": session.session_id})))
+                                                    urlencode({"sessionId": session.session_id})), prime=True)
 
     def connect_global(self) -> AbstractAsyncContextManager[ClientConnection]:
         """The websocket of the server's global awareness room (who is in JupyterLab, and on which documents)."""
         return self._open(self.server.websocket_url(f"api/collaboration/room/{GLOBAL_AWARENESS}", ""))
 
     @asynccontextmanager
-    async def _open(self, url: str) -> AsyncIterator[ClientConnection]:
+    async def _open(self, url: str, *, prime: bool = False) -> AsyncIterator[ClientConnection]:
+        if prime:
+            await self._prime(url)
+        socket = await self._connect(url)
         try:
-            socket = await connect(url, additional_headers=self.server.ws_headers(), max_size=None, compression=None,
-                                   open_timeout=OPEN_TIMEOUT_S, ping_interval=PING_INTERVAL_S, ping_timeout=PING_INTERVAL_S)
+            yield socket
+        finally:
+            await socket.close()
+
+    async def _connect(self, url: str) -> ClientConnection:
+        try:
+            return await connect(url, additional_headers=self.server.ws_headers(), max_size=None, compression=None,
+                                 open_timeout=OPEN_TIMEOUT_S, ping_interval=PING_INTERVAL_S, ping_timeout=PING_INTERVAL_S)
         except (InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise ToolError(ErrorKind.UNREACHABLE, f"Could not open the shared document's websocket at {self.server.url} "
                                                    f"({type(exc).__name__}).") from None
+
+    async def _prime(self, url: str) -> None:
+        """Have the room loaded by a connection that ends at once, before the one that stays.
+
+        The first connection to a room loads its notebook in the task that serves that connection, and the worker
+        thread anyio starts for the file's read there is bound to that task: it ends only when the task does.
+        jupyter-server stops its event loop without closing websockets, so a connection still open at SIGTERM
+        left that (non-daemon) thread waiting for ever, and JupyterLab never exited. Loaded by this short
+        connection, the thread ends with it. The room's first message (its sync step 1) is sent once it is loaded.
+        """
+        socket = await self._connect(url)
         try:
-            yield socket
+            with contextlib.suppress(ConnectionClosed, TimeoutError):
+                await asyncio.wait_for(socket.recv(), OPEN_TIMEOUT_S)
         finally:
             await socket.close()
 

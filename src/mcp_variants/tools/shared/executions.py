@@ -242,6 +242,15 @@ def execution_outcome(
             "after them, but its outputs are not kept; pass a larger timeout to wait for it.",
             partial=view,
         )
+    if execution.status == RunStatus.TIMEOUT and execution.still_running:
+        return view, ToolError(
+            ErrorKind.TIMEOUT,
+            f"Timed out after {timeout:g} s while running in the notebook's shared kernel (its JupyterLab's): it was not "
+            "interrupted, since an interrupt there would also drop the runs people queued after it. It goes on; output "
+            "printed so far is above, later output is not kept. A person can interrupt it in JupyterLab (Kernel, "
+            "Interrupt); pass a larger timeout, or run it as a task, for long runs.",
+            partial=view,
+        )
     if execution.status == RunStatus.TIMEOUT:
         return view, ToolError(
             ErrorKind.TIMEOUT,

@@ -10,6 +10,7 @@ from ...jupyter.notebook_model import ensure_ids, kernelspec_name
 from ...jupyter.paths import clean_relative
 from ...protocol.errors import ErrorKind, ToolError
 from .tool_context import ToolContext
+from .where import Where
 
 
 def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -35,7 +36,7 @@ async def notebook_kernel(ctx: ToolContext, path: str) -> tuple[str, bool]:
     kernel_id, replaced = await ctx.backend.kernels.notebook_kernel(path, ctx.registry.notebook_kernels.get(key),
                                                                     lambda: notebook_kernelspec(ctx, path))
     ctx.registry.set_notebook_kernel(ctx.backend.key, path, kernel_id)
-    return kernel_id, replaced
+    return kernel_id, ctx.registry.arrived(ctx.backend.key, path) or replaced
 
 
 async def code_kernel(ctx: ToolContext, requested: str | None) -> tuple[str | None, bool]:
@@ -78,16 +79,21 @@ async def editing(ctx: ToolContext, path: str) -> AsyncIterator[dict[str, Any]]:
         yield notebook
 
 
-async def live_note(ctx: ToolContext, path: str) -> str:
-    """What a person with the notebook open in JupyterLab sees of this client's work, said once (use_notebook)."""
+async def live_note(ctx: ToolContext, path: str, kernel_id: str, where: Where | None) -> str:
+    """Where the notebook runs and what a person with it open in JupyterLab sees of this client's work, said once
+    (use_notebook); `where`: the Jupyter server found for --root, when the server looks for one."""
+    if where is not None and where.finding is None:
+        return (f" Not live: no Jupyter server serves {where.root}, so it runs in the embedded kernels; start JupyterLab on "
+                f"{where.root} or a folder above it and call use_notebook again to work in it live.")
+    at = where.server if where is not None else ""
     live = await ctx.backend.contents.live(path)
     if live:
-        return (" It is live: edits and outputs appear at once in a JupyterLab that has it open (its shared document), "
-                "and runs use its JupyterLab kernel, so variables are shared with the people there.")
+        return (f" Live in JupyterLab{at}, kernel {kernel_id}: edits and outputs appear at once where it is open there "
+                "(its shared document), and runs use its JupyterLab kernel, so variables are shared with the people there.")
     if live is False:
-        return (" This Jupyter server has no real-time collaboration (jupyter-collaboration): edits are saved to the file "
-                "and will not appear live in a JupyterLab that has it open (reload it there).")
-    return ""
+        return (f" Not live: the Jupyter server{at} has no real-time collaboration (jupyter-collaboration): edits are saved "
+                "to the file and will not appear live in a JupyterLab that has it open (reload it there).")
+    return f" Not live: it runs in {ctx.backend.label}, its file under --root."
 
 
 def has_stable_ids(notebook: dict[str, Any]) -> bool:
