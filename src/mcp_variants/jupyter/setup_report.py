@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..tokens import token_headers
-from .discovery import RunningServer, running_servers, server_on, server_problem
+from .discovery import RunningServer, server_problem, survey
 
 PACKAGE_CHECK_TIMEOUT_S = 30.0
 HTTP_TIMEOUT_S = 5.0
@@ -44,7 +44,7 @@ print(json.dumps(found))
 
 
 @dataclass(frozen=True)
-class Finding:
+class Observation:
     """One line of the report: what it is about, whether it is a problem (None: neither), what it says."""
 
     topic: str
@@ -56,7 +56,7 @@ class Finding:
 class SetupReport:
     runtime: str  # "embedded" or "remote"
     why: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Observation] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -77,21 +77,21 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
              jupyter_token: str | None = None, embedded: bool = False, audit_log: str | None = None) -> SetupReport:
     """What `serve` with these options would work through, and with what (see the module's docstring)."""
     root = root.expanduser().resolve()
-    findings: list[Finding] = []
+    findings: list[Observation] = []
     if not root.is_dir():
-        findings.append(Finding("root", False, f"{root} is not a folder: give --root an existing folder, written out "
+        findings.append(Observation("root", False, f"{root} is not a folder: give --root an existing folder, written out "
                                                "(a desktop client expands neither ~ nor $VARIABLES in args for the server)"))
     servers = _jupyter_servers(root)
     for server, why_not in servers:
         said = f"{server.describe()} serves {server.root}: " + ("it counts" if why_not is None else f"not used: {why_not}")
-        findings.append(Finding("jupyter server", None, said))
+        findings.append(Observation("jupyter server", None, said))
     if not servers:
-        findings.append(Finding("jupyter server", None, "no Jupyter server of this user runs (none in `jupyter server list`)"))
+        findings.append(Observation("jupyter server", None, "no Jupyter server of this user runs (none in `jupyter server list`)"))
     found = next((server for server, why_not in servers if why_not is None), None)
     if jupyter_url:
         problem = server_problem(jupyter_url, jupyter_token)
         report = SetupReport("remote", f"--jupyter-url {jupyter_url} (or JUPYTER_URL) was given", findings)
-        findings.append(Finding("jupyter url", problem is None, problem or f"{jupyter_url} answers to the token"))
+        findings.append(Observation("jupyter url", problem is None, problem or f"{jupyter_url} answers to the token"))
         _remote_kernel(report, jupyter_url, jupyter_token, kernel, needs, local_pid=None)
     elif embedded:
         report = SetupReport("embedded", "--embedded (or MCP_VARIANTS_EMBEDDED) keeps it, whatever Jupyter server runs", findings)
@@ -101,7 +101,7 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
                                        "live in its JupyterLab where it has real-time collaboration", findings)
         findings.append(_collaboration(found))
         if (endpoint := _mcp_endpoint(found)) is not None:
-            findings.append(Finding("extension", None, f"that server also serves MCP itself at {endpoint} (mcp-variants is "
+            findings.append(Observation("extension", None, f"that server also serves MCP itself at {endpoint} (mcp-variants is "
                                                        "installed in its environment): a client may use it directly, or "
                                                        f"through `mcp-variants connect {endpoint}`"))
         _remote_kernel(report, found.url, found.token, kernel, needs, local_pid=found.pid)
@@ -116,19 +116,12 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
 
 def _jupyter_servers(root: Path) -> list[tuple[RunningServer, str | None]]:
     """Each running Jupyter server of this user, and why it does not count for `root` (None: it is the one used)."""
-    chosen = server_on(root)
-    said: list[tuple[RunningServer, str | None]] = []
-    for server in running_servers():
-        if chosen is not None and server.pid == chosen.pid and server.url == chosen.url:
-            said.append((server, None))
-        elif server.root != root:
-            said.append((server, f"its folder is not {root}"))
-        else:
-            said.append((server, server_problem(server.url, server.token, timeout=HTTP_TIMEOUT_S) or "it did not answer in time"))
-    return said
+    findings = survey(root)
+    chosen = next((finding for finding in findings if finding.counts), None)
+    return [(finding.server, None if finding is chosen else finding.reason) for finding in findings]
 
 
-def _collaboration(server: RunningServer) -> Finding:
+def _collaboration(server: RunningServer) -> Observation:
     """Whether the server has real-time collaboration (jupyter-collaboration): its session API exists or not."""
     import httpx
 
@@ -136,11 +129,11 @@ def _collaboration(server: RunningServer) -> Finding:
         status = httpx.get(f"{server.url.rstrip('/')}/api/collaboration/session/x.ipynb", headers=token_headers(server.token),
                            timeout=HTTP_TIMEOUT_S).status_code
     except httpx.HTTPError as exc:
-        return Finding("live", False, f"{server.url} did not answer: {type(exc).__name__}")
+        return Observation("live", False, f"{server.url} did not answer: {type(exc).__name__}")
     if status == 404:
-        return Finding("live", None, "that server has no real-time collaboration: notebooks open in JupyterLab do not show "
+        return Observation("live", None, "that server has no real-time collaboration: notebooks open in JupyterLab do not show "
                                       "the agent's edits as they are made; install jupyter-collaboration into its environment")
-    return Finding("live", True, "that server has real-time collaboration: a notebook open in its JupyterLab shows every "
+    return Observation("live", True, "that server has real-time collaboration: a notebook open in its JupyterLab shows every "
                                  "edit as it is made, and shares its kernel")
 
 
@@ -166,7 +159,7 @@ def _embedded_kernel(report: SetupReport, kernel: str, needs: Sequence[str]) -> 
         spec = specs.get_kernel_spec(kernel)
     except NoSuchKernel:
         names = ", ".join(sorted(specs.find_kernel_specs()))
-        report.findings.append(Finding("kernel", False, f"no kernelspec {kernel!r} (there are: {names}); register your "
+        report.findings.append(Observation("kernel", False, f"no kernelspec {kernel!r} (there are: {names}); register your "
                                                         "environment: /path/to/env/bin/python -m ipykernel install --user "
                                                         f"--name {kernel}"))
         return
@@ -184,12 +177,12 @@ def _remote_kernel(report: SetupReport, url: str, token: str | None, kernel: str
         specs = {}
     known = specs.get("kernelspecs") or {}
     if not known:
-        report.findings.append(Finding("kernel", None, f"the kernelspecs of {url} could not be read"))
+        report.findings.append(Observation("kernel", None, f"the kernelspecs of {url} could not be read"))
         return
     name = kernel if kernel in known else str(specs.get("default") or kernel)
     spec = (known.get(name) or {}).get("spec") or {}
     if kernel not in known:
-        report.findings.append(Finding("kernel", None, f"{url} has no kernelspec {kernel!r}; a kernel there starts as its "
+        report.findings.append(Observation("kernel", None, f"{url} has no kernelspec {kernel!r}; a kernel there starts as its "
                                                        f"default, {name!r} (there are: {', '.join(sorted(known))})"))
     argv = spec.get("argv") or []
     python = ""
@@ -218,31 +211,31 @@ def _server_python(pid: int | None) -> str | None:
 def _python_kernel(report: SetupReport, kernel: str, python: str, needs: Sequence[str], server_side: bool = False) -> None:
     where = "the Jupyter server's" if server_side else "this server's"
     if not python:
-        report.findings.append(Finding("kernel", None, f"{kernel!r}: not a Python kernel on this machine, so its packages "
+        report.findings.append(Observation("kernel", None, f"{kernel!r}: not a Python kernel on this machine, so its packages "
                                                        "cannot be checked without running it"))
         return
     own = not server_side and Path(python).resolve() == Path(sys.executable).resolve()
     whose = (f"the server's own environment ({python}): your packages are there only if you installed them there; "
              "--kernel NAME runs your environment" if own else f"{python}")
-    report.findings.append(Finding("kernel", True, f"{kernel!r} ({where} kernelspec) runs {whose}"))
+    report.findings.append(Observation("kernel", True, f"{kernel!r} ({where} kernelspec) runs {whose}"))
     if not needs:
         return
     try:
         done = subprocess.run([python, "-c", FIND_PACKAGES, *needs], capture_output=True, text=True, timeout=PACKAGE_CHECK_TIMEOUT_S)
         found: dict[str, str | None] = json.loads(done.stdout)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        report.findings.append(Finding("packages", False, f"{python} could not be asked for its packages: {exc}"))
+        report.findings.append(Observation("packages", False, f"{python} could not be asked for its packages: {exc}"))
         return
     for name in needs:
         version = found.get(name)
         if version is None:
-            report.findings.append(Finding("package", False, f"{name} is not in {python}'s environment: "
+            report.findings.append(Observation("package", False, f"{name} is not in {python}'s environment: "
                                                              f"{python} -m pip install {name}, or --kernel for an environment that has it"))
         else:
-            report.findings.append(Finding("package", True, f"{name} {version}".rstrip() + f" in {python}'s environment"))
+            report.findings.append(Observation("package", True, f"{name} {version}".rstrip() + f" in {python}'s environment"))
 
 
-def _logs(runtime: str, audit_log: str | None) -> Finding:
+def _logs(runtime: str, audit_log: str | None) -> Observation:
     said = ("over stdio the server's messages go to its stderr, which a desktop client keeps in its log of the server "
             "(Claude Desktop: ~/Library/Logs/Claude/mcp-server-NAME.log on macOS, %APPDATA%\\Claude\\logs on Windows, "
             "~/.config/Claude/logs on Linux; VS Code and Cursor: the Output panel); --log-level INFO says more")
@@ -250,7 +243,7 @@ def _logs(runtime: str, audit_log: str | None) -> Finding:
         said += f"; one line per tool call in {audit_log}"
     if runtime == "remote":
         said += "; the Jupyter server logs its kernels and rooms where it was started (its terminal)"
-    return Finding("logs", None, said)
+    return Observation("logs", None, said)
 
 
-__all__ = ["Finding", "SetupReport", "diagnose"]
+__all__ = ["Observation", "SetupReport", "diagnose"]
