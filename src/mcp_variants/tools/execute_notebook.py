@@ -124,15 +124,15 @@ def assistant_content(run: NotebookRun, first: str | None = None) -> list[dict[s
     return [{"type": "text", "text": _lines(run, first=first or run.summary())}]
 
 
-def _cell_entry(cell: CellRun, text_limit: int, images: ImagePolicy) -> dict[str, Any]:
+def _cell_entry(cell: CellRun, text_limit: int, images: ImagePolicy, path: str) -> dict[str, Any]:
     return {"index": cell.index, "cellId": cell.record["id"], "status": cell.status, "executionCount": cell.execution_count,
-            "outputs": outputs_structured(KIND, cell.outputs, text_limit, images=images)["outputs"]}
+            "outputs": outputs_structured(KIND, cell.outputs, text_limit, images=images, uris=_uris(path, cell))["outputs"]}
 
 
 def assistant_structured(run: NotebookRun) -> dict[str, Any]:
-    limit = max(run.text_limit // max(len(run.cells), 1), 500)
+    limit = max(run.text_limit // max(len(run.cells), 1), 2000)
     return {"kind": KIND, "result": run.summary(), "notebook": run.path, "count": len(run.ran), "failed": len(run.failed),
-            "cells": [_cell_entry(c, limit, run.images) for c in run.cells]}
+            "cells": [_cell_entry(c, limit, run.images, run.path) for c in run.cells]}
 
 
 def _record(cell: CellRun) -> dict[str, Any]:

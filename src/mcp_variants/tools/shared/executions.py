@@ -26,6 +26,10 @@ from .text import cap_text
 
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 NO_OUTPUT = "Ran without output."
+# assistant/structured cuts each text to this share of the budget. A host that puts the legacy structuredContent in the
+# model's context beside `content` has the text there at the whole budget already, and the Results contract carries the
+# outputs twice (`result` and `outputs`); the cut names the read_output call for the rest (docs/performance.md).
+STRUCTURED_SHARE = 4
 RESTART_NOTE = "The kernel was restarted before this run: variables and imports from earlier runs are gone."
 
 
@@ -129,6 +133,7 @@ def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int
 def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: ImagePolicy,
                     uris: Sequence[str] = ()) -> tuple[list[Any], int, bool, list[dict[str, Any]]]:
     """The items, how many are images, whether any text was cut, and the resources of the cut ones."""
+    text_limit = max(text_limit // STRUCTURED_SHARE, 1)
     items: list[Any] = []
     images = 0
     cut = False
@@ -204,7 +209,13 @@ def _error_content(failure: ToolError, *, for_model: bool) -> list[dict[str, Any
     view: ExecutionView | None = failure.partial
     if view is None:
         return [{"type": "text", "text": failure.message}]
-    return [*_run_blocks(view, for_model=for_model), {"type": "text", "text": failure.message}]
+    blocks = _run_blocks(view, for_model=for_model)
+    said = f"{failure.details.get('ename', '')}: {failure.details.get('evalue', '')}".rstrip(": ")
+    if failure.kind == ErrorKind.EXECUTION_ERROR and said and failure.message.startswith(said) \
+            and any(said in b.get("text", "") for b in blocks):  # the traceback above ends with the error: said once
+        rest = failure.message.removeprefix(said).removeprefix(".").strip()
+        return [*blocks, {"type": "text", "text": rest}] if rest else blocks
+    return [*blocks, {"type": "text", "text": failure.message}]
 
 
 def _error_projector(selector: Selector) -> Any:
