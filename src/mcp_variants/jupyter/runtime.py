@@ -38,7 +38,7 @@ UNKNOWN_CLIENT = "An MCP client"  # a client that gave no clientInfo
 # Colours a person tells apart on JupyterLab's light and dark themes (JupyterLab's own collaborator colours are CSS
 # variables that only its pages resolve).
 AGENT_PREFIX = "mcp-variants-"  # every agent's username starts so: how rooms tell our agents from people
-COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#827717", "#4e342e")
+COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#455a64", "#4e342e")
 
 
 @dataclass(frozen=True)
