@@ -35,6 +35,7 @@ from ..live.presence import selection
 from ..live.room_presence import RoomPresence
 from ..runtime import Agent, Origin
 from .contents import api_path
+from .global_room import ServerLobby
 
 YDOC_EXTENSION = "jupyter_server_ydoc"  # where jupyter-collaboration's server extension puts itself in the server's settings
 
@@ -44,7 +45,16 @@ class ServerRooms:
 
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
-        self.lobby: Roster | None = None  # the collaborators panel does not list the agents in process yet (docs/guides/jupyter.md)
+        self._lobby: ServerLobby | None = None
+
+    @property
+    def lobby(self) -> Roster | None:
+        """The global awareness room's roster, once jupyter-server-ydoc is loaded."""
+        if self._lobby is None:
+            server = getattr(self._extension(), "ywebsocket_server", None)
+            if server is not None:
+                self._lobby = ServerLobby(server)
+        return self._lobby
 
     def _extension(self) -> Any:
         return self.serverapp.web_app.settings.get(YDOC_EXTENSION)
