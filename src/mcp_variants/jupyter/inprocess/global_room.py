@@ -15,7 +15,7 @@ from typing import Any
 
 from pycrdt import read_message
 
-from ..live.presence import RENEW_S, Presence, document_name, identity
+from ..live.presence import RENEW_S, GlobalPresence
 from ..live.rooms import GLOBAL_AWARENESS
 from ..runtime import Agent
 
@@ -25,23 +25,18 @@ class ServerLobby:
 
     def __init__(self, websocket_server: Any) -> None:
         self._server = websocket_server  # pycrdt-websocket's WebsocketServer: its `rooms` by id
-        self._presence = Presence()
-        self._documents: dict[str, list[str]] = {}  # agent key → the notebooks it works in, as JupyterLab names them
+        self._agents = GlobalPresence()
         self._awareness: Any = None  # the room's we listen to
         self._heard: Any = None
         self._task: asyncio.Task[None] | None = None
 
     def present(self, agent: Agent, path: str) -> None:
-        documents = self._documents.setdefault(agent.key, [])
-        if document_name(path) not in documents:
-            documents.append(document_name(path))
-        self._send(self._presence.set(agent.key, {"user": identity(agent), "documents": list(documents), "current": None}))
+        self._send(self._agents.present(agent, path))
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._keep(), name="global awareness in process")
 
     def left(self, key: str) -> None:
-        self._documents.pop(key, None)
-        self._send(self._presence.leave(key))
+        self._send(self._agents.left(key))
 
     def _room_awareness(self) -> Any:
         """The global room's awareness now, listened to for newcomers (None: no JupyterLab has connected)."""
@@ -61,18 +56,17 @@ class ServerLobby:
     def _on_awareness(self, kind: str, changes: tuple[dict[str, list[int]], Any]) -> None:
         if kind == "update" and changes[1] != "local" and self._awareness is not None:
             clients = [client for ids in changes[0].values() for client in ids]
-            self._send(self._presence.heard(self._awareness.encode_awareness_update(clients)))
+            self._send(self._agents.presence.heard(self._awareness.encode_awareness_update(clients)))
 
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(RENEW_S)
-            for key in self._presence.idle(time.monotonic()):
-                self.left(key)
-            self._send(self._presence.renewal())
+            for message in self._agents.kept(time.monotonic()):
+                self._send(message)
 
     async def close(self) -> None:
         """Every agent leaves."""
-        self._send(self._presence.leave_all())
+        self._send(self._agents.presence.leave_all())
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

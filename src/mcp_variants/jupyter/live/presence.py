@@ -197,6 +197,32 @@ class Presence:
         return create_awareness_message(encoder.to_bytes())
 
 
+class GlobalPresence:
+    """The agents in a server's global awareness room (`JupyterLab:globalAwareness`), each with the notebooks it works
+    in, which the collaborators panel lists; each change is the awareness message to send (live/lobby.py over a
+    websocket, inprocess/global_room.py in process)."""
+
+    def __init__(self) -> None:
+        self.presence = Presence()
+        self._documents: dict[str, list[str]] = {}  # agent key → the notebooks it works in, as JupyterLab names them
+
+    def present(self, agent: Agent, path: str) -> bytes | None:
+        """`agent` works in the notebook at `path`."""
+        documents = self._documents.setdefault(agent.key, [])
+        if document_name(path) not in documents:
+            documents.append(document_name(path))
+        return self.presence.set(agent.key, {"user": identity(agent), "documents": list(documents), "current": None})
+
+    def left(self, key: str) -> bytes | None:
+        self._documents.pop(key, None)
+        return self.presence.leave(key)
+
+    def kept(self, now: float) -> list[bytes]:
+        """Every RENEW_S: the agents idle since long leave, the others' states renewed."""
+        said = [self.left(key) for key in self.presence.idle(now)]
+        return [message for message in (*said, self.presence.renewal()) if message is not None]
+
+
 def _other(said: str) -> _Other:
     """What a heard state says of its client (a state that is no JSON object says no colour)."""
     try:
