@@ -15,6 +15,14 @@ context. Contestants (one replay may be read two ways):
                                  with uv; on a JupyterLab with real-time collaboration from the server's
                                  environment, so its kernel runs the same pandas), the same steps in its tools
   jmcp 2.2.4 +structured         the same results, `structuredContent` in context too
+  ours 2025-11-25 no cap         ours at 2025-11-25 with the anchor's "no cap" (--output-cap up to --hard-cap, 4 MB):
+                                 the equal-cap row, where the variants alone differ
+  jmcp 2.2.4 cut like ours       the anchor's results, each text block cut as ours cuts an output (its start and end,
+                                 --output-cap 20,000 bytes, a notice between): what a cap alone would save it
+
+The tool list is counted too, per era and per host style, as a host puts it in the model's context once per
+session: `function` is name + description + inputSchema of each tool the model may call (an App-only tool left
+out), `listed` each tool object whole as tools/list returns it (output schemas or outputVariants too).
 
 Counted per step and in total: tokens (bench.tokens: gpt-tokenizer's o200k_base, offline) of the text the model
 reads (text blocks; a structured payload as compact JSON; other blocks as their JSON), its UTF-8 bytes, and
@@ -42,6 +50,7 @@ from typing import Any
 from mcp_variants.client import CallResult, ClientError, ClientSession, StdioConnection, StdioTransport
 from mcp_variants.jupyter.server_launcher import COLLABORATION_EXTENSIONS, JupyterServerProcess
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED, Selector
+from mcp_variants.tools.shared.text import cap_text
 
 from . import cli, tokens
 from .record import REPO, record_part
@@ -51,6 +60,8 @@ sys.path.insert(0, str(REPO / "tests"))  # the test harness's environments: uv, 
 from support.envs import ANCHOR_REQUIREMENTS, uv_venv  # noqa: E402
 
 ROWS = 10_000
+OUR_CAP = 20_000  # --output-cap's default: the anchor cut like ours is cut to it
+NO_CAP = 4_000_000  # --hard-cap's default: ours "uncapped" as the anchor is (a run keeps no more than this)
 ENVS = REPO / "build" / "bench-envs"  # git-ignored, and outside bench/, whose modules the import checks walk
 ANCHOR = "jupyter-mcp-server"
 ANCHOR_VERSION = ANCHOR_REQUIREMENTS[0].split("==")[1]
@@ -65,6 +76,7 @@ class Replay:
     server: str  # "ours" or ANCHOR
     version: str
     requested: tuple[Selector, ...] | None = None
+    output_cap: int | None = None  # ours: --output-cap (None: the default)
 
 
 @dataclass(frozen=True)
@@ -74,12 +86,14 @@ class Contestant:
     structured_too: bool  # the host also puts structuredContent in the model's context (legacy results)
     about: str
     column: str  # its header in the printed table
+    cut_to: int | None = None  # each text block cut as ours cuts an output, to this many bytes (the anchor cut like ours)
 
 
 REPLAYS = {
     "ours-2026": Replay("ours", "2026-12-01"),
     "ours-2026-both": Replay("ours", "2026-12-01", (ASSISTANT_CONTENT, PROGRAMMATIC_STRUCTURED)),
     "ours-2025": Replay("ours", "2025-11-25"),
+    "ours-2025-nocap": Replay("ours", "2025-11-25", output_cap=NO_CAP),
     "anchor": Replay(ANCHOR, "2025-11-25"),
 }
 CONTESTANTS = (
@@ -92,7 +106,13 @@ CONTESTANTS = (
     Contestant(THEIRS, "anchor", False, f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content", "jmcp"),
     Contestant(f"jmcp {ANCHOR_VERSION} +structured", "anchor", True,
                f"{ANCHOR} {ANCHOR_VERSION} at 2025-11-25, content and structuredContent in context", "jmcp +sC"),
+    Contestant("ours 2025-11-25 no cap", "ours-2025-nocap", False,
+               f"2025-11-25 content, --output-cap {NO_CAP:,} (the anchor's no cap): the equal-cap row", "ours no cap"),
+    Contestant(f"jmcp {ANCHOR_VERSION} cut like ours", "anchor", False,
+               f"{ANCHOR} {ANCHOR_VERSION} content, each text block cut to {OUR_CAP:,} bytes as ours cuts an output", "jmcp cut",
+               cut_to=OUR_CAP),
 )
+HOST_STYLES = ("function", "listed")
 
 
 # ---- what the model reads ---------------------------------------------------------------------------------
@@ -121,7 +141,7 @@ def read_blocks(blocks: Any, seen: Seen) -> None:
             seen.texts.append(compact(block))
 
 
-def model_reads(result: CallResult, structured_too: bool) -> Seen:
+def model_reads(result: CallResult, structured_too: bool, cut_to: int | None = None) -> Seen:
     seen = Seen([], [])
     if result.legacy:
         read_blocks(result.content, seen)
@@ -129,7 +149,22 @@ def model_reads(result: CallResult, structured_too: bool) -> Seen:
             seen.texts.append(compact(result.structured_content))
     else:
         read_blocks(result.output(ASSISTANT_CONTENT).value, seen)
+    if cut_to is not None:
+        seen.texts = [cap_text(text, cut_to, hint=CUT_HINT, tail=True).text for text in seen.texts]
     return seen
+
+
+# What the anchor cut like ours says of the rest: as long as ours says it, so that only the cut differs.
+CUT_HINT = ('lines 151-2850 of 3001: read_output(uri="mcp-variants://runs/0123456789abcdef/outputs/0", line=151), '
+            'or add pattern="<regex>" to find lines')
+
+
+def tool_list_texts(tools: list[dict[str, Any]], style: str) -> list[str]:
+    """Each tool as a host puts it in the model's context in `style` (HOST_STYLES)."""
+    if style == "listed":
+        return [compact(tool) for tool in tools]
+    return [compact({"name": t["name"], "description": t.get("description", ""), "inputSchema": t.get("inputSchema", {})})
+            for t in tools if (t.get("_meta") or {}).get("ui", {}).get("visibility") != ["app"]]
 
 
 def missing(facts: tuple[str, ...], seen: Seen) -> list[str]:
@@ -170,6 +205,8 @@ def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any], t
             root = folder / "root"
             root.mkdir()
             command = [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)]
+            if replay.output_cap is not None:
+                command += ["--output-cap", str(replay.output_cap)]
         write_csv(root / CSV, rows)
         connection = StdioConnection(command, cwd=folder)
         session = ClientSession(StdioTransport(connection), replay.version, timeout=300)
@@ -180,7 +217,7 @@ def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any], t
             if replay.server == ANCHOR:
                 theirs[ANCHOR] = code  # it does not exit at its stdin's end: SIGTERM (-15) after the grace
             else:
-                exits[f"ours {replay.version}{' +programmatic' if replay.requested else ''}"] = code
+                exits[f"ours {replay.version}{' +programmatic' if replay.requested else ''}{' no cap' if replay.output_cap else ''}"] = code
 
         stack.callback(close)
         session.open()
@@ -188,16 +225,17 @@ def session_on(replay: Replay, folder: Path, rows: int, exits: dict[str, Any], t
 
 
 def replay_session(replay: Replay, script: tuple[Step, ...], rows: int, exits: dict[str, Any],
-                   theirs: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """Each step's calls: the checked result (or the client's error) and its time."""
+                   theirs: dict[str, Any]) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """Each step's calls: the checked result (or the client's error) and its time; and the tools as listed."""
     done: list[list[dict[str, Any]]] = []
     with tempfile.TemporaryDirectory(prefix="mcpv-bench-context-") as tmp, session_on(replay, Path(tmp), rows, exits, theirs) as session:
+        listed = [dict(tool.raw or {"name": tool.name}) for tool in session.list_tools()]
         for step in script:
             calls: list[dict[str, Any]] = []
             for call in step.ours if replay.server == "ours" else step.theirs:
                 calls.append(one_call(session, call, replay.requested))
             done.append(calls)
-    return done
+    return done, listed
 
 
 def one_call(session: ClientSession, call: Call, requested: tuple[Selector, ...] | None) -> dict[str, Any]:
@@ -224,7 +262,7 @@ def score(contestant: Contestant, script: tuple[Step, ...], calls: list[list[dic
                 continue
             result: CallResult = call["result"]
             flagged |= result.is_error
-            one = model_reads(result, contestant.structured_too)
+            one = model_reads(result, contestant.structured_too, contestant.cut_to)
             seen.texts += one.texts
             seen.image_bytes += one.image_bytes
         text = "\n".join(seen.texts)
@@ -254,9 +292,10 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
     exits: dict[str, Any] = {}
     theirs: dict[str, Any] = {}
     replays: dict[str, list[list[dict[str, Any]]] | str] = {}
+    tool_lists: dict[str, list[dict[str, Any]]] = {}
     for key in dict.fromkeys(c.replay for c in chosen):
         try:
-            replays[key] = replay_session(REPLAYS[key], script, rows, exits, theirs)
+            replays[key], tool_lists[key] = replay_session(REPLAYS[key], script, rows, exits, theirs)
         except Exception as exc:  # noqa: BLE001 - a contestant that cannot run is recorded as skipped, the others still run
             replays[key] = f"{type(exc).__name__}: {str(exc)[:800]}"
     results, texts = [], []
@@ -274,7 +313,9 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
             if REPLAYS[contestant.replay].requested:
                 entry["programmatic_bytes_not_in_context"] = program_bytes(calls)
         results.append(entry)
-    counts = iter(tokens.count(texts))
+    lists = [(key, style, tool_list_texts(tools, style)) for key, tools in tool_lists.items() if not REPLAYS[key].requested
+             and not REPLAYS[key].output_cap for style in HOST_STYLES]
+    counts = iter(tokens.count(texts + ["\n".join(listed) for _, _, listed in lists]))
     for entry in results:
         for row in entry.get("steps", ()):
             row["tokens"] = next(counts)
@@ -282,14 +323,18 @@ def run(rows: int = ROWS, contestants: tuple[str, ...] = (), dump: Path | None =
             entry["totals"] = {key: sum(row[key] for row in entry["steps"]) for key in ("tokens", "bytes", "images", "image_bytes")}
             entry["failed_steps"] = [row["step"] for row in entry["steps"] if row["missing_facts"]]
             entry["errors"] = sum(len(row["client_errors"]) for row in entry["steps"]) + len(entry["failed_steps"])
+    listings = [{"server": REPLAYS[key].server, "version": REPLAYS[key].version, "style": style, "tools": len(listed),
+                 "bytes": len("\n".join(listed).encode()), "tokens": next(counts)} for key, style, listed in lists]
     return {"rows": rows, "csv_bytes": csv_bytes, "tokenizer": {"package": tokens.PACKAGE, "version": tokens.version(),
                                                               "encoding": tokens.ENCODING},
             "steps": [{"name": s.name, "what": s.what, "facts": list(s.facts)} for s in script],
-            "contestants": results, "verdict": verdict(results), "server_exit_codes": exits, "their_exit_codes": theirs}
+            "contestants": results, "tool_lists": listings, "verdict": verdict(results, listings),
+            "server_exit_codes": exits, "their_exit_codes": theirs}
 
 
-def verdict(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Ours by default against jupyter-mcp-server's content, over the session and on each step."""
+def verdict(results: list[dict[str, Any]], listings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Ours by default against jupyter-mcp-server's content, over the session and on each step; with the tool list
+    counted once (its `function` style, at 2026-12-01 for ours); 2025-11-25 content + structuredContent against content."""
     by_name = {r["name"]: r for r in results if "steps" in r}
     ours, theirs = by_name.get(OURS_DEFAULT), by_name.get(THEIRS)
     if ours is None or theirs is None:
@@ -297,8 +342,17 @@ def verdict(results: list[dict[str, Any]]) -> dict[str, Any]:
     more = [{"step": a["step"], "ours": a["tokens"], "theirs": b["tokens"]}
             for a, b in zip(ours["steps"], theirs["steps"], strict=True) if a["tokens"] > b["tokens"]]
     mine, their = ours["totals"]["tokens"], theirs["totals"]["tokens"]
-    return {"ours_tokens": mine, "theirs_tokens": their, "ratio": round(mine / their, 3), "fewer": mine < their,
-            "steps_where_ours_reads_more": more}
+    said: dict[str, Any] = {"ours_tokens": mine, "theirs_tokens": their, "ratio": round(mine / their, 3), "fewer": mine < their,
+                            "steps_where_ours_reads_more": more}
+    lists = {(item["server"], item["version"], item["style"]): item["tokens"] for item in listings or ()}
+    our_list, their_list = lists.get(("ours", "2026-12-01", "function")), lists.get((ANCHOR, "2025-11-25", "function"))
+    if our_list is not None and their_list is not None:
+        said["with_tool_list"] = {"ours": mine + our_list, "theirs": their + their_list,
+                                  "ratio": round((mine + our_list) / (their + their_list), 3)}
+    content, both = by_name.get("ours 2025-11-25 content"), by_name.get("ours 2025-11-25 +structured")
+    if content is not None and both is not None:
+        said["structured_in_context_ratio"] = round(both["totals"]["tokens"] / content["totals"]["tokens"], 3)
+    return said
 
 
 # ---- the table -----------------------------------------------------------------------------------------------
@@ -324,6 +378,14 @@ def format_report(report: dict[str, Any]) -> str:
         for row in contestant.get("steps", ()):
             if row["missing_facts"]:
                 lines.append(f"  {contestant['name']} / {row['step']}: missing {row['missing_facts']} {row['client_errors'] or ''}")
+    for listing in report.get("tool_lists", ()):
+        lines.append(f"  tool list, {listing['server']} {listing['version']} {listing['style']}: {listing['tools']} tools, "
+                     f"{listing['tokens']:,} tokens ({listing['bytes']:,} B)")
+    if ratio := report["verdict"].get("structured_in_context_ratio"):
+        lines.append(f"  ours 2025-11-25 content + structuredContent / content: {ratio}x")
+    if with_list := report["verdict"].get("with_tool_list"):
+        lines.append(f"  with the tool list counted once (function style): ours {with_list['ours']:,} vs {with_list['theirs']:,}, "
+                     f"{with_list['ratio']}x")
     if verdict_ := report["verdict"]:
         lines.append(f"  ours by default / {THEIRS}: {verdict_['ratio']}x the tokens ({verdict_['ours_tokens']:,} vs "
                      f"{verdict_['theirs_tokens']:,}); steps where ours reads more: "

@@ -14,7 +14,7 @@ from typing import Any
 from mcp_variants.conformance.wire import RoundTrip
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?")
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?| \d{2}:\d{2}\b)")
 PORT = re.compile(r"(127\.0\.0\.1|localhost):\d{2,5}")
 SANDBOX_DIR = re.compile(r"(?:/[^\s'\"]*)?/mcp-variants-sandbox-s-\d+-[A-Za-z0-9_]+")
 RUNTIME_KEY = re.compile(r"\b(remote|sandbox):[0-9a-f]{12}\b")

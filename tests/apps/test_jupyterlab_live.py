@@ -331,3 +331,36 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
     assert shot.stat().st_size > 10_000
     saved = (jupyterlab.root / name).read_text()
     assert agent not in saved and "mcp-variants-" not in saved and "cursors" not in saved, "nothing of it in the file"
+
+
+def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess, page: LabPage, tmp_path: Path) -> None:
+    """Two clients of two servers of ours run a cell each at the same time: each cell is marked in its agent's colour,
+    the two colours apart. Screenshot: build/test-artifacts/apps/live/two-agents.png."""
+    name = notebook_file(jupyterlab, "two-at-work.ipynb", [
+        code("import time\ntime.sleep(5)  # Claude's run\nprint('left done')", "left"),
+        code("import time\ntime.sleep(5)  # Cursor's run\nprint('right done')", "right"),
+    ])
+    opened(page, jupyterlab, name)
+    page.eval("() => { window.jupyterapp.shell.activateById('jp-collaboration-panel'); return true; }")
+    reaper = Reaper()
+    servers = []
+    for side, info in (("one", {"name": "claude-ai", "title": "Claude Desktop", "version": "1"}),
+                       ("two", {"name": "cursor-vscode", "title": "Cursor", "version": "1"})):
+        (tmp_path / side).mkdir()
+        servers.append(CheckedClient.serve(tmp_path / side, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                                           stateless=False, reaper=reaper, client_info=info))
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            runs = [pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": cell})
+                    for server, cell in zip(servers, ("left", "right"), strict=True)]
+            marks = [page.wait(f"(arg) => {{ const marks = ({MARKS})(arg); return marks.length ? marks : null; }}", [name, index],
+                               timeout=30) for index in (0, 1)]
+            page.screenshot(SHOTS / "two-agents.png")
+            assert not any(run.done() for run in runs), "both seen while they run"
+            assert marks[0][0] != marks[1][0], marks
+            for run in runs:
+                ok(run.result(timeout=60))
+    finally:
+        for server in servers:
+            server.close()
+        reaper.kill_all()

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
+from mcp_variants.jupyter.runtime import COLOURS
 from mcp_variants.jupyter.server_launcher import JupyterServerProcess
+from support.awareness import GLOBAL_ROOM, Watcher, notebook_room
 from support.checked import CheckedClient, text_of
 from support.extension import ENDPOINT, extension_server
 from support.jupyter import on_disk, sessions
@@ -99,3 +103,29 @@ def test_a_person_deleting_the_cell_the_agent_runs_ends_the_run_cleanly(client: 
         assert person.notebook()["cells"] == [], "nothing is written back into a cell the person deleted"
     finally:
         person.close()
+
+
+def test_the_agent_is_seen_on_the_cell_it_runs_as_through_a_websocket(client: CheckedClient, lab: JupyterServerProcess) -> None:
+    """In process as through --jupyter-url (test_live_presence.py): the agent is in the notebook room's awareness by its
+    client's name, with a colour, its selection on the cell it runs while it runs, cleared after; and in the global
+    room, where JupyterLab's collaborators panel lists it with the notebook it works in."""
+    notebook_file(lab.root / "seen.ipynb", [code("import time\ntime.sleep(2)\nseen = 1", "slow")])
+    room = Watcher(lab, notebook_room(lab, "seen.ipynb"))
+    lobby = Watcher(lab, GLOBAL_ROOM)
+
+    def agents(states: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [s for s in states if str((s.get("user") or {}).get("username", "")).startswith("mcp-variants-")]
+
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            running = pool.submit(client.call, "execute_cell", {"notebook": "seen.ipynb", "cell_id": "slow"})
+            marked = room.wait(lambda states: any(a.get("cursors") for a in agents(states)), timeout=60)
+            (agent,) = agents(marked)
+            assert agent["user"]["display_name"].endswith("via mcp-variants") and agent["user"]["color"] in COLOURS
+            listed = lobby.wait(lambda states: any("RTC:seen.ipynb" in a.get("documents", []) for a in agents(states)), timeout=30)
+            assert [a["user"]["username"] for a in agents(listed)] == [agent["user"]["username"]], "the same agent"
+            ok(running.result(timeout=120))
+        room.wait(lambda states: bool(agents(states)) and not any(a.get("cursors") for a in agents(states)), timeout=30)
+    finally:
+        room.close()
+        lobby.close()

@@ -155,3 +155,43 @@ def test_a_stateless_request_is_seen_by_the_client_info_it_carries(
     finally:
         server.close()
     room.wait(lambda states: not named(states, "Zed via mcp-variants"))
+
+
+def apart(states: list[dict[str, Any]], agents: tuple[str, str]) -> bool:
+    """Both agents are in the room, each in a colour of its own."""
+    found = [named(states, f"{who} via mcp-variants") for who in agents]
+    return all(found) and found[0][0]["user"]["color"] != found[1][0]["user"]["color"]
+
+
+def test_two_agents_working_at_once_never_share_a_colour(
+        jupyterlab: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:
+    """Twenty pairings of two agents of two servers editing one notebook at the same moment (each a stateless request,
+    so each an agent of its own, with a colour it prefers of its own): in each room, once both are there, each shows
+    a colour of its own (the one with the higher client id moves when they met in one)."""
+    for side in ("left", "right"):
+        (tmp_path / side).mkdir()
+    servers = [CheckedClient.serve(tmp_path / side, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
+                                   stateless=True, reaper=reaper) for side in ("left", "right")]
+
+    def edit(server: CheckedClient, name: str, cell: str, who: str) -> None:
+        meta = {**envelope(OUTPUTS_VERSION), "io.modelcontextprotocol/clientInfo": {"name": who, "version": "1"}}
+        result = server.request("tools/call", {"name": "overwrite_cell_source", "_meta": meta,
+                                               "arguments": {"notebook": name, "cell_id": cell, "source": f"{cell} = 2"}})["result"]
+        assert not result.get("isError"), result
+
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            for pairing in range(20):
+                name = notebook(jupyterlab, f"colours-{pairing}.ipynb", [("a", "a = 1"), ("b", "b = 1")])
+                room = Watcher(jupyterlab, notebook_room(jupyterlab, name))
+                try:
+                    agents = (f"left-{pairing}", f"right-{pairing}")
+                    edits = [pool.submit(edit, server, name, cell, who) for server, cell, who in zip(servers, "ab", agents, strict=True)]
+                    for done in edits:
+                        done.result(timeout=120)
+                    room.wait(lambda states, agents=agents: apart(states, agents))
+                finally:
+                    room.close()
+    finally:
+        for server in servers:
+            server.close()

@@ -64,19 +64,21 @@ def test_an_output_reads_as_its_richest_representation_first():
     assert representations(error) == [("text/plain", "Trace\nE: v")]
 
 
-def test_a_cut_text_names_the_resources_of_the_outputs_it_cut():
+def test_a_cut_text_names_the_read_output_calls_of_the_outputs_it_cut():
     outputs = [stream("short\n"), {"output_type": "execute_result", "data": {"text/plain": "x" * 100}, "metadata": {}}]
     uris = ["u://0", "u://1"]
     (block,) = output_blocks(outputs, 50, for_model=True, uris=uris)
-    assert "more bytes cut; read u://1 for the whole output]\n" in block["text"] and "u://0" not in block["text"]
+    call = 'line 1 of 1: read_output(uri="u://1", line=1), or add pattern="<regex>" to find lines]\n'
+    assert f"more bytes cut; {call}" in block["text"] and "u://0" not in block["text"]
     assert block["text"].endswith("x" * 24 + "\n"), "the end of the output is kept"
     (person,) = output_blocks(outputs, 50, for_model=False, uris=uris)
-    assert "; the whole output: u://1]\n" in person["text"]
+    assert call in person["text"], "a person's text names the same call"
     (unnamed,) = output_blocks(outputs, 50, for_model=True)
     assert "request programmatic/structured for the full output]\n" in unnamed["text"]
     many = output_blocks([stream("y" * 60)] + [{"output_type": "error", "ename": "E", "evalue": str(i), "traceback": []}
                                                for i in range(5)], 50, for_model=True, uris=[f"u://{i}" for i in range(6)])
-    assert "read u://0, u://1, u://2 (and 3 more) for the whole outputs]\n" in many[0]["text"]
+    assert ('read_output(uri="u://0", line=1); line 1 of 1: read_output(uri="u://1", line=1)' in many[0]["text"]
+            and 'u://2' not in many[0]["text"]), "each cut output's call, the first from its first cut line"
     structured = outputs_structured("code.execute", outputs, 50, uris=uris)
     assert structured["truncated"] is True and structured["fullOutputs"] == [{"item": 1, "uri": "u://1", "bytes": 100}]
     assert "fullOutputs" not in outputs_structured("code.execute", outputs, 500, uris=uris)

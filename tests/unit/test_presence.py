@@ -8,7 +8,7 @@ import time
 from pycrdt import Array, Awareness, Doc, Map, StickyIndex, Text, read_message
 
 from mcp_variants.jupyter.live.presence import Presence, identity, selection
-from mcp_variants.jupyter.runtime import Agent, agent_name
+from mcp_variants.jupyter.runtime import COLOURS, Agent, agent_name
 
 
 def heard(awareness: Awareness, message: bytes | None) -> None:
@@ -83,3 +83,34 @@ def test_the_name_people_see() -> None:
     assert Agent("stdio", "Claude Desktop via mcp-variants").initials == "CD"
     assert Agent("stdio", "???").initials == "AI"
     assert Agent("stdio", "a").colour.startswith("#")
+
+
+def test_two_agents_of_two_servers_never_share_a_colour_and_people_keep_theirs() -> None:
+    """Twenty pairings of two agents joining one room at once from two servers, each preferring the same colour: once
+    each has heard the other, exactly one has moved, and a person's colour is never an agent's."""
+    for pairing in range(20):
+        left, right = Presence(), Presence()
+        one, two = Agent(f"stdio-{pairing}", "Claude Code via mcp-variants"), Agent(f"http:{pairing}", "Cursor via mcp-variants")
+        same = COLOURS[pairing % len(COLOURS)]
+        sent_left = left.set(one.key, {"user": {**identity(one), "color": same}})
+        sent_right = right.set(two.key, {"user": {**identity(two), "color": same}})
+        assert left.colour(one.key) == right.colour(two.key) == same, "neither has heard the other yet"
+        answers = [left.heard(read_message(sent_right[1:])), right.heard(read_message(sent_left[1:]))]  # type: ignore[index]
+        room = Awareness(Doc())
+        for message in (sent_left, sent_right, *answers):
+            if message is not None:
+                heard(room, message)
+        assert [left.colour(one.key), right.colour(two.key)].count(same) == 1, "exactly one agent took another colour"
+        assert len({s["user"]["color"] for c, s in room.states.items() if c != room.client_id and s}) == 2, "as the room sees them"
+
+    agents = Presence()
+    person = Awareness(Doc())
+    person.set_local_state({"user": {"username": "ada", "name": "Ada", "color": COLOURS[0]}})
+    agents.heard(person.encode_awareness_update([person.client_id]))
+    agent = Agent("stdio", "Claude Desktop via mcp-variants")
+    agents.set(agent.key, {"user": {**identity(agent), "color": COLOURS[0]}})
+    assert agents.colour(agent.key) == COLOURS[1], "the first free colour after the one it prefers"
+    late = Presence()
+    late.set(agent.key, {"user": {**identity(agent), "color": COLOURS[0]}})
+    assert late.heard(person.encode_awareness_update([person.client_id])) is not None and late.colour(agent.key) == COLOURS[1], \
+        "a person who comes later with the agent's colour keeps it; the agent moves"

@@ -276,7 +276,7 @@ def test_long_output_is_capped_for_the_model_and_whole_for_programs(outputs_clie
     outputs = outputs_of(reply)
     text = text_of(output_for(outputs, "assistant", "content")["content"])
     assert len(text.split("\n", 1)[0]) <= 20000, "assistant text over the default 20,000-byte cap"
-    assert "more bytes cut; read mcp-variants://runs/" in text, "the marker names the resource holding the whole output"
+    assert 'read_output(uri="mcp-variants://runs/' in text, "the marker names the call that reads the rest"
     programmatic = output_for(outputs, "programmatic", "structured")["structuredContent"]
     assert "".join(o.get("text", "") for o in programmatic["outputs"]).count("y") == 60000
     assert programmatic["truncatedBytes"] == 0

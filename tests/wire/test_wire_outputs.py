@@ -30,7 +30,8 @@ HANDSHAKE = "2025-11-25"
 BIG = "print('x' * 200_000)"
 WHOLE = "x" * 200_000 + "\n"
 RUN_URI = re.compile(r"mcp-variants://runs/[0-9a-f]{16}/outputs/\d+")
-CUT = re.compile(r"\[\.\.\. (\d+) more bytes cut; read (\S+) for the whole output\]")
+CUT = re.compile(r'\[\.\.\. (\d+) more bytes cut; line \d+ of \d+: read_output\(uri="([^"]+)", line=\d+\), '
+                 r'or add pattern="<regex>" to find lines\]')
 
 
 def cut_uri(text: str) -> tuple[int, str]:

@@ -38,7 +38,8 @@ DEFAULT_AGENT_NAME = "{client} via mcp-variants"  # the server option --agent-na
 UNKNOWN_CLIENT = "An MCP client"  # a client that gave no clientInfo
 # Colours a person tells apart on JupyterLab's light and dark themes (JupyterLab's own collaborator colours are CSS
 # variables that only its pages resolve).
-COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4e342e")
+AGENT_PREFIX = "mcp-variants-"  # every agent's username starts so: how rooms tell our agents from people
+COLOURS = ("#c2185b", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#455a64", "#4e342e")
 
 # The names jupyter_client replaces with the starting process's own interpreter in a kernelspec's argv.
 OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}
@@ -54,7 +55,7 @@ class Agent:
 
     @property
     def username(self) -> str:
-        return "mcp-variants-" + _digest(self.key)[:12]
+        return AGENT_PREFIX + _digest(self.key)[:12]
 
     @property
     def colour(self) -> str:

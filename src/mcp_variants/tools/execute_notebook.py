@@ -10,6 +10,7 @@ from typing import Any
 
 from ..images import ImagePolicy
 from ..jupyter.outputs import strip_ansi
+from ..output_links import cell_output_uri
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
@@ -17,14 +18,15 @@ from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import cell_record, plain_output
 from .shared.declared import declared
-from .shared.executions import ExecutionView, output_blocks, outputs_structured
+from .shared.executions import ExecutionView, is_image, output_blocks, outputs_structured, text_pieces
 from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path
-from .shared.text import cap_each, cap_text, plural
+from .shared.output_notices import cut_notice
+from .shared.text import Hint, cap_each, cap_text, plural
 from .shared.tool_context import ToolContext
 
 KIND = "notebook.execute"
-OUTPUT_HINT = "request programmatic/structured for every output, or read_cell for one cell"
+OUTPUT_HINT = "request programmatic/structured for every output, or read_cell for one cell"  # the summary cut
 IMAGES_HINT = "read_cell shows a cell's images; user/content has them for people"
 STATUS = {ErrorKind.EXECUTION_ERROR: "error", ErrorKind.TIMEOUT: "timeout", ErrorKind.KERNEL_DIED: "died"}
 
@@ -86,23 +88,32 @@ def _label(cell: CellRun) -> str:
     return f"[{cell.index}] {cell.status}" + (f" (In [{count}])" if count is not None else "") + f" id {cell.record['id']}"
 
 
-def _text(cell: CellRun) -> str:
-    """What a cell printed, for a model: its outputs' text, or why it failed when it has none."""
-    blocks = output_blocks(cell.outputs, 1 << 30, for_model=True) if cell.outputs else []
+def _uris(path: str, cell: CellRun) -> list[str]:
+    return [cell_output_uri(path, cell.record["id"], i) for i in range(len(cell.outputs))]
+
+
+def _text(cell: CellRun, path: str) -> tuple[str, Hint]:
+    """What a cell printed, for a model: its outputs' text, or why it failed when it has none; and what a cut of it
+    says: the read_output call of the cell's output it cut."""
+    pieces = text_pieces(cell.outputs, _uris(path, cell))
+    joined = "".join(piece.text for piece in pieces)
     # Only blank lines go from the front: a printed table's first line starts with its alignment (DataFrame.describe()).
-    printed = "".join(b["text"] for b in blocks if b["type"] == "text").lstrip("\n").rstrip()
+    printed = joined.lstrip("\n").rstrip()
+    lead = len(joined.encode()) - len(joined.lstrip("\n").encode())
+    notice = cut_notice(pieces, fallback=OUTPUT_HINT)
     lines = [printed] if printed else []
-    images = sum(b["type"] != "text" for b in blocks)
+    images = sum(map(is_image, cell.outputs))
     if images:
         lines.append(f"[{plural(images, 'image')}: {IMAGES_HINT}]")
     if cell.failure is not None and cell.failure.kind not in STATUS:
         lines.append(cell.failure.message)
-    return "\n".join(lines)
+    return "\n".join(lines), lambda start, stop: notice(start + lead, stop + lead)
 
 
 def _lines(run: NotebookRun, *, first: str) -> str:
-    texts = cap_each([_text(c) for c in run.ran], max(run.text_limit - len(first.encode()) - 200 * len(run.cells), 1000), hint=OUTPUT_HINT,
-                     tail=True)
+    shown = [_text(c, run.path) for c in run.ran]
+    texts = cap_each([text for text, _ in shown], max(run.text_limit - len(first.encode()) - 200 * len(run.cells), 1000),
+                     hint=[hint for _, hint in shown], tail=True)
     lines = [first]
     for cell, text in zip(run.ran, texts, strict=True):
         lines.append(_label(cell) + (":\n" + text.text if text.text else ": no output"))
@@ -113,15 +124,15 @@ def assistant_content(run: NotebookRun, first: str | None = None) -> list[dict[s
     return [{"type": "text", "text": _lines(run, first=first or run.summary())}]
 
 
-def _cell_entry(cell: CellRun, text_limit: int, images: ImagePolicy) -> dict[str, Any]:
+def _cell_entry(cell: CellRun, text_limit: int, images: ImagePolicy, path: str) -> dict[str, Any]:
     return {"index": cell.index, "cellId": cell.record["id"], "status": cell.status, "executionCount": cell.execution_count,
-            "outputs": outputs_structured(KIND, cell.outputs, text_limit, images=images)["outputs"]}
+            "outputs": outputs_structured(KIND, cell.outputs, text_limit, images=images, uris=_uris(path, cell))["outputs"]}
 
 
 def assistant_structured(run: NotebookRun) -> dict[str, Any]:
-    limit = max(run.text_limit // max(len(run.cells), 1), 500)
+    limit = max(run.text_limit // max(len(run.cells), 1), 2000)
     return {"kind": KIND, "result": run.summary(), "notebook": run.path, "count": len(run.ran), "failed": len(run.failed),
-            "cells": [_cell_entry(c, limit, run.images) for c in run.cells]}
+            "cells": [_cell_entry(c, limit, run.images, run.path) for c in run.cells]}
 
 
 def _record(cell: CellRun) -> dict[str, Any]:
@@ -149,7 +160,7 @@ def user_content(run: NotebookRun) -> list[dict[str, Any]]:
     for cell in run.ran:
         count = cell.execution_count
         blocks.append({"type": "text", "text": f"In [{count if count is not None else ' '}]: (cell {cell.index})\n{cell.record['source']}"})
-        blocks += output_blocks(cell.outputs, run.text_limit, for_model=False, images=run.images)
+        blocks += output_blocks(cell.outputs, run.text_limit, for_model=False, images=run.images, uris=_uris(run.path, cell))
     return blocks
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from ..protocol.projection import Outcome
@@ -16,6 +17,26 @@ CACHE_TTL_MS = 30_000
 # jupyter-mcp-server's defaults (its max_depth 1 is our depth 2): its callers page by them (docs/choices.md, "Defaults").
 DEFAULT_LIMIT = 25
 DEFAULT_DEPTH = 2
+
+
+def readable_size(size: int) -> str:
+    """'514 B', '7.4 KB', '1.2 MB': what a model reads at a glance (programmatic/structured has the bytes)."""
+    if size < 1024:
+        return f"{size} B"
+    value = size / 1024
+    for unit in ("KB", "MB", "GB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} TB"
+
+
+def readable_time(modified: str) -> str:
+    """'2026-12-06 02:11' (UTC, to the minute) of an ISO 8601 time; programmatic/structured has it whole."""
+    try:
+        return datetime.fromisoformat(modified).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return modified
 
 
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
@@ -41,6 +62,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         empty_message=f"No files in {where}" + (f" match {args['pattern']!r}." if args.get("pattern") else "."),
         next_cursor=next_cursor,
         facets={"type": sorted({e["type"] for e in page})},
+        shown={"size": readable_size, "modified": readable_time},
     )
     return Outcome(value=listing, meta=cache_meta(CACHE_TTL_MS))
 

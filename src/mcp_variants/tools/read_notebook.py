@@ -146,11 +146,8 @@ def _detailed_text(page: NotebookPage) -> str:
 
 
 def assistant_content(page: NotebookPage) -> list[dict[str, Any]]:
-    if not page.detailed or not page.table.rows:
-        blocks = tables.assistant_content(page.table)
-        if page.table.rows:
-            blocks[-1]["text"] += "\nread_notebook with detail='detailed' shows whole sources; read_cell shows one cell with its outputs."
-        return blocks
+    if not page.detailed or not page.table.rows:  # the tool's description says how to see more: not said again here
+        return tables.assistant_content(page.table)
     return [{"type": "text", "text": cap_text(_detailed_text(page), page.text_limit, hint="page with a smaller limit").text}]
 
 

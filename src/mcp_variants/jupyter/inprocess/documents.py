@@ -9,23 +9,33 @@ is done with it is live/edits.NotebookEdits, as for a document joined over a web
 
 A room may be dropped and made again (the last JupyterLab tab closed, then a new one opened): every
 use looks the document up again and moves over to the new one, watchers included.
+
+The agents working in a notebook are in its room's awareness as over a websocket (live/room_presence.py): their
+states are applied to the room's own awareness as its local changes, which the room sends to every client, and
+what the room hears from people comes back to them (a newcomer, a colour taken).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from jupyter_ydoc import YNotebook
-from pycrdt import Map
+from pycrdt import Map, read_message
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..live.cell_ids import find
 from ..live.contents import LiveDocument, Roster
 from ..live.edits import NotebookEdits
-from ..runtime import Origin
+from ..live.presence import selection
+from ..live.room_presence import RoomPresence
+from ..runtime import Agent, Origin
 from .contents import api_path
+from .global_room import ServerLobby
 
 YDOC_EXTENSION = "jupyter_server_ydoc"  # where jupyter-collaboration's server extension puts itself in the server's settings
 
@@ -35,7 +45,16 @@ class ServerRooms:
 
     def __init__(self, serverapp: Any) -> None:
         self.serverapp = serverapp
-        self.lobby: Roster | None = None  # the agents are not shown in process yet (docs/guides/jupyter.md)
+        self._lobby: ServerLobby | None = None
+
+    @property
+    def lobby(self) -> Roster | None:
+        """The global awareness room's roster, once jupyter-server-ydoc is loaded."""
+        if self._lobby is None:
+            server = getattr(self._extension(), "ywebsocket_server", None)
+            if server is not None:
+                self._lobby = ServerLobby(server)
+        return self._lobby
 
     def _extension(self) -> Any:
         return self.serverapp.web_app.settings.get(YDOC_EXTENSION)
@@ -57,6 +76,12 @@ class ServerRooms:
             raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} has no notebook document in this server's collaboration.")
         return notebook
 
+    def room_of(self, notebook: YNotebook) -> Any:
+        """The room (pycrdt-websocket's YRoom) whose document `notebook` is; None when there is none now."""
+        extension = self._extension()
+        rooms = getattr(getattr(extension, "ywebsocket_server", None), "rooms", {}) if extension is not None else {}
+        return next((room for room in list(rooms.values()) if getattr(room, "ydoc", None) is notebook.ydoc), None)
+
     async def open(self, path: str) -> LiveDocument | None:
         if not self.available:
             return None
@@ -75,6 +100,10 @@ class RoomNotebook(NotebookEdits):
         self._subscriptions: list[tuple[Any, Any]] = []  # (shared type, subscription)
         self._origin: Origin = None  # who makes the transaction now being committed
         self.last_used = time.monotonic()
+        self._agents = RoomPresence(self._to_room)
+        self._awareness: Any = None  # the room's, while its document is this one's
+        self._heard: Any = None  # the subscription to it
+        self._keeper: asyncio.Task[None] | None = None  # renews the agents' states while any is here
 
     async def current(self) -> None:
         """The room's document now (another one when the room was made again)."""
@@ -89,11 +118,49 @@ class RoomNotebook(NotebookEdits):
             self._subscriptions.append((notebook.ycells, notebook.ycells.observe_deep(self._on_cells)))
             meta = notebook.ydoc.get("meta", type=Map)
             self._subscriptions.append((meta, meta.observe_deep(self._on_change)))
+            room = self._rooms.room_of(notebook)
+            if room is not None:
+                self._awareness = room.awareness
+                self._heard = self._awareness.observe(self._on_awareness)
+                self._agents.renew()  # the agents here, in the new room too
 
     def _unobserve(self) -> None:
         for shared, subscription in self._subscriptions:
             shared.unobserve(subscription)
         self._subscriptions.clear()
+        if self._awareness is not None:
+            self._awareness.unobserve(self._heard)
+            self._awareness = self._heard = None
+
+    # ---- who is here: the room's awareness (room_presence) ----------------------------------------------
+
+    def _to_room(self, message: bytes) -> None:
+        """An awareness message of the agents, as the room's own local change: the room sends it to everyone."""
+        if self._awareness is not None:
+            self._awareness.apply_awareness_update(read_message(message[1:]), "local")
+
+    def _on_awareness(self, kind: str, changes: tuple[dict[str, list[int]], Any]) -> None:
+        """What the room heard from its clients (not its own local changes, ours among them)."""
+        if kind != "update" or changes[1] == "local" or self._awareness is None:
+            return
+        clients = [client for ids in changes[0].values() for client in ids]
+        self._agents.heard(self._awareness.encode_awareness_update(clients))
+
+    def present(self, agent: Agent, cell_id: str | None = None) -> None:
+        cursors: list[dict[str, Any]] = []
+        if cell_id is not None:
+            index = find(self.notebook, cell_id, self._kept_cells.ids(self.notebook))
+            if index is not None:
+                cursors = selection(self.notebook.ycells[index]["source"])
+        self._agents.present(agent, cursors)
+        if self._keeper is None:
+            self._keeper = asyncio.get_running_loop().create_task(self._agents.keep(), name=f"agents in {self.path}")
+
+    def finished(self, agent: Agent) -> None:
+        self._agents.finished(agent)
+
+    def left(self, key: str) -> None:
+        self._agents.left(key)
 
     async def _ready(self) -> None:
         await self.current()
@@ -120,7 +187,14 @@ class RoomNotebook(NotebookEdits):
             return make(self.notebook)
 
     async def close(self) -> None:
-        """Stop listening; the room and its document are the server's, and stay."""
+        """Stop listening, the agents gone from the room; the room and its document are the server's, and stay."""
         self.closed = True
         self._listeners.clear()
+        message = self._agents.leave_all()
+        if message is not None:
+            self._to_room(message)
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         self._unobserve()

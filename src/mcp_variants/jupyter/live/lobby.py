@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ToolError
 from ..runtime import Agent
-from .presence import RENEW_S, Presence, document_name, identity
+from .presence import RENEW_S, GlobalPresence
 from .rooms import Rooms, send_last
 
 logger = logging.getLogger(__name__)
@@ -28,24 +28,19 @@ RETRY_S = 2.0
 class Lobby:
     def __init__(self, rooms: Rooms) -> None:
         self._rooms = rooms
-        self._presence = Presence()
-        self._documents: dict[str, list[str]] = {}  # agent key → the notebooks it works in, as JupyterLab names them
+        self._agents = GlobalPresence()
         self._socket: ClientConnection | None = None
         self._outbox: asyncio.Queue[bytes] | None = None  # of the open socket
         self._task: asyncio.Task[None] | None = None
 
     def present(self, agent: Agent, path: str) -> None:
         """`agent` works in the notebook at `path`."""
-        documents = self._documents.setdefault(agent.key, [])
-        if document_name(path) not in documents:
-            documents.append(document_name(path))
-        self._send(self._presence.set(agent.key, {"user": identity(agent), "documents": list(documents), "current": None}))
+        self._send(self._agents.present(agent, path))
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._stay_connected(), name="global awareness")
 
     def left(self, key: str) -> None:
-        self._documents.pop(key, None)
-        self._send(self._presence.leave(key))
+        self._send(self._agents.left(key))
 
     def _send(self, message: bytes | None) -> None:
         if message is not None and self._outbox is not None:
@@ -56,7 +51,7 @@ class Lobby:
             try:
                 async with self._rooms.connect_global() as socket:
                     self._socket, self._outbox = socket, asyncio.Queue()
-                    self._send(self._presence.renewal())
+                    self._send(self._agents.presence.renewal())
                     async with asyncio.TaskGroup() as tasks:
                         tasks.create_task(self._drain(socket))
                         tasks.create_task(self._keep())
@@ -74,19 +69,18 @@ class Lobby:
         """What the room sends: others' awareness, only looked at for newcomers (Presence.heard)."""
         async for message in socket:
             if isinstance(message, bytes) and message[:1] == bytes([YMessageType.AWARENESS]):
-                self._send(self._presence.heard(read_message(message[1:])))
+                self._send(self._agents.presence.heard(read_message(message[1:])))
         raise ConnectionClosed(None, None)
 
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(RENEW_S)
-            for key in self._presence.idle(time.monotonic()):
-                self.left(key)
-            self._send(self._presence.renewal())
+            for message in self._agents.kept(time.monotonic()):
+                self._send(message)
 
     async def close(self) -> None:
         """Every agent leaves, then the socket closes."""
-        await send_last(self._socket, self._presence.leave_all())
+        await send_last(self._socket, self._agents.presence.leave_all())
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

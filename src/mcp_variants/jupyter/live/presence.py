@@ -12,6 +12,11 @@ id of its own, so two clients show as two collaborators. The state is JupyterLab
   (Yjs RelativePosition JSON): the cell the agent edits or runs shows its colour and its name;
 - `documents` (the global room, `JupyterLab:globalAwareness`): what the collaborators panel lists next to it.
 
+Colours: each agent's is its own among the agents in a room, and differs from any a person's state says (people's
+are theirs, never changed): an agent takes the first colour free in the room from its preferred one (Agent.colour),
+and when two agents still meet in one colour (they joined at the same moment, from two servers), the one whose
+awareness client id is higher takes another, so exactly one changes and both see the same outcome.
+
 Nothing of this is part of a notebook: awareness is never stored, and goes when its sender does.
 """
 
@@ -25,7 +30,7 @@ from typing import Any
 
 from pycrdt import Assoc, Decoder, Encoder, StickyIndex, Text, create_awareness_message
 
-from ..runtime import Agent
+from ..runtime import AGENT_PREFIX, COLOURS, Agent
 
 RENEW_S = 10.0  # others drop a state not renewed within 30 s (y-protocols' outdatedTimeout)
 IDLE_S = 120.0  # an agent that did nothing in a notebook for this long leaves it
@@ -61,7 +66,21 @@ class _Entry:
     client_id: int
     clock: int
     state: dict[str, Any] | None
+    colour: str
     used: float = field(default_factory=time.monotonic)
+
+
+@dataclass(frozen=True)
+class _Other:
+    """Another client heard in the room: the colour its state says, and whether it is an agent of ours."""
+
+    colour: str | None
+    agent: bool
+
+
+def _coloured(state: dict[str, Any], colour: str) -> dict[str, Any]:
+    user = state.get("user")
+    return {**state, "user": {**user, "color": colour}} if isinstance(user, dict) else state
 
 
 class Presence:
@@ -69,22 +88,53 @@ class Presence:
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry] = {}
-        self._others: set[int] = set()  # the client ids heard in the room
+        self._others: dict[int, _Other] = {}  # the clients heard in the room, while their state is not null
 
     def heard(self, update: bytes) -> bytes | None:
-        """Someone's awareness update (the payload of an awareness message): when it comes from a client not heard
-        before (a person who just opened the notebook), every state here again, so that they see the agents at once
-        rather than at the next renewal (rooms pass awareness on, but keep none for newcomers)."""
+        """Someone's awareness update (the payload of an awareness message): every state here again when it comes from
+        a client not heard before (a person who just opened the notebook), so that they see the agents at once rather
+        than at the next renewal (rooms pass awareness on, but keep none for newcomers), or when an agent here had to
+        take another colour."""
         decoder = Decoder(update)
         new = False
         ours = {entry.client_id for entry in self._entries.values()}  # the room sends a client its own back
         for _ in range(decoder.read_var_uint()):
             client = decoder.read_var_uint()
             decoder.read_var_uint()
-            if decoder.read_var_string() != "null" and client not in self._others and client not in ours:
-                self._others.add(client)
-                new = True
-        return self.renewal() if new else None
+            said = decoder.read_var_string()
+            if client in ours:
+                continue
+            if said == "null":
+                self._others.pop(client, None)
+                continue
+            new = new or client not in self._others
+            self._others[client] = _other(said)
+        recoloured = self._recolour()
+        return self.renewal() if new or recoloured else None
+
+    def _recolour(self) -> bool:
+        """Each agent here whose colour a person has, or an agent with a lower client id: another, free colour."""
+        changed = False
+        for key, entry in self._entries.items():
+            if entry.state is not None and any(other.colour == entry.colour and (not other.agent or client < entry.client_id)
+                                               for client, other in self._others.items()):
+                entry.colour = self._free(entry.colour, key)
+                entry.state = _coloured(entry.state, entry.colour)
+                changed = True
+        return changed
+
+    def _free(self, preferred: str, key: str) -> str:
+        """The first colour from `preferred` on (in COLOURS' order) that no other agent here and nobody heard has;
+        `preferred` when all are taken."""
+        taken = {e.colour for k, e in self._entries.items() if k != key and e.state is not None}
+        taken |= {other.colour for other in self._others.values() if other.colour}
+        start = COLOURS.index(preferred) if preferred in COLOURS else 0
+        return next((c for c in COLOURS[start:] + COLOURS[:start] if c not in taken), preferred)
+
+    def colour(self, key: str) -> str | None:
+        """The colour `key`'s agent shows in this room (None: not here)."""
+        entry = self._entries.get(key)
+        return entry.colour if entry is not None else None
 
     def __contains__(self, key: str) -> bool:
         entry = self._entries.get(key)
@@ -95,15 +145,19 @@ class Presence:
         return entry.state if entry is not None else None
 
     def set(self, key: str, state: dict[str, Any]) -> bytes | None:
-        """`key`'s agent is here with `state` (it joins, or its state changes; None: no change to send)."""
+        """`key`'s agent is here with `state` (it joins, or its state changes; None: no change to send). Its
+        `user.color` is the one it prefers: it shows the first free one from there (the module's docstring)."""
         entry = self._entries.get(key)
-        if entry is not None and entry.state == state:  # still here: nothing to tell
+        if entry is None:  # clock 1: a client others never heard of is taken only with a clock above 0 (y-protocols)
+            preferred = str((state.get("user") or {}).get("color", COLOURS[0]))
+            colour = self._free(preferred, key)
+            self._entries[key] = entry = _Entry(random.getrandbits(32), 1, _coloured(state, colour), colour)
+            return self._message([entry])
+        state = _coloured(state, entry.colour)
+        if entry.state == state:  # still here: nothing to tell
             entry.used = time.monotonic()
             return None
-        if entry is None:  # clock 1: a client others never heard of is taken only with a clock above 0 (y-protocols)
-            entry = self._entries[key] = _Entry(random.getrandbits(32), 1, state)
-        else:
-            entry.clock, entry.state, entry.used = entry.clock + 1, state, time.monotonic()
+        entry.clock, entry.state, entry.used = entry.clock + 1, state, time.monotonic()
         return self._message([entry])
 
     def leave(self, key: str) -> bytes | None:
@@ -141,6 +195,45 @@ class Presence:
             encoder.write_var_uint(entry.clock)
             encoder.write_var_string(json.dumps(entry.state, separators=(",", ":")))
         return create_awareness_message(encoder.to_bytes())
+
+
+class GlobalPresence:
+    """The agents in a server's global awareness room (`JupyterLab:globalAwareness`), each with the notebooks it works
+    in, which the collaborators panel lists; each change is the awareness message to send (live/lobby.py over a
+    websocket, inprocess/global_room.py in process)."""
+
+    def __init__(self) -> None:
+        self.presence = Presence()
+        self._documents: dict[str, list[str]] = {}  # agent key → the notebooks it works in, as JupyterLab names them
+
+    def present(self, agent: Agent, path: str) -> bytes | None:
+        """`agent` works in the notebook at `path`."""
+        documents = self._documents.setdefault(agent.key, [])
+        if document_name(path) not in documents:
+            documents.append(document_name(path))
+        return self.presence.set(agent.key, {"user": identity(agent), "documents": list(documents), "current": None})
+
+    def left(self, key: str) -> bytes | None:
+        self._documents.pop(key, None)
+        return self.presence.leave(key)
+
+    def kept(self, now: float) -> list[bytes]:
+        """Every RENEW_S: the agents idle since long leave, the others' states renewed."""
+        said = [self.left(key) for key in self.presence.idle(now)]
+        return [message for message in (*said, self.presence.renewal()) if message is not None]
+
+
+def _other(said: str) -> _Other:
+    """What a heard state says of its client (a state that is no JSON object says no colour)."""
+    try:
+        state = json.loads(said)
+    except ValueError:
+        return _Other(None, False)
+    user = state.get("user") if isinstance(state, dict) else None
+    if not isinstance(user, dict):
+        return _Other(None, False)
+    colour = user.get("color")
+    return _Other(colour if isinstance(colour, str) else None, str(user.get("username", "")).startswith(AGENT_PREFIX))
 
 
 def document_name(path: str) -> str:

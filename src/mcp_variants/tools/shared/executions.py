@@ -21,12 +21,15 @@ from ...protocol.types import (
     Selector,
 )
 from .hints import KERNEL_CHOICE
+from .output_notices import NO_RESOURCE_HINT, Piece, cut_notice
 from .text import cap_text
 
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
-FULL_OUTPUT_HINT = "request programmatic/structured for the full output"
-SHOWN_URIS = 3  # a cut text names at most this many outputs' resources
 NO_OUTPUT = "Ran without output."
+# assistant/structured cuts each text to this share of the budget. A host that puts the legacy structuredContent in the
+# model's context beside `content` has the text there at the whole budget already, and the Results contract carries the
+# outputs twice (`result` and `outputs`); the cut names the read_output call for the rest (docs/performance.md).
+STRUCTURED_SHARE = 4
 RESTART_NOTE = "The kernel was restarted before this run: variables and imports from earlier runs are gone."
 
 
@@ -50,7 +53,8 @@ def _image(bundle: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _output_texts(output: dict[str, Any]) -> str | None:
+def output_text(output: dict[str, Any]) -> str | None:
+    """The text a model is shown of an output: a stream's, an error's traceback, a bundle's text/plain; None without one."""
     kind = output["output_type"]
     if kind == "stream":
         return strip_ansi(output["text"])
@@ -61,31 +65,18 @@ def _output_texts(output: dict[str, Any]) -> str | None:
     return strip_ansi(plain) if isinstance(plain, str) else None
 
 
-def whole_output_hint(uris: list[str], *, for_model: bool) -> str:
-    """What a cut text says of where the rest is: the resources of the outputs it cut, else the programs' variant."""
-    if not uris:
-        return FULL_OUTPUT_HINT if for_model else "the full output is available to programs"
-    named = ", ".join(uris[:SHOWN_URIS]) + (f" (and {len(uris) - SHOWN_URIS} more)" if len(uris) > SHOWN_URIS else "")
-    whole = "the whole output" if len(uris) == 1 else "the whole outputs"
-    return f"read {named} for {whole}" if for_model else f"{whole}: {named}"
-
-
 def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: bool, images: ImagePolicy = INLINE_IMAGES,
                   first_note: str = "", last_note: str = "", uris: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Content blocks for nbformat outputs, in their order: texts merged and capped, images as
     `images` has them (image blocks or links), the notes before and after them; [] when there is nothing to show.
-    A cut text names the resources (`uris`, one per output) of the outputs it cut."""
+    A cut text names the read_output call for each output it cut (`uris`: the resource of each output)."""
     blocks: list[dict[str, Any]] = []
-    texts: list[tuple[str, str | None]] = [(first_note + "\n", None)] if first_note else []
+    texts: list[Piece] = [Piece(first_note + "\n", None)] if first_note else []
+    fallback = NO_RESOURCE_HINT if for_model else "the full output is available to programs"
 
     def flush() -> None:
         if texts:
-            end, cut = 0, []
-            for text, uri in texts:  # an output is cut when its text ends past the budget
-                end += len(text.encode())
-                if end > text_limit and uri is not None:
-                    cut.append(uri)
-            hint = whole_output_hint(cut, for_model=for_model)
+            hint = cut_notice(list(texts), fallback=fallback)
             blocks.append({"type": "text", "text": cap_text("".join(text for text, _ in texts), text_limit, hint=hint, tail=True).text})
             texts.clear()
 
@@ -95,13 +86,35 @@ def output_blocks(outputs: list[dict[str, Any]], text_limit: int, *, for_model: 
             flush()
             blocks.append(images.block(image[0], image[1], for_model=for_model))
             continue
-        text = _output_texts(output)
-        if text:
-            texts.append((text if text.endswith("\n") else text + "\n", uris[index] if index < len(uris) else None))
+        piece = _piece(output, uris[index] if index < len(uris) else None)
+        if piece is not None:
+            texts.append(piece)
     if last_note:
-        texts.append((last_note + "\n", None))
+        texts.append(Piece(last_note + "\n", None))
     flush()
     return blocks
+
+
+def is_image(output: dict[str, Any]) -> bool:
+    """Shown as an image (a bundle with one), not as text."""
+    return output["output_type"] != "stream" and _image(output.get("data", {})) is not None
+
+
+def _piece(output: dict[str, Any], uri: str | None) -> Piece | None:
+    """An output's text as a model is shown it, ending in a line end; None for an image or an empty text."""
+    text = output_text(output)
+    return Piece(text if text.endswith("\n") else text + "\n", uri) if text else None
+
+
+def text_pieces(outputs: list[dict[str, Any]], uris: Sequence[str] = ()) -> list[Piece]:
+    """The texts of `outputs` (not their images) as output_blocks shows them, each with its resource."""
+    pieces = []
+    for index, output in enumerate(outputs):
+        if not is_image(output):
+            piece = _piece(output, uris[index] if index < len(uris) else None)
+            if piece is not None:
+                pieces.append(piece)
+    return pieces
 
 
 def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int, *, images: ImagePolicy = INLINE_IMAGES,
@@ -120,6 +133,7 @@ def outputs_structured(kind: str, outputs: list[dict[str, Any]], text_limit: int
 def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: ImagePolicy,
                     uris: Sequence[str] = ()) -> tuple[list[Any], int, bool, list[dict[str, Any]]]:
     """The items, how many are images, whether any text was cut, and the resources of the cut ones."""
+    text_limit = max(text_limit // STRUCTURED_SHARE, 1)
     items: list[Any] = []
     images = 0
     cut = False
@@ -134,10 +148,10 @@ def _contract_items(outputs: list[dict[str, Any]], text_limit: int, policy: Imag
                 item["uri"] = link
             items.append(item)
             continue
-        text = _output_texts(output)
+        text = output_text(output)
         if text is not None:
             uri = uris[index] if index < len(uris) else None
-            capped = cap_text(text, text_limit, hint=whole_output_hint([uri] if uri else [], for_model=True), tail=True)
+            capped = cap_text(text, text_limit, hint=cut_notice([Piece(text, uri)]), tail=True)
             if capped.cut and uri is not None:
                 whole.append({"item": len(items), "uri": uri, "bytes": len(text.encode())})
             items.append(capped.text)
@@ -195,7 +209,13 @@ def _error_content(failure: ToolError, *, for_model: bool) -> list[dict[str, Any
     view: ExecutionView | None = failure.partial
     if view is None:
         return [{"type": "text", "text": failure.message}]
-    return [*_run_blocks(view, for_model=for_model), {"type": "text", "text": failure.message}]
+    blocks = _run_blocks(view, for_model=for_model)
+    said = f"{failure.details.get('ename', '')}: {failure.details.get('evalue', '')}".rstrip(": ")
+    if failure.kind == ErrorKind.EXECUTION_ERROR and said and failure.message.startswith(said) \
+            and any(said in b.get("text", "") for b in blocks):  # the traceback above ends with the error: said once
+        rest = failure.message.removeprefix(said).removeprefix(".").strip()
+        return [*blocks, {"type": "text", "text": rest}] if rest else blocks
+    return [*blocks, {"type": "text", "text": failure.message}]
 
 
 def _error_projector(selector: Selector) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,15 +31,22 @@ class Table:
     next_cursor: str | None = None
     facets: dict[str, list[str]] = field(default_factory=dict)
     note: str = ""  # a line the model reads after the rows (or the empty message)
+    # How a model reads a column's values (a size as "7.4 KB"); programmatic/structured keeps the machine values.
+    shown: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
+
+    def _value(self, row: dict[str, Any], key: str) -> Any:
+        value = row.get(key)
+        return self.shown[key](value) if key in self.shown and value is not None else value
 
     def tsv(self) -> str:
         lines = ["\t".join(label for _, label in self.columns)]
-        lines += ["\t".join("" if row.get(key) is None else str(row[key]) for key, _ in self.columns) for row in self.rows]
+        lines += ["\t".join("" if (value := self._value(row, key)) is None else str(value) for key, _ in self.columns)
+                  for row in self.rows]
         return "\n".join(lines)
 
     def items(self) -> list[dict[str, Any]]:
-        """Rows keyed by column label, as the Results contract shows them."""
-        return [{label: row.get(key) for key, label in self.columns} for row in self.rows]
+        """Rows keyed by column label, as the Results contract shows them (and the model reads them)."""
+        return [{label: self._value(row, key) for key, label in self.columns} for row in self.rows]
 
 
 PAGING_HINT = "pass nextCursor as cursor for the next page"
