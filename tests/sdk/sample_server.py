@@ -11,7 +11,7 @@ from mcp.server.apps import Apps
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp_types import TextContent
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, View, cli, variant
 
@@ -45,8 +45,29 @@ async def projected(a: int, b: int, ctx: Context) -> Sum:
 
 @variants.tool("assistant/content", variant("programmatic/structured", STRICT, project=lambda _: {"n": "not a number"}))
 def breaks_schema() -> str:
-    """Its programmatic output breaks its own schema: an internal error, never sent."""
+    """Its programmatic output breaks its own schema: an invalid-output error, never sent."""
     return "fine text"
+
+
+class Person(BaseModel):
+    name: str
+    team: str | None
+
+
+class Ticket(BaseModel):
+    """An ordinary model: a required nullable field, an alias, a nested model that may be None."""
+
+    id: int
+    assignee: str | None
+    closed_by: Person | None = Field(alias="closedBy")
+    note: str | None = None
+
+
+@variants.tool(variant("assistant/content", project=lambda t: f"ticket {t.id} closed"), variant("programmatic/structured", Ticket),
+               variant("assistant/structured", Ticket))
+def close_ticket(id: int, by: str | None = None) -> Ticket:
+    """Close a ticket nobody was assigned to."""
+    return Ticket(id=id, assignee=None, closedBy=Person(name=by, team=None) if by else None)
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))

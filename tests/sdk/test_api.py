@@ -52,7 +52,9 @@ def test_older_versions_get_the_legacy_shapes(target: StdioTarget, version: str)
     tools = {t["name"]: t for t in target.exchange(version, None, "tools/list", {}).result["tools"]}
     assert all("outputVariants" not in t for t in tools.values())
     # No assistant/structured: no legacy outputSchema; programmatic and user schemas are never projected into it.
-    assert all("outputSchema" not in t for t in tools.values()), tools
+    assert all("outputSchema" not in t for name, t in tools.items() if name != "close_ticket"), tools
+    if version != "2024-11-05":  # no outputSchema before 2025-06-18
+        assert tools["close_ticket"]["outputSchema"]["required"] == ["id", "assignee", "closedBy"]  # assistant/structured's
     result = call(target, "lazy", {"a": 2, "b": 3}, version=version).result
     assert result["content"] == [{"type": "text", "text": "2 + 3 = 5"}] and "structuredContent" not in result
     assert "outputs" not in result
@@ -88,10 +90,28 @@ def test_a_bad_selector_is_refused_before_the_tool_runs_with_the_offered_list(ta
     assert legacy.error["code"] == -32602
 
 
-def test_a_schema_breach_is_an_internal_error_and_the_output_is_never_sent(target: StdioTarget) -> None:
-    result = call(target, "breaks_schema", {}, ["programmatic/structured"]).result
-    assert result["isError"] is True
-    assert "not a number" not in str(result) and outputs_of(result)["programmatic/structured"]["error"]["type"] == "internal"
+def test_a_schema_breach_is_an_invalid_output_error_and_the_output_is_never_sent(target: StdioTarget) -> None:
+    result = call(target, "breaks_schema", {}, ["programmatic/structured", "assistant/content"]).result
+    assert result["isError"] is True and "not a number" not in str(result)
+    error = outputs_of(result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-output" and "breaks_schema ran" in error["message"]
+    # The assistant is told the tool ran, and is not told of another audience's variant.
+    text = outputs_of(result)["assistant/content"][0]["text"]
+    assert "breaks_schema ran" in text and "programmatic" not in text
+
+
+@pytest.mark.parametrize("by", [None, "ada"])
+def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(target: StdioTarget, by: str | None) -> None:
+    listed = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    schema = listed["close_ticket"]["outputVariants"][1]["schema"]
+    assert "assignee" in schema["required"] and "closedBy" in schema["required"]  # pydantic's own schema
+    arguments = {"id": 7, **({"by": by} if by else {})}
+    result = call(target, "close_ticket", arguments, ["programmatic/structured", "assistant/structured"]).result
+    closed_by = {"name": by, "team": None} if by else None
+    expected = {"id": 7, "assignee": None, "closedBy": closed_by, "note": None}
+    assert "isError" not in result and outputs_of(result) == {"programmatic/structured": expected, "assistant/structured": expected}
+    legacy = call(target, "close_ticket", arguments, version="2025-11-25").result
+    assert legacy["structuredContent"] == expected and legacy["content"] == [{"type": "text", "text": "ticket 7 closed"}]
 
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),

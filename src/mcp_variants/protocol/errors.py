@@ -41,6 +41,7 @@ class ErrorKind(StrEnum):
     UNAUTHORIZED = "unauthorized"  # a Jupyter server that refuses the token
     CONFLICT = "conflict"  # a notebook changed on the Jupyter server after an edit read it: nothing written
     TOOL_ERROR = "tool-error"  # a failure a tool reports in its own words (the SDK's ToolError, on the public server API)
+    INVALID_OUTPUT = "invalid-output"  # the tool ran, but a requested output broke its declared schema: not delivered
     INTERNAL = "internal"  # a bug of ours
 
 

@@ -116,10 +116,22 @@ class Results:
 
 
 def to_wire_value(selector: Selector, value: Any) -> Any:
-    """An output as JSON: a content output's value as content blocks; a structured one as pydantic serialises it."""
+    """An output as JSON: a content output's value as content blocks; a structured one as `structured_json` makes it."""
     if selector.format == "content":
         return content_blocks(value)
-    return _jsonable(value)
+    return structured_json(value)
+
+
+def structured_json(value: Any) -> Any:
+    """A structured value as JSON, exactly as the schema `schema_of` gives for it describes it: a pydantic model by
+    its aliases and with every field, `None` ones included (a required `assignee: str | None` holding None is
+    `"assignee": null`, which its schema requires); a dataclass, a TypedDict, or a dict or list holding models,
+    likewise. Dropping `None` fields would break the schema of every required nullable field."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return pydantic_core.to_jsonable_python(value, by_alias=True)
 
 
 def content_blocks(value: Any) -> list[dict[str, Any]]:
@@ -132,22 +144,20 @@ def content_blocks(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, str):
         return [{"type": "text", "text": value}]
     if isinstance(value, Image):
-        return [_jsonable(value.to_image_content())]
+        return [_block(value.to_image_content())]
     if isinstance(value, Audio):
-        return [_jsonable(value.to_audio_content())]
+        return [_block(value.to_audio_content())]
     if isinstance(value, dict) and value.get("type") in CONTENT_BLOCK_TYPES:
-        return [_jsonable(_CONTENT_BLOCK.validate_python(value))]
+        return [_block(_CONTENT_BLOCK.validate_python(value))]
     if isinstance(value, BaseModel) and isinstance(value, ContentBlock):
-        return [_jsonable(value)]
+        return [_block(value)]
     return [{"type": "text", "text": pydantic_core.to_json(value, fallback=str, indent=2).decode()}]
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if isinstance(value, dict | list | str | int | float | bool) or value is None:
-        return value
-    return TypeAdapter(type(value)).dump_python(value, mode="json")
+def _block(block: BaseModel) -> dict[str, Any]:
+    """A content block as the wire has it: its optional fields that are unset left out, as the SDK sends them."""
+    dumped: dict[str, Any] = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
 
 
 def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable[[Any], Any] | None = None) -> ToolProjectors:

@@ -121,7 +121,8 @@ class ToolSet:
 
     def project(self, name: str, selectors: tuple[Selector, ...], era: Era, outcome: Outcome) -> dict[str, Any]:
         """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
-        breaks its schema is answered as an internal error and logged here: it is a bug of the tool's."""
+        breaks its schema is answered as an invalid-output error (the tool ran) and logged here, naming the tool,
+        the variant and the field: it is a bug of the tool's."""
         tool = self.tool(name)
         try:
             result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
