@@ -107,7 +107,7 @@ def shelf_stats(since: int = 0) -> Stats:
     return Stats(books=len(books), authors=len({b.author for b in books}), oldest=min(b.year for b in books))
 
 
-mcp = MCPServer("bookshelf", version="1.0.0", extensions=[apps, variants], middleware=[variants.middleware])
+mcp = MCPServer("bookshelf", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

@@ -109,7 +109,7 @@ def board() -> Results:
     return Results({"assistant/content": "a board of 3 cells", "io.modelcontextprotocol/ui/structured": {"cells": [1, 2, 3]}})
 
 
-extensions: list[Any] = [apps, variants]
+extensions: list[Any] = [variants]  # Variants applies the Apps it was given
 if "--stacked" in sys.argv:  # another server: one Apps, and a Variants that was not told of it
     other_apps, variants = Apps(), Variants()
     other_apps.add_html_resource("ui://sample/stacked.html", "<!doctype html><html></html>")

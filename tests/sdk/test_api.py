@@ -183,6 +183,22 @@ def test_a_view_is_linked_served_and_fed_its_own_variant(target: StdioTarget) ->
     assert result["outputs"][1]["structuredContent"] == {"cells": [1, 2, 3]}
 
 
+@pytest.mark.parametrize("version", [OUTPUTS_VERSION, "2026-07-28", "2025-11-25"])
+def test_the_apps_given_to_variants_is_applied_by_it_and_advertised(target: StdioTarget, version: str) -> None:
+    """sample_server.py lists only `variants` in MCPServer(extensions=...): Variants(apps=apps) applies the Apps."""
+    if version == "2025-11-25":
+        capabilities = target.handshake(version, UI_CAPABILITIES).result["capabilities"]
+    else:
+        capabilities = target.exchange(version, UI_CAPABILITIES, "server/discover", {}).result["capabilities"]
+    # Wherever MCPServer advertises its extensions, the Apps is among them, as if it were listed.
+    assert ("io.modelcontextprotocol/ui" in capabilities.get("extensions", {})) == (
+        "io.github.mcp-variants/output-variants" in capabilities.get("extensions", {}))
+    if version != "2025-11-25":
+        assert "io.modelcontextprotocol/ui" in capabilities["extensions"]
+    page = target.exchange(version, UI_CAPABILITIES, "resources/read", {"uri": "ui://sample/board.html"}).result
+    assert page["contents"][0]["mimeType"] == "text/html;profile=mcp-app"
+
+
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
 def test_an_apps_host_before_2026_12_01_gets_the_content_and_no_view_data(target: StdioTarget, version: str) -> None:
     """What docs/guides/python-servers.md says a view receives on an older Apps host: the tool's legacy result, whose
