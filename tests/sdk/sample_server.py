@@ -80,6 +80,16 @@ def fails(how: str) -> Results:
     raise RuntimeError("a secret the client must not see")
 
 
+@variants.legacy_tool(variant("programmatic/structured", Sum, project=lambda n: {"total": n}))
+def legacy_fails(how: str) -> int:
+    """A migrated tool (`legacy_tool`) that fails with this package's ToolError or the SDK's, or succeeds."""
+    if how == "ours":
+        raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
+    if how == "sdk":
+        raise SdkToolError("the SDK's words")
+    return 3
+
+
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
 def mismatched(how: str) -> Results:
     """Returns a Results that does not match its declaration: a misspelt key, or one missing."""

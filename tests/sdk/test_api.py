@@ -124,6 +124,16 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
 
 
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words")])
+def test_a_migrated_tool_keeps_the_legacy_words_and_a_typed_kind_whichever_toolerror(target: StdioTarget, how: str, kind: str,
+                                                                                     text: str) -> None:
+    legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result
+    assert legacy["isError"] is True and legacy["content"][0]["text"] == f"Error executing tool legacy_fails: {text}"
+    error = outputs_of(call(target, "legacy_fails", {"how": how}, ["programmatic/structured"]).result)["programmatic/structured"]
+    assert error["error"] == {"type": kind, "message": f"Error executing tool legacy_fails: {text}"}
+    assert call(target, "legacy_fails", {"how": "no"}, version="2025-11-25").result["isError"] is False  # as MCPServer said it
+
+
 def test_arguments_the_sdk_refuses_are_invalid_arguments_in_the_requested_outputs(target: StdioTarget) -> None:
     result = call(target, "lazy", {"a": "x"}, ["programmatic/structured"]).result
     assert result["isError"] is True

@@ -30,6 +30,7 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import inspect
 import logging
@@ -185,7 +186,8 @@ class Variants(Extension):
                     **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
         the audience, its outputSchema as that one structured variant (_migrate.py); `more` variants beside them.
-        Its failures read as MCPServer words them (`Error executing tool NAME: ...`)."""
+        Its failures read as MCPServer words them (`Error executing tool NAME: ...`), whichever `ToolError` it raises:
+        this package's keeps its kind, the SDK's is `tool-error`; and its results say `"isError": false` as before."""
 
         def decorator(fn: _Fn) -> _Fn:
             registered = self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
@@ -253,6 +255,8 @@ class Variants(Extension):
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: MCPServer answers it
             call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
+            if name in self._legacy:
+                call.result.setdefault("isError", False)  # a migrated tool's results say it, as MCPServer's did
             if _CURRENT.get() is call:
                 return CallToolResult(content=[])  # the interceptor answers with call.result
             return CallToolResult.model_validate(call.result)
@@ -263,8 +267,8 @@ class Variants(Extension):
     async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any], legacy: bool) -> Outcome:
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
-        except ToolError as exc:
-            return Outcome(failure=exc)
+        except ToolError as exc:  # its kind, and for a migrated tool the words MCPServer put before its message
+            return Outcome(failure=dataclasses.replace(exc, message=f"Error executing tool {name}: {exc.message}") if legacy else exc)
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...images import INLINE_IMAGES, ImagePolicy, decoded
+from ...jupyter.errors import JupyterErrorKind
 from ...jupyter.outputs import strip_ansi
 from ...jupyter.runtime import Execution, RunStatus
 from ...protocol.errors import ErrorKind, ToolError
@@ -251,7 +252,7 @@ def execution_outcome(
         )
     if execution.status == RunStatus.DIED:
         return view, ToolError(
-            ErrorKind.KERNEL_DIED,
+            JupyterErrorKind.KERNEL_DIED,
             "The kernel died during this run. The next call starts a new kernel; variables from earlier runs are lost.",
             partial=view,
         )
@@ -263,4 +264,4 @@ def execution_outcome(
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
     if execution.hint:  # a module the kernel lacks: where it would go (the runtime's), and how to pick another kernel
         message += f". {execution.hint} {KERNEL_CHOICE}"
-    return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)
+    return view, ToolError(JupyterErrorKind.EXECUTION_ERROR, message, details=details, partial=view)
