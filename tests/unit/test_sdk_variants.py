@@ -177,8 +177,10 @@ def test_apps_tool_stacked_on_a_variants_tool_is_refused_when_the_server_is_made
 
 
 def test_a_misspelt_audience_is_refused_naming_the_one_meant() -> None:
-    with pytest.raises(ValueError, match=r"'programatic/structured' names no audience: did you mean programmatic/structured\?"):
+    with pytest.raises(DeclarationError, match=r"'programatic/structured' names no audience: did you mean programmatic/structured\?"):
         variant("programatic/structured", {"type": "object"})  # type: ignore[arg-type]
+    with pytest.raises(DeclarationError, match=r"a selector is written audience/format"):
+        variant("programmatic", {"type": "object"})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("listed_too", [False, True])

@@ -81,7 +81,8 @@ class ToolError(Exception):
 class DeclarationError(ValueError):
     """A tool declaration that breaks a SEP-3279 rule; the server refuses to start."""
 
-    def __init__(self, tool: str, rule: str, detail: str) -> None:
-        super().__init__(f"tool {tool!r} breaks the rule '{rule}': {detail}")
+    def __init__(self, tool: str | None, rule: str, detail: str) -> None:
+        """`tool`: None for a variant written before its tool is known (`variant(...)`)."""
+        super().__init__(f"{'a variant' if tool is None else f'tool {tool!r}'} breaks the rule '{rule}': {detail}")
         self.tool = tool
         self.rule = rule

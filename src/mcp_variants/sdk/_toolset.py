@@ -28,8 +28,10 @@ from ..protocol.versions import Era
 
 logger = logging.getLogger(__name__)
 
-# How a tool runs: given whatever context its adapter makes for the request, and canonical, validated arguments.
 Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
+"""How a `VariantTool` runs: `await run(context, arguments)` with whatever context its server makes for the request
+(`serve_tools(..., context=...)`) and the call's arguments, checked against its inputSchema; it returns an `Outcome`
+(a value, or a failure), or raises `ToolError`."""
 # How a tool reads a call's arguments before they are checked against its inputSchema (ToolError to refuse them).
 ArgumentReader = Callable[[Mapping[str, Any]], dict[str, Any]]
 
