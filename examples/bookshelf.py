@@ -43,12 +43,27 @@ SHELF = [Book(title="Middlemarch", author="George Eliot", year=1871),
          Book(title="Emma", author="Jane Austen", year=1815)]
 
 VIEW_HTML = """<!doctype html><html><body><ul id="shelf"></ul><script>
-addEventListener("message", (event) => {
-  const data = event.data?.params?.structuredContent;      // ui/notifications/tool-result: the view's own output
-  if (event.data?.method !== "ui/notifications/tool-result" || !data) return;
-  const items = data.titles.map((title) => Object.assign(document.createElement("li"), {textContent: title}));
-  document.getElementById("shelf").replaceChildren(...items);
+// The MCP Apps handshake, as ext-apps' App.connect() makes it: ui/initialize, then ui/notifications/initialized.
+// A host sends the tool's result only after it.
+const send = (message) => window.parent.postMessage({jsonrpc: "2.0", ...message}, "*");
+addEventListener("message", ({source, data}) => {
+  if (source !== window.parent || data?.jsonrpc !== "2.0") return;
+  if (data.id === 1 && data.result) send({method: "ui/notifications/initialized", params: {}});
+  if (data.method === "ui/notifications/tool-result") show(data.params);
 });
+send({id: 1, method: "ui/initialize",
+      params: {protocolVersion: "2026-01-26", appInfo: {name: "bookshelf", version: "1.0.0"}, appCapabilities: {}}});
+
+// One rule at every version: view data only from the ui output (2026-12-01: its audience says so). Any other
+// result (a host before 2026-12-01 passes the legacy one) is shown as its text content, never read as view data.
+function show(result) {
+  const ui = result.audience === "io.modelcontextprotocol/ui";
+  const lines = ui && !result.isError ? result.structuredContent.titles
+    : ui ? [result.structuredContent.error.message]
+    : (result.content ?? []).filter((block) => block.type === "text").map((block) => block.text);
+  const items = lines.map((line) => Object.assign(document.createElement("li"), {textContent: line}));
+  document.getElementById("shelf").replaceChildren(...items);
+}
 </script></body></html>"""
 
 apps = Apps()
@@ -107,7 +122,7 @@ def shelf_stats(since: int = 0) -> Stats:
     return Stats(books=len(books), authors=len({b.author for b in books}), oldest=min(b.year for b in books))
 
 
-mcp = MCPServer("bookshelf", version="1.0.0", extensions=[apps, variants], middleware=[variants.middleware])
+mcp = MCPServer("bookshelf", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

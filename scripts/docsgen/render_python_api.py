@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import inspect
 import re
+import typing
 from types import ModuleType
 from typing import Any
 
@@ -48,8 +49,9 @@ def render_python_api() -> dict[str, str]:
 
 
 def _entry(name: str, obj: Any) -> str:
-    kind = "class" if inspect.isclass(obj) else "alias" if not callable(obj) or not hasattr(obj, "__name__") else "function"
-    if kind == "alias":  # a type alias: SelectorName
+    is_alias = typing.get_origin(obj) is not None or not callable(obj) or not hasattr(obj, "__name__")
+    kind = "class" if inspect.isclass(obj) else "alias" if is_alias else "function"
+    if kind == "alias":  # a type alias (SelectorName, Runner): a subscripted type, callable though it is no function
         return "\n".join([f"### `{name}`", "", f"```python\n{name} = {obj}\n```", "", _doc_of_alias(name), ""])
     lines = [f"### `{name}`", "", f"```python\n{_signature(name, obj, kind)}\n```", "", _doc(obj), ""]
     if kind == "class":

@@ -7,7 +7,7 @@ from fastmcp import Context, FastMCP
 from fastmcp.apps import AppConfig
 from fastmcp.exceptions import ToolError as FastMCPToolError
 from fastmcp.server.middleware import Middleware, MiddlewareContext
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp_variants.fastmcp import ErrorKind, Results, ToolError, Variants, cli, variant
 
@@ -59,6 +59,30 @@ def fail(how: str) -> Sum:
     if how == "fastmcp":
         raise FastMCPToolError("FastMCP says no")
     raise ValueError("a secret the client must not read")
+
+
+class Ticket(BaseModel):
+    """An ordinary model: a required nullable field, an alias, a nested model that may be None."""
+
+    id: int
+    assignee: str | None
+    closed_by: Sum | None = Field(alias="closedBy")
+
+
+@variants.tool(variant("assistant/content", project=lambda t: f"ticket {t.id} closed"), variant("programmatic/structured", Ticket),
+               variant("assistant/structured", Ticket))
+def close_ticket(id: int) -> Ticket:
+    """Close a ticket nobody was assigned to."""
+    return Ticket(id=id, assignee=None, closedBy=None)
+
+
+NUMBER = {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}
+
+
+@variants.tool("assistant/content", variant("programmatic/structured", NUMBER))
+def breaks_schema() -> Results:
+    """Its programmatic output breaks its own schema: an invalid-output error, never sent."""
+    return Results({"assistant/content": "fine text", "programmatic/structured": {"n": "not a number"}})
 
 
 @variants.tool("assistant/content", "user/content")

@@ -11,7 +11,7 @@ from mcp.server.apps import Apps
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp_types import TextContent
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, View, cli, variant
 
@@ -45,8 +45,29 @@ async def projected(a: int, b: int, ctx: Context) -> Sum:
 
 @variants.tool("assistant/content", variant("programmatic/structured", STRICT, project=lambda _: {"n": "not a number"}))
 def breaks_schema() -> str:
-    """Its programmatic output breaks its own schema: an internal error, never sent."""
+    """Its programmatic output breaks its own schema: an invalid-output error, never sent."""
     return "fine text"
+
+
+class Person(BaseModel):
+    name: str
+    team: str | None
+
+
+class Ticket(BaseModel):
+    """An ordinary model: a required nullable field, an alias, a nested model that may be None."""
+
+    id: int
+    assignee: str | None
+    closed_by: Person | None = Field(alias="closedBy")
+    note: str | None = None
+
+
+@variants.tool(variant("assistant/content", project=lambda t: f"ticket {t.id} closed"), variant("programmatic/structured", Ticket),
+               variant("assistant/structured", Ticket))
+def close_ticket(id: int, by: str | None = None) -> Ticket:
+    """Close a ticket nobody was assigned to."""
+    return Ticket(id=id, assignee=None, closedBy=Person(name=by, team=None) if by else None)
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
@@ -57,6 +78,16 @@ def fails(how: str) -> Results:
     if how == "sdk":
         raise SdkToolError("the SDK's words")
     raise RuntimeError("a secret the client must not see")
+
+
+@variants.legacy_tool(variant("programmatic/structured", Sum, project=lambda n: {"total": n}))
+def legacy_fails(how: str) -> int:
+    """A migrated tool (`legacy_tool`) that fails with this package's ToolError or the SDK's, or succeeds."""
+    if how == "ours":
+        raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
+    if how == "sdk":
+        raise SdkToolError("the SDK's words")
+    return 3
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
@@ -88,7 +119,7 @@ def board() -> Results:
     return Results({"assistant/content": "a board of 3 cells", "io.modelcontextprotocol/ui/structured": {"cells": [1, 2, 3]}})
 
 
-extensions: list[Any] = [apps, variants]
+extensions: list[Any] = [variants]  # Variants applies the Apps it was given
 if "--stacked" in sys.argv:  # another server: one Apps, and a Variants that was not told of it
     other_apps, variants = Apps(), Variants()
     other_apps.add_html_resource("ui://sample/stacked.html", "<!doctype html><html></html>")

@@ -52,7 +52,9 @@ def test_older_versions_get_the_legacy_shapes(target: StdioTarget, version: str)
     tools = {t["name"]: t for t in target.exchange(version, None, "tools/list", {}).result["tools"]}
     assert all("outputVariants" not in t for t in tools.values())
     # No assistant/structured: no legacy outputSchema; programmatic and user schemas are never projected into it.
-    assert all("outputSchema" not in t for t in tools.values()), tools
+    assert all("outputSchema" not in t for name, t in tools.items() if name != "close_ticket"), tools
+    if version != "2024-11-05":  # no outputSchema before 2025-06-18
+        assert tools["close_ticket"]["outputSchema"]["required"] == ["id", "assignee", "closedBy"]  # assistant/structured's
     result = call(target, "lazy", {"a": 2, "b": 3}, version=version).result
     assert result["content"] == [{"type": "text", "text": "2 + 3 = 5"}] and "structuredContent" not in result
     assert "outputs" not in result
@@ -88,10 +90,28 @@ def test_a_bad_selector_is_refused_before_the_tool_runs_with_the_offered_list(ta
     assert legacy.error["code"] == -32602
 
 
-def test_a_schema_breach_is_an_internal_error_and_the_output_is_never_sent(target: StdioTarget) -> None:
-    result = call(target, "breaks_schema", {}, ["programmatic/structured"]).result
-    assert result["isError"] is True
-    assert "not a number" not in str(result) and outputs_of(result)["programmatic/structured"]["error"]["type"] == "internal"
+def test_a_schema_breach_is_an_invalid_output_error_and_the_output_is_never_sent(target: StdioTarget) -> None:
+    result = call(target, "breaks_schema", {}, ["programmatic/structured", "assistant/content"]).result
+    assert result["isError"] is True and "not a number" not in str(result)
+    error = outputs_of(result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-output" and "breaks_schema ran" in error["message"]
+    # The assistant is told the tool ran, and is not told of another audience's variant.
+    text = outputs_of(result)["assistant/content"][0]["text"]
+    assert "breaks_schema ran" in text and "programmatic" not in text
+
+
+@pytest.mark.parametrize("by", [None, "ada"])
+def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(target: StdioTarget, by: str | None) -> None:
+    listed = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    schema = listed["close_ticket"]["outputVariants"][1]["schema"]
+    assert "assignee" in schema["required"] and "closedBy" in schema["required"]  # pydantic's own schema
+    arguments = {"id": 7, **({"by": by} if by else {})}
+    result = call(target, "close_ticket", arguments, ["programmatic/structured", "assistant/structured"]).result
+    closed_by = {"name": by, "team": None} if by else None
+    expected = {"id": 7, "assignee": None, "closedBy": closed_by, "note": None}
+    assert "isError" not in result and outputs_of(result) == {"programmatic/structured": expected, "assistant/structured": expected}
+    legacy = call(target, "close_ticket", arguments, version="2025-11-25").result
+    assert legacy["structuredContent"] == expected and legacy["content"] == [{"type": "text", "text": "ticket 7 closed"}]
 
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
@@ -102,6 +122,16 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
     got = outputs_of(result)
     assert got["programmatic/structured"]["error"]["type"] == kind and text in got["programmatic/structured"]["error"]["message"]
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
+
+
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words")])
+def test_a_migrated_tool_keeps_the_legacy_words_and_a_typed_kind_whichever_toolerror(target: StdioTarget, how: str, kind: str,
+                                                                                     text: str) -> None:
+    legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result
+    assert legacy["isError"] is True and legacy["content"][0]["text"] == f"Error executing tool legacy_fails: {text}"
+    error = outputs_of(call(target, "legacy_fails", {"how": how}, ["programmatic/structured"]).result)["programmatic/structured"]
+    assert error["error"] == {"type": kind, "message": f"Error executing tool legacy_fails: {text}"}
+    assert call(target, "legacy_fails", {"how": "no"}, version="2025-11-25").result["isError"] is False  # as MCPServer said it
 
 
 def test_arguments_the_sdk_refuses_are_invalid_arguments_in_the_requested_outputs(target: StdioTarget) -> None:
@@ -161,6 +191,22 @@ def test_a_view_is_linked_served_and_fed_its_own_variant(target: StdioTarget) ->
     result = target.exchange(OUTPUTS_VERSION, UI_CAPABILITIES, "tools/call", params).result
     assert [o["audience"] for o in result["outputs"]] == ["assistant", "io.modelcontextprotocol/ui"]
     assert result["outputs"][1]["structuredContent"] == {"cells": [1, 2, 3]}
+
+
+@pytest.mark.parametrize("version", [OUTPUTS_VERSION, "2026-07-28", "2025-11-25"])
+def test_the_apps_given_to_variants_is_applied_by_it_and_advertised(target: StdioTarget, version: str) -> None:
+    """sample_server.py lists only `variants` in MCPServer(extensions=...): Variants(apps=apps) applies the Apps."""
+    if version == "2025-11-25":
+        capabilities = target.handshake(version, UI_CAPABILITIES).result["capabilities"]
+    else:
+        capabilities = target.exchange(version, UI_CAPABILITIES, "server/discover", {}).result["capabilities"]
+    # Wherever MCPServer advertises its extensions, the Apps is among them, as if it were listed.
+    assert ("io.modelcontextprotocol/ui" in capabilities.get("extensions", {})) == (
+        "io.github.mcp-variants/output-variants" in capabilities.get("extensions", {}))
+    if version != "2025-11-25":
+        assert "io.modelcontextprotocol/ui" in capabilities["extensions"]
+    page = target.exchange(version, UI_CAPABILITIES, "resources/read", {"uri": "ui://sample/board.html"}).result
+    assert page["contents"][0]["mimeType"] == "text/html;profile=mcp-app"
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])

@@ -127,7 +127,7 @@ def legacy_answers(script: Path, version: str, timeout: float = 30) -> tuple[lis
         tools = target.exchange(version, None, "tools/list", {}).result["tools"]
         for arguments in ({"text": "a b\nc"}, {"text": 5}):
             result = target.exchange(version, None, "tools/call", {"name": "text_stats", "arguments": arguments}).result
-            answers.append({k: result[k] for k in read if k in result} | {"isError": result.get("isError", False)})  # absent: false
+            answers.append({k: result[k] for k in read + ("isError",) if k in result})
     return [{k: t[k] for k in keep if k in t} for t in tools], answers
 
 

@@ -111,6 +111,22 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, h
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
 
 
+def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(target: Target) -> None:
+    expected = {"id": 7, "assignee": None, "closedBy": None}
+    assert outputs(call(target, "close_ticket", {"id": 7}, ["programmatic/structured", "assistant/structured"])) == {
+        "programmatic/structured": expected, "assistant/structured": expected}
+    legacy = call(target, "close_ticket", {"id": 7}, version="2025-11-25").result
+    assert legacy["structuredContent"] == expected and legacy.get("isError") is not True
+
+
+def test_a_schema_breach_is_an_invalid_output_error_and_the_output_is_never_sent(target: Target) -> None:
+    result = call(target, "breaks_schema", {}, ["programmatic/structured", "assistant/content"]).result
+    assert result["isError"] is True and "not a number" not in str(result)
+    got = {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
+    assert got["programmatic/structured"]["error"]["type"] == "invalid-output"
+    assert "breaks_schema ran" in got["assistant/content"][0]["text"] and "programmatic" not in got["assistant/content"][0]["text"]
+
+
 def test_arguments_fastmcp_refuses_are_invalid_arguments_in_the_requested_outputs(target: Target) -> None:
     result = call(target, "add", {"a": "x"}, ["programmatic/structured"]).result
     assert result["isError"] is True

@@ -48,3 +48,23 @@ def test_mypy_strict_passes_a_server_and_catches_a_misspelt_selector(tmp_path: P
     assert any(e.startswith("bad.py:14:") and "Literal['programatic/structured']" in e for e in errors), done.stdout  # variant(...)
     assert any(e.startswith("bad.py:16:") and "[dict-item]" in e for e in errors), done.stdout  # Results({...})
     assert len(errors) == 2, done.stdout
+
+
+TYPED_ENTRIES = '''from typing import Any
+
+from mcp_variants.sdk import Results, SelectorName
+from mcp_variants.sdk.lowlevel import Selector
+
+named: dict[SelectorName, Any] = {"assistant/content": "text"}
+by_selector: dict[Selector, Any] = {Selector("assistant", "content"): "text"}
+mixed: dict[SelectorName | Selector, Any] = {"assistant/content": "text"}
+results = [Results(named), Results(by_selector), Results(mixed), Results({"assistant/content": "text"})]
+'''
+
+
+def test_results_takes_a_mapping_typed_by_selector_names(tmp_path: Path) -> None:
+    """`Results` reads its entries covariantly: a `dict[SelectorName, Any]` is accepted, not only a literal."""
+    (tmp_path / "typed.py").write_text(TYPED_ENTRIES)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "typed.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stdout

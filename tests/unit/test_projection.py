@@ -242,7 +242,7 @@ def test_schema_breaking_projector_yields_is_error_and_reports_the_breach(bad: A
     for output in result["outputs"]:
         if output["format"] == "structured":
             assert schema_errors(ERROR_VALIDATOR, output["structuredContent"]) == []
-            assert output["structuredContent"]["error"]["type"] == "internal"
+            assert output["structuredContent"]["error"]["type"] == "invalid-output"
     assert breach is not None, "the schema breach was not reported"
     assert "synth" in str(breach) and "assistant/structured" in str(breach)
 

@@ -177,5 +177,34 @@ def test_apps_tool_stacked_on_a_variants_tool_is_refused_when_the_server_is_made
 
 
 def test_a_misspelt_audience_is_refused_naming_the_one_meant() -> None:
-    with pytest.raises(ValueError, match=r"'programatic/structured' names no audience: did you mean programmatic/structured\?"):
+    with pytest.raises(DeclarationError, match=r"'programatic/structured' names no audience: did you mean programmatic/structured\?"):
         variant("programatic/structured", {"type": "object"})  # type: ignore[arg-type]
+    with pytest.raises(DeclarationError, match=r"a selector is written audience/format"):
+        variant("programmatic", {"type": "object"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("listed_too", [False, True])
+def test_variants_applies_the_apps_it_was_given(listed_too: bool) -> None:
+    """`Variants(apps=apps)` registers the views' pages and the Apps' own tools; listing the Apps as well is harmless."""
+    apps = Apps()
+    variants = Variants(apps=apps)
+    apps.add_html_resource("ui://unit/other.html", "<!doctype html><html></html>")
+
+    @apps.tool(resource_uri="ui://unit/other.html")
+    def apps_own() -> str:
+        return "an Apps tool"
+
+    @variants.tool("assistant/content", variant("io.modelcontextprotocol/ui/structured", {"type": "object"}),
+                   view=View("ui://unit/page.html", "<!doctype html><html></html>"))
+    def shown() -> Results:
+        return Results({"assistant/content": "shown", "io.modelcontextprotocol/ui/structured": {}})
+
+    mcp = MCPServer("apps", extensions=[apps, variants] if listed_too else [variants], middleware=[variants.middleware])
+
+    async def main() -> tuple[set[str], set[str]]:
+        async with Client(mcp, mode="2026-07-28") as client:
+            uris = {str(r.uri) for r in (await client.list_resources()).resources}
+            return uris, {t.name for t in (await client.list_tools()).tools}
+
+    uris, names = anyio.run(main)
+    assert uris == {"ui://unit/other.html", "ui://unit/page.html"} and names == {"apps_own", "shown"}

@@ -1,4 +1,4 @@
-"""A success output that breaks its schema (a bug of ours) is answered as an internal error, and
+"""A success output that breaks its schema (a bug of ours) is answered as an invalid-output error, and
 the server (its public server API, sdk/_toolset.py), not the sans-I/O core, logs it: a real server process with one projector broken."""
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ main(sys.argv[1:])
 ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
-def test_a_schema_breach_is_an_internal_error_logged_by_the_server(tmp_path: Path) -> None:
+def test_a_schema_breach_is_an_invalid_output_error_logged_by_the_server(tmp_path: Path) -> None:
     request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_kernels", "arguments": {}, "_meta": ENVELOPE}}
     done = subprocess.run([sys.executable, "-c", BROKEN_SERVER, "serve", "--root", str(tmp_path)], input=json.dumps(request) + "\n",
                           capture_output=True, text=True, timeout=50)
     [line] = [line for line in done.stdout.splitlines() if line.strip()]
     result = json.loads(line)["result"]
     assert result["isError"] is True and "structuredContent" not in result
-    assert "invalid assistant/structured output" in result["content"][0]["text"]
+    assert "list_kernels ran, but its result does not match the output schema" in result["content"][0]["text"]
     [logged] = [line for line in done.stderr.splitlines() if "breaks the schema" in line]
     assert " ERROR mcp_variants.sdk._toolset: " in logged and "list_kernels" in logged and "assistant/structured" in logged

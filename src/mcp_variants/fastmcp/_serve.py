@@ -52,7 +52,8 @@ def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1
     `stateless_http`, `event_store`, `session_idle_timeout` in place of the limit's, ...)."""
     hosts = [*allowed_hosts, *((host,) if is_loopback(host) else ())]
     bridged = Middleware(BridgeMiddleware, max_body_bytes=limits.max_body_bytes, rewrite=bridging(bridge))
-    http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
+    if limits != DEFAULT_LIMITS:  # else FastMCP's own default
+        http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
     return server.http_app(path=path, transport="http", middleware=[bridged, *middleware],
                            allowed_hosts=hosts or None, **http_app_kwargs)
 
@@ -66,18 +67,20 @@ async def serve_http(server: FastMCP[Any], *, host: str = "127.0.0.1", port: int
     import uvicorn
 
     app = http_app(server, host=host, allowed_hosts=allowed_hosts, limits=limits, bridge=bridge, **http_app_kwargs)
+    guarded = limits.read_timeout is not None or limits.max_connections is not None
     config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2,
-                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections) if guarded else "h11")
     await uvicorn.Server(config).serve(sockets=[listen(host, port)])
 
 
 def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
-        port: int = 8000, bridge: bool | None = None) -> None:
-    """`FastMCP.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+        port: int = 8000, bridge: bool | None = None, limits: HttpLimits = DEFAULT_LIMITS) -> None:
+    """`FastMCP.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp. `limits`: FastMCP's and the
+    SDK's defaults unless given (`HttpLimits.personal()`, or your own)."""
     if transport == "stdio":
         anyio.run(lambda: serve_stdio(server, bridge=bridge))
     else:
-        anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge))
+        anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge, limits=limits))
 
 
 def cli(server: FastMCP[Any], argv: list[str] | None = None) -> None:

@@ -12,7 +12,8 @@ from typing import Generic
 import anyio
 
 from .. import telemetry
-from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.errors import ToolError
+from .errors import JupyterErrorKind
 from .refusals import no_kernel
 from .run_loop import RunningKernel, S, run_code
 from .runtime import Execution, KernelspecChoice, OutputsListener, Progress, RunStatus
@@ -101,7 +102,8 @@ class KernelPool(ABC, Generic[S]):
             kernel_id, restarted = await self.default_kernel()
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
-            raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
+            raise ToolError(JupyterErrorKind.KERNEL_DIED,
+                            f"Kernel {kernel_id} is no longer running; restart the notebook to get a new one.")
         async with kernel.lock:
             await self._before_run(kernel)
             with telemetry.kernel_execution(kernel.kernel_id, kernel.name) as span:

@@ -19,7 +19,8 @@ from typing import Any
 
 import jsonschema_rs
 
-from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.errors import ToolError
+from .errors import JupyterErrorKind
 
 KNOWN_MINORS = range(6)  # nbformat 4.0 to 4.5: the schema files nbformat ships
 
@@ -30,12 +31,12 @@ def _module(name: str) -> Any:
 
 
 def parse(text: str, path: str) -> dict[str, Any]:
-    """A notebook read as nbformat 4; ToolError(ErrorKind.INVALID_NOTEBOOK) for a damaged file."""
+    """A notebook read as nbformat 4; ToolError(JupyterErrorKind.INVALID_NOTEBOOK) for a damaged file."""
     nbformat = _module("nbformat")
     try:
         return dict(nbformat.reads(text, as_version=4))
     except Exception as exc:  # nbformat raises several kinds for a damaged file
-        raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {exc}") from None
+        raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {exc}") from None
 
 
 def without_transient(notebook: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def check(notebook: dict[str, Any]) -> bool:
     try:
         nbformat.validate(nbformat.from_dict(notebook))
     except nbformat.ValidationError as exc:
-        raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"refusing to write an invalid notebook: {exc.message}") from None
+        raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK, f"refusing to write an invalid notebook: {exc.message}") from None
     return False
 
 

@@ -7,12 +7,13 @@ import re
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from ..protocol.errors import ErrorKind, ToolError
+from ..protocol.errors import ToolError
+from .errors import JupyterErrorKind
 
 
 class PathOutsideRoot(ToolError):
     def __init__(self, message: str) -> None:
-        super().__init__(ErrorKind.PATH_OUTSIDE_ROOT, message)
+        super().__init__(JupyterErrorKind.PATH_OUTSIDE_ROOT, message)
 
 
 def clean_relative(relative: str) -> PurePosixPath:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..protocol.errors import ErrorKind, ToolError
 from . import namespace
+from .errors import JupyterErrorKind
 from .runtime import Execution, Kernels, RunStatus
 
 
@@ -57,7 +58,7 @@ async def read_variables(kernels: Kernels, kernel_id: str | None, request: dict[
         raise ToolError(ErrorKind.TIMEOUT, f"The kernel did not describe its variables within {timeout:g} s "
                                            f"({_why_not(execution)}).")
     if execution.status is RunStatus.DIED:
-        raise ToolError(ErrorKind.KERNEL_DIED, "The kernel died while describing its variables.")
+        raise ToolError(JupyterErrorKind.KERNEL_DIED, "The kernel died while describing its variables.")
     printed = "".join(o.get("text", "") for o in execution.outputs if o["output_type"] == "stream")
     line = next((ln for ln in printed.split("\n") if ln.startswith(namespace.MARKER)), None)
     if line is None:

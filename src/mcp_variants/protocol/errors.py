@@ -3,6 +3,7 @@ with isError), a declaration that breaks a rule (no start)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
@@ -24,35 +25,54 @@ class ProtocolError(Exception):
 
 
 class ErrorKind(StrEnum):
-    """Why a tool failed: `error.type` of its structured error outputs (variants/shapes/error.json).
+    """Why a tool failed, in the kinds any server has: `error.type` of its structured error outputs
+    (variants/shapes/error.json).
 
-    The values are on the wire; a client may branch on them, so they are never renamed.
+    A `ToolError`'s kind is any string: these, or a server's own (a `StrEnum` of its own, as the Jupyter tools'
+    `JupyterErrorKind`, or a plain string), written as lowercase words joined by hyphens. The values are on the
+    wire; a client may branch on them, so they are never renamed.
     """
 
-    INVALID_ARGUMENTS = "invalid-arguments"
-    NOT_FOUND = "not-found"
-    NO_NOTEBOOK = "no-notebook"  # a notebook tool was called without a notebook, and the client has no default
-    PATH_OUTSIDE_ROOT = "path-outside-root"
-    INVALID_NOTEBOOK = "invalid-notebook"
-    EXECUTION_ERROR = "execution-error"
-    TIMEOUT = "timeout"
-    KERNEL_DIED = "kernel-died"
-    UNREACHABLE = "unreachable"  # a Jupyter server that does not answer
-    UNAUTHORIZED = "unauthorized"  # a Jupyter server that refuses the token
-    CONFLICT = "conflict"  # a notebook changed on the Jupyter server after an edit read it: nothing written
-    TOOL_ERROR = "tool-error"  # a failure a tool reports in its own words (the SDK's ToolError, on the public server API)
-    INTERNAL = "internal"  # a bug of ours
+    INVALID_ARGUMENTS = "invalid-arguments"  # the arguments break the tool's inputSchema, or the tool refuses them
+    NOT_FOUND = "not-found"  # what the call names does not exist
+    TIMEOUT = "timeout"  # the work did not finish in the time allowed
+    UNREACHABLE = "unreachable"  # a service the tool needs does not answer
+    UNAUTHORIZED = "unauthorized"  # a service the tool needs refuses its credentials
+    CONFLICT = "conflict"  # what the call would change changed since it was read: nothing written
+    TOOL_ERROR = "tool-error"  # a failure a tool reports in its own words, with no kind (the SDK's or FastMCP's ToolError)
+    INVALID_OUTPUT = "invalid-output"  # the tool ran, but a requested output broke its declared schema: not delivered
+    INTERNAL = "internal"  # an exception no tool meant: a bug of the server's
+
+
+KIND: Final = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+RESERVED_DETAILS: Final = frozenset({"type", "message"})
 
 
 @dataclass(eq=False)
 class ToolError(Exception):
     """A tool that ran and failed: raised by a tool or a runtime, or returned in an Outcome; answered
-    with isError and this kind and message, never as a protocol error and never as a traceback of ours."""
+    with isError and this kind and message, never as a protocol error and never as a traceback of ours.
 
-    kind: ErrorKind
+    `kind`: an `ErrorKind`, or a server's own kind (any string of lowercase words joined by hyphens, e.g. a
+    `StrEnum` of its own); it is `error.type` on the wire. `message`: what the model and the person read, the
+    text of every content error output and `error.message`. `details`: more keys of the structured error
+    object, beside `type` and `message` (which they cannot replace), each a JSON value: `ename`, `evalue` and
+    `traceback` (strings, a list of strings) are the error shape's own; any other key is the tool's, and every
+    audience that asked for a structured output receives it, so it holds nothing one of them must not see.
+    `partial`: what the tool produced before failing, for its own error projectors.
+    """
+
+    kind: str
     message: str
-    details: dict[str, Any] = field(default_factory=dict)  # more keys of the error object: ename, evalue, traceback
-    partial: Any = None  # what the tool produced before failing, for its own error projectors
+    details: dict[str, Any] = field(default_factory=dict)
+    partial: Any = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or not KIND.fullmatch(self.kind):
+            raise ValueError(f"a ToolError's kind is lowercase words joined by hyphens (not-found, ticket-closed), not {self.kind!r}")
+        if RESERVED_DETAILS & self.details.keys():
+            raise ValueError(f"a ToolError's details cannot replace {sorted(RESERVED_DETAILS & self.details.keys())}: "
+                             "give the kind and the message as such")
 
     def __str__(self) -> str:
         return self.message
@@ -61,7 +81,8 @@ class ToolError(Exception):
 class DeclarationError(ValueError):
     """A tool declaration that breaks a SEP-3279 rule; the server refuses to start."""
 
-    def __init__(self, tool: str, rule: str, detail: str) -> None:
-        super().__init__(f"tool {tool!r} breaks the rule '{rule}': {detail}")
+    def __init__(self, tool: str | None, rule: str, detail: str) -> None:
+        """`tool`: None for a variant written before its tool is known (`variant(...)`)."""
+        super().__init__(f"{'a variant' if tool is None else f'tool {tool!r}'} breaks the rule '{rule}': {detail}")
         self.tool = tool
         self.rule = rule

@@ -59,13 +59,24 @@ def build_result(
             result = _success(declaration, selectors, era, outcome.value, projectors, validators)
         except SchemaBreach as found:
             breach = found
-            failure = ToolError(ErrorKind.INTERNAL, f"The server produced an invalid {breach.selector} output; this is a server bug.")
+            failure = invalid_output(declaration.name)
             result = _failure(declaration, selectors, era, failure, projectors, validators)
     else:
         result = _failure(declaration, selectors, era, outcome.failure, projectors, validators)
     if outcome.meta:
         result["_meta"] = dict(outcome.meta)
     return BuiltResult(result, breach)
+
+
+def invalid_output(tool: str) -> ToolError:
+    """What every requested audience is told when a success output broke its own schema (docs/choices.md, "An
+    output that breaks its schema"). The tool ran, so no output may say it did not; the result cannot be delivered,
+    since a successful result holds every requested output and each structured one conforms (SEP-3279). It names
+    the tool and no variant or field: an assistant output must not describe another audience's output, and the
+    value may not be for this audience. The author reads the variant, the field and the problem in the log."""
+    return ToolError(ErrorKind.INVALID_OUTPUT,
+                     f"{tool} ran, but its result does not match the output schema it declares, so it cannot be returned "
+                     "(a bug in the server; its log names the field). What the tool did is done: do not assume it did not run.")
 
 
 class SchemaBreach(Exception):

@@ -30,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 
 class GuardedH11Protocol(H11Protocol):
-    def __init__(self, *args: Any, read_timeout: float, max_connections: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, read_timeout: float | None, max_connections: int | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.read_timeout = read_timeout
         self.max_connections = max_connections
@@ -38,15 +38,15 @@ class GuardedH11Protocol(H11Protocol):
         self.waiting_since: float | None = None  # when it began to wait for a request's headers
 
     @classmethod
-    def factory(cls, read_timeout: float, max_connections: int) -> Any:
-        """What uvicorn's `Config(http=...)` takes: it builds one protocol per connection."""
+    def factory(cls, read_timeout: float | None, max_connections: int | None) -> Any:
+        """What uvicorn's `Config(http=...)` takes: it builds one protocol per connection. None: no deadline, no cap."""
         return functools.partial(cls, read_timeout=read_timeout, max_connections=max_connections)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._watch()
         open_ = [c for c in self.connections if not c.transport.is_closing()]
-        if len(open_) > self.max_connections:
+        if self.max_connections is not None and len(open_) > self.max_connections:
             self._make_room(open_)
 
     def data_received(self, data: bytes) -> None:
@@ -70,6 +70,8 @@ class GuardedH11Protocol(H11Protocol):
     def _watch(self, progress: bool = False) -> None:
         """Arm the deadline for what the connection waits for now: headers (counted from when it began to
         wait), body (counted from the last piece), or nothing."""
+        if self.read_timeout is None:
+            return
         if self._awaits_headers():
             if self.waiting_since is None:
                 self.waiting_since = time.monotonic()

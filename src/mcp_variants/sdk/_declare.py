@@ -11,9 +11,9 @@ combinations or a known extension's; every schema valid JSON Schema 2020-12).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
 import pydantic_core
 from mcp.server.mcpserver import Audio, Image
@@ -21,6 +21,7 @@ from mcp_types import ContentBlock
 from pydantic import BaseModel, TypeAdapter
 
 from ..protocol.declarations import parse_declaration
+from ..protocol.errors import DeclarationError
 from ..protocol.projection import ToolProjectors
 from ..protocol.types import CORE_AUDIENCES, Selector, ToolDeclaration
 from ._toolset import ResultsMismatch
@@ -74,11 +75,12 @@ def parse_selector(selector: SelectorName | str | Selector, *, declaring: bool =
         return selector
     audience, _, fmt = selector.rpartition("/")
     if not audience or fmt not in ("content", "structured"):
-        raise ValueError(f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}")
+        written = f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}"
+        raise DeclarationError(None, "a selector is audience/format", written) if declaring else ValueError(written)
     if declaring and audience not in CORE_AUDIENCES and "." not in audience:  # an extension's audience is its reverse-DNS identifier
         close = difflib.get_close_matches(audience, sorted(CORE_AUDIENCES), n=1)
         hint = f"did you mean {close[0]}/{fmt}?" if close else f"the audiences are {', '.join(sorted(CORE_AUDIENCES))}, or an extension's"
-        raise ValueError(f"{selector!r} names no audience: {hint}")
+        raise DeclarationError(None, "a selector names a core audience, or an extension's", f"{selector!r} names no audience: {hint}")
     return Selector(audience, fmt)
 
 
@@ -91,15 +93,30 @@ def schema_of(schema: SchemaLike) -> dict[str, Any]:
     raise TypeError(f"a variant's schema is a pydantic model class or a JSON Schema mapping, not {schema!r}")
 
 
+_Key_co = TypeVar("_Key_co", covariant=True)
+
+
+class Entries(Protocol[_Key_co]):
+    """A mapping as `Results` reads it, covariant in its keys (a `Mapping`'s are not): a `dict[SelectorName, Any]`
+    is `Entries[SelectorName | Selector]`, as a dict literal is."""
+
+    def items(self) -> Iterable[tuple[_Key_co, Any]]: ...
+
+
 class Results:
     """The result union: one entry per declared variant, `Results({"assistant/content": text,
     "programmatic/structured": lambda: compute()})`. A callable entry is called only when its variant is requested,
     so a tool pays only for what the client asked for. It holds exactly the tool's declared selectors: one more or
-    one fewer fails the call, whatever was requested (`ResultsMismatch`)."""
+    one fewer fails the call, whatever was requested (`ResultsMismatch`).
+
+    The keys are `SelectorName`s or `Selector`s, in a dict literal or any mapping typed so (`dict[SelectorName, Any]`),
+    so a type checker catches a misspelt key. A `dict[str, Any]` is refused by the type checker for that reason (it
+    would let `"programatic/structured"` through); at run time it works, and a wrong key fails the call with
+    `ResultsMismatch`."""
 
     __slots__ = ("_entries",)
 
-    def __init__(self, entries: Mapping[SelectorName | Selector, Any]) -> None:
+    def __init__(self, entries: Entries[SelectorName | Selector]) -> None:
         self._entries: dict[Selector, Any] = {parse_selector(key, declaring=False): value for key, value in entries.items()}
 
     @property
@@ -116,10 +133,22 @@ class Results:
 
 
 def to_wire_value(selector: Selector, value: Any) -> Any:
-    """An output as JSON: a content output's value as content blocks; a structured one as pydantic serialises it."""
+    """An output as JSON: a content output's value as content blocks; a structured one as `structured_json` makes it."""
     if selector.format == "content":
         return content_blocks(value)
-    return _jsonable(value)
+    return structured_json(value)
+
+
+def structured_json(value: Any) -> Any:
+    """A structured value as JSON, exactly as the schema `schema_of` gives for it describes it: a pydantic model by
+    its aliases and with every field, `None` ones included (a required `assignee: str | None` holding None is
+    `"assignee": null`, which its schema requires); a dataclass, a TypedDict, or a dict or list holding models,
+    likewise. Dropping `None` fields would break the schema of every required nullable field."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return pydantic_core.to_jsonable_python(value, by_alias=True)
 
 
 def content_blocks(value: Any) -> list[dict[str, Any]]:
@@ -132,22 +161,20 @@ def content_blocks(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, str):
         return [{"type": "text", "text": value}]
     if isinstance(value, Image):
-        return [_jsonable(value.to_image_content())]
+        return [_block(value.to_image_content())]
     if isinstance(value, Audio):
-        return [_jsonable(value.to_audio_content())]
+        return [_block(value.to_audio_content())]
     if isinstance(value, dict) and value.get("type") in CONTENT_BLOCK_TYPES:
-        return [_jsonable(_CONTENT_BLOCK.validate_python(value))]
+        return [_block(_CONTENT_BLOCK.validate_python(value))]
     if isinstance(value, BaseModel) and isinstance(value, ContentBlock):
-        return [_jsonable(value)]
+        return [_block(value)]
     return [{"type": "text", "text": pydantic_core.to_json(value, fallback=str, indent=2).decode()}]
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if isinstance(value, dict | list | str | int | float | bool) or value is None:
-        return value
-    return TypeAdapter(type(value)).dump_python(value, mode="json")
+def _block(block: BaseModel) -> dict[str, Any]:
+    """A content block as the wire has it: its optional fields that are unset left out, as the SDK sends them."""
+    dumped: dict[str, Any] = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped
 
 
 def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable[[Any], Any] | None = None) -> ToolProjectors:

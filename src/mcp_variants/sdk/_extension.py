@@ -30,6 +30,7 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import inspect
 import logging
@@ -40,7 +41,7 @@ from typing import Any, Final, TypeVar
 import anyio
 from mcp.server.apps import Apps, ResourceCsp, ResourcePermissions, Visibility
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.extension import Extension, ToolBinding
+from mcp.server.extension import Extension, ResourceBinding, ToolBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool
@@ -105,7 +106,10 @@ class Variants(Extension):
     """Tools with declared output variants, on an `MCPServer`.
 
     `apps`: the SDK's `Apps` extension, for tools with a `view=` (MCP Apps): their `ui://` resources are added to
-    it, and the `io.modelcontextprotocol/ui` audience is served. List it too: `extensions=[apps, variants]`.
+    it, and the `io.modelcontextprotocol/ui` audience is served. This extension applies it: `MCPServer(extensions=
+    [variants])` registers the Apps' resources and tools (`@apps.tool` ones too) and advertises
+    `io.modelcontextprotocol/ui` in `initialize` and `server/discover`, so nothing is registered twice; listing
+    the same `Apps` in `extensions` as well is harmless (the SDK keeps the first registration) and logged.
     `served_extensions`: other extension audiences (SEP-2133 identifiers) whose variants a tool may declare; a
     request sees them only when it negotiated the extension.
     """
@@ -123,6 +127,7 @@ class Variants(Extension):
         self._applied = False  # MCPServer has read tools(): a tool declared later would never be listed
         self._listing_seen = False
         self._told_unbridged = False
+        self._told_listed_twice = False
         self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
 
     def settings(self) -> dict[str, Any]:
@@ -181,7 +186,8 @@ class Variants(Extension):
                     **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
         the audience, its outputSchema as that one structured variant (_migrate.py); `more` variants beside them.
-        Its failures read as MCPServer words them (`Error executing tool NAME: ...`)."""
+        Its failures read as MCPServer words them (`Error executing tool NAME: ...`), whichever `ToolError` it raises:
+        this package's keeps its kind, the SDK's is `tool-error`; and its results say `"isError": false` as before."""
 
         def decorator(fn: _Fn) -> _Fn:
             registered = self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
@@ -192,12 +198,18 @@ class Variants(Extension):
 
     def tools(self) -> list[ToolBinding]:
         self._applied = True
-        if self._apps is not None:
-            twice = sorted(self._functions[binding.fn] for binding in self._apps.tools() if binding.fn in self._functions)
-            if twice:
-                raise DeclarationError(", ".join(twice), "a tool is registered once",
-                                       "registered with @apps.tool too: give its view with variants.tool(..., view=View(...))")
-        return list(self._bindings)
+        if self._apps is None:
+            return list(self._bindings)
+        apps_tools = list(self._apps.tools())
+        twice = sorted(self._functions[binding.fn] for binding in apps_tools if binding.fn in self._functions)
+        if twice:
+            raise DeclarationError(", ".join(twice), "a tool is registered once",
+                                   "registered with @apps.tool too: give its view with variants.tool(..., view=View(...))")
+        return [*self._bindings, *apps_tools]  # the Apps' own tools, as MCPServer would add them were it listed
+
+    def resources(self) -> list[ResourceBinding]:
+        """The views' `ui://` pages (and any other resource of the `Apps` given): this extension applies the Apps."""
+        return list(self._apps.resources()) if self._apps is not None else []
 
     def _check_audiences(self, name: str, specs: Sequence[VariantSpec], view: View | None) -> None:
         """An extension audience is declared only where this server serves the extension, and a view comes with
@@ -243,6 +255,8 @@ class Variants(Extension):
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: MCPServer answers it
             call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
+            if name in self._legacy:
+                call.result.setdefault("isError", False)  # a migrated tool's results say it, as MCPServer's did
             if _CURRENT.get() is call:
                 return CallToolResult(content=[])  # the interceptor answers with call.result
             return CallToolResult.model_validate(call.result)
@@ -253,8 +267,8 @@ class Variants(Extension):
     async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any], legacy: bool) -> Outcome:
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
-        except ToolError as exc:
-            return Outcome(failure=exc)
+        except ToolError as exc:  # its kind, and for a migrated tool the words MCPServer put before its message
+            return Outcome(failure=dataclasses.replace(exc, message=f"Error executing tool {name}: {exc.message}") if legacy else exc)
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:
@@ -311,7 +325,31 @@ class Variants(Extension):
             logger.warning("this server runs outside mcp_variants.sdk's transports (MCPServer.run?): the installed SDK "
                            "refuses 2026-12-01 clients with -32022 before any handler runs. Serve it with "
                            "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it) to answer them.")
-        return with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs)
+        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs)
+        if self._apps is not None:
+            self._advertise_apps(ctx.method, result)
+        return result
+
+    def _advertise_apps(self, method: str, result: HandlerResult) -> None:
+        """`io.modelcontextprotocol/ui` among the capabilities' extensions (SEP-2133) of initialize and discover,
+        beside this extension's own wherever MCPServer advertises extensions: the Apps is applied by this extension,
+        so MCPServer does not advertise it itself."""
+        if method not in ("initialize", "server/discover") or not isinstance(result, dict):
+            return
+        capabilities = result.get("capabilities")
+        if not isinstance(capabilities, dict):
+            return
+        extensions = capabilities.get("extensions")
+        if not isinstance(extensions, dict):
+            return  # a version whose capabilities carry no extensions: MCPServer advertises none there
+        if UI_EXTENSION in extensions:
+            if not self._told_listed_twice:
+                self._told_listed_twice = True
+                logger.info("the Apps given to Variants(apps=...) is also in MCPServer(extensions=[...]): Variants applies "
+                            "it, so list it once (extensions=[variants])")
+            return
+        assert self._apps is not None
+        extensions[UI_EXTENSION] = self._apps.settings()
 
 
 def with_variants(ctx: ServerRequestContext[Any, Any], result: HandlerResult, tools: ToolSet, served: frozenset[str],

@@ -63,16 +63,25 @@ class BearerAuth:
 
 @dataclass(frozen=True)
 class HttpLimits:
-    """What one client may hold (docs/reference/security.md). The SDK's defaults (30 minutes, 10,000 sessions)
-    let a client that never ends its sessions pin 1.6 GB; these fit one person's clients."""
+    """What one client may hold over streamable HTTP. `HttpLimits()` is the SDK's own defaults (a 4 MiB body,
+    sessions idle for 30 minutes, 10,000 of them) and uvicorn's (no read deadline, no connection cap): a server moved
+    onto this API serves as it did. `HttpLimits.personal()` is what the Jupyter server runs with, fit for one person's
+    clients (docs/reference/security.md): the SDK's defaults let a client that never ends its sessions pin 1.6 GB.
+    Give either, or your own, to `run(..., limits=...)`, `serve_http` or `streamable_http_app`."""
 
     max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
-    session_idle_timeout: float = 600.0  # seconds without a request in flight or an open GET stream
-    max_sessions: int = 100
-    read_timeout: float = 10.0  # for a request's headers, and between pieces of its body
-    max_connections: int = 200
+    session_idle_timeout: float | None = 1800.0  # seconds without a request in flight or an open GET stream; None: never
+    max_sessions: int | None = 10_000  # None: no cap
+    read_timeout: float | None = None  # for a request's headers, and between pieces of its body (_connections.py)
+    max_connections: int | None = None  # open at once; over it, the one waiting longest for a request is closed
     max_events: int = DEFAULT_MAX_EVENTS  # SSE events kept for a stream resumed with Last-Event-ID (_events.py)
     retry_ms: int = DEFAULT_RETRY_MS  # the SSE `retry` field each stream's priming event carries
+
+    @classmethod
+    def personal(cls) -> HttpLimits:
+        """Limits for one person's clients: sessions idle 10 minutes, 100 of them, a request's headers and each
+        piece of its body within 10 s, 200 connections."""
+        return cls(session_idle_timeout=600.0, max_sessions=100, read_timeout=10.0, max_connections=200)
 
 
 def host_patterns(host: str, allowed_hosts: Sequence[str] = ()) -> list[str]:

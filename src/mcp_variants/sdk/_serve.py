@@ -122,9 +122,10 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
 
     app = streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts, bridge=bridge,
                               token_verifier=token_verifier, auth=auth)
+    guarded = limits.read_timeout is not None or limits.max_connections is not None
     config = uvicorn.Config(app, host=host, port=port,
                             log_level="warning", lifespan="on", access_log=False,
-                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections))
+                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections) if guarded else "h11")
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there
     # before it; with the default one the process would die before the caller's cleanup. A no-op lets it return.
     for handled in (signal.SIGTERM, signal.SIGINT):
@@ -146,12 +147,13 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
 
 
 def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "stdio", *, host: str = "127.0.0.1",
-        port: int = 8000, token: str | None = None, bridge: bool | None = None) -> None:
-    """`MCPServer.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+        port: int = 8000, token: str | None = None, bridge: bool | None = None, limits: HttpLimits = DEFAULT_LIMITS) -> None:
+    """`MCPServer.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp. `limits`: the SDK's
+    defaults unless given (`HttpLimits.personal()`, or your own)."""
     if transport == "stdio":
         anyio.run(lambda: serve_stdio(server, bridge=bridge))
     else:
-        anyio.run(lambda: serve_http(server, host=host, port=port, token=token, bridge=bridge))
+        anyio.run(lambda: serve_http(server, host=host, port=port, token=token, bridge=bridge, limits=limits))
 
 
 def cli(server: AnyServer, argv: list[str] | None = None) -> None:

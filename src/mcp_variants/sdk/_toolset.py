@@ -28,8 +28,10 @@ from ..protocol.versions import Era
 
 logger = logging.getLogger(__name__)
 
-# How a tool runs: given whatever context its adapter makes for the request, and canonical, validated arguments.
 Runner = Callable[[Any, dict[str, Any]], Awaitable[Outcome]]
+"""How a `VariantTool` runs: `await run(context, arguments)` with whatever context its server makes for the request
+(`serve_tools(..., context=...)`) and the call's arguments, checked against its inputSchema; it returns an `Outcome`
+(a value, or a failure), or raises `ToolError`."""
 # How a tool reads a call's arguments before they are checked against its inputSchema (ToolError to refuse them).
 ArgumentReader = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -121,7 +123,8 @@ class ToolSet:
 
     def project(self, name: str, selectors: tuple[Selector, ...], era: Era, outcome: Outcome) -> dict[str, Any]:
         """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
-        breaks its schema is answered as an internal error and logged here: it is a bug of the tool's."""
+        breaks its schema is answered as an invalid-output error (the tool ran) and logged here, naming the tool,
+        the variant and the field: it is a bug of the tool's."""
         tool = self.tool(name)
         try:
             result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)

@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote, urlsplit
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
+from ..jupyter.errors import JupyterErrorKind
 from ..jupyter.paths import clean_relative
 from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import ChangeListener, Unwatch
@@ -52,7 +53,7 @@ def checked_path(path: str, uri: str) -> str:
 
 def failure(exc: ToolError, uri: str) -> MCPError:
     """A runtime's failure to read a notebook, as a protocol error (resources/read has no isError)."""
-    code = INVALID_PARAMS if exc.kind in (ErrorKind.NOT_FOUND, ErrorKind.PATH_OUTSIDE_ROOT) else INTERNAL_ERROR
+    code = INVALID_PARAMS if exc.kind in (ErrorKind.NOT_FOUND, JupyterErrorKind.PATH_OUTSIDE_ROOT) else INTERNAL_ERROR
     return MCPError(code, hinted(exc).message, {"uri": uri, "type": str(exc.kind)})
 
 

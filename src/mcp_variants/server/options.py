@@ -109,7 +109,7 @@ def _compat_servers() -> list[str]:
     return compat_servers()
 
 
-LIMITS, HTTP = Limits(), HttpLimits()
+LIMITS, HTTP = Limits(), HttpLimits.personal()
 IMAGE_MODES = [m.value for m in ImageMode]
 
 SERVE_OPTIONS: tuple[Option, ...] = (

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..images import ImagePolicy
+from ..jupyter.errors import JupyterErrorKind
 from ..jupyter.outputs import strip_ansi
 from ..output_links import cell_output_uri
 from ..protocol.errors import ErrorKind, ToolError
@@ -28,7 +29,7 @@ from .shared.tool_context import ToolContext
 KIND = "notebook.execute"
 OUTPUT_HINT = "request programmatic/structured for every output, or read_cell for one cell"  # the summary cut
 IMAGES_HINT = "read_cell shows a cell's images; user/content has them for people"
-STATUS = {ErrorKind.EXECUTION_ERROR: "error", ErrorKind.TIMEOUT: "timeout", ErrorKind.KERNEL_DIED: "died"}
+STATUS: dict[str, str] = {JupyterErrorKind.EXECUTION_ERROR: "error", ErrorKind.TIMEOUT: "timeout", JupyterErrorKind.KERNEL_DIED: "died"}
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,7 @@ async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
         status = "ok" if failure is None else STATUS.get(failure.kind, "failed")
         cells.append(CellRun(record, status, view, failure))
         # A kernel that died took the earlier cells' state with it: the next cells would run in a new, empty one.
-        stopped = failure is not None and (stop_on_error or failure.kind is ErrorKind.KERNEL_DIED)
+        stopped = failure is not None and (stop_on_error or failure.kind == JupyterErrorKind.KERNEL_DIED)
     result = NotebookRun(path, start, end, len(notebook["cells"]), cells, ctx.limits.assistant_text_bytes, ctx.images)
     failed = result.failed
     if not failed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jupyter.errors import JupyterErrorKind
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
@@ -16,7 +17,7 @@ from .shared.tool_context import ToolContext
 async def run(ctx: ToolContext, args: dict[str, Any]) -> Outcome:
     if not args.get("notebook") and not ctx.client.notebook:
         hint = "this client has no default notebook" if ctx.client.persistent else "this request is stateless and has no default notebook"
-        raise ToolError(ErrorKind.NO_NOTEBOOK,
+        raise ToolError(JupyterErrorKind.NO_NOTEBOOK,
                         f"Nothing to unuse: {hint}. Name it: notebook='path/to.ipynb'; list_notebooks shows the open ones.")
     path = notebook_path(ctx, args)
     backend = ctx.backend

@@ -16,6 +16,7 @@ from tornado.web import HTTPError
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..contents_models import changed_meanwhile, version, walk
+from ..errors import JupyterErrorKind
 from ..file_notebooks import FileNotebooks
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative
@@ -65,7 +66,8 @@ class ServerContents(FileNotebooks):
         except HTTPError as exc:
             if exc.status_code == 404:
                 raise no_notebook(path) from None
-            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {exc.log_message or exc.reason}") from None
+            raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK,
+                            f"{path!r} is not a readable notebook: {exc.log_message or exc.reason}") from None
         # The manager marks cells "trusted" on read; that is not part of the file.
         return without_transient(model["content"]), version(model)
 

@@ -28,6 +28,7 @@ from jupyter_ydoc import YNotebook
 from pycrdt import Map, read_message
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..errors import JupyterErrorKind
 from ..live.cell_ids import find
 from ..live.contents import LiveDocument, Roster
 from ..live.edits import NotebookEdits
@@ -71,9 +72,9 @@ class ServerRooms:
             notebook = await extension.get_document(path=api_path(path), content_type="notebook", file_format="json",
                                                     copy=False, create=True)
         except Exception as exc:  # the room could not load the file
-            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"The shared document of {path!r} could not be opened: {exc}") from None
+            raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK, f"The shared document of {path!r} could not be opened: {exc}") from None
         if not isinstance(notebook, YNotebook):
-            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} has no notebook document in this server's collaboration.")
+            raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK, f"{path!r} has no notebook document in this server's collaboration.")
         return notebook
 
     def room_of(self, notebook: YNotebook) -> Any:

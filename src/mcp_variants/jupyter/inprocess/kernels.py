@@ -24,9 +24,10 @@ import anyio
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_core.utils import ensure_async
 
-from ...protocol.errors import ErrorKind, ToolError
+from ...protocol.errors import ToolError
 from ..contents_models import timestamp
 from ..embedded import ZmqChannels
+from ..errors import JupyterErrorKind
 from ..kernel_pool import KernelPool
 from ..paths import clean_relative
 from ..refusals import no_kernel, no_kernelspec
@@ -162,7 +163,7 @@ class ServerKernels(KernelPool[ServerChannels]):
         async with kernel.lock:
             if kernel_id not in self.kernels:
                 await self._forget(kernel)
-                raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
+                raise ToolError(JupyterErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
             await self.kernels.restart_kernel(kernel_id, now=True)
             # A fresh client: the old one's sockets hold messages from before the restart.
             await kernel.channels.close(shut_down=False)

@@ -20,6 +20,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from ...protocol.errors import ErrorKind, ToolError
+from ..errors import JupyterErrorKind
 from .rooms import DocumentSession, RoomClosed, Rooms, ack_at_once, closed_on_purpose, send_last
 from .sync import Barriers
 
@@ -185,6 +186,6 @@ def _as_tool_error(exc: Exception, path: str, url: str) -> ToolError:
     if isinstance(exc, ToolError):
         return exc
     if isinstance(exc, RoomClosed):
-        kind = ErrorKind.NOT_FOUND if exc.code == 4404 else ErrorKind.INVALID_NOTEBOOK
+        kind = ErrorKind.NOT_FOUND if exc.code == 4404 else JupyterErrorKind.INVALID_NOTEBOOK
         return ToolError(kind, f"The Jupyter server at {url} could not open the shared document of {path!r}: {exc.detail}")
     return ToolError(ErrorKind.UNREACHABLE, f"Could not join the shared document of {path!r} at {url} ({type(exc).__name__}).")

@@ -10,6 +10,7 @@ import httpx
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..contents_models import changed_meanwhile, version, walk
+from ..errors import JupyterErrorKind
 from ..file_notebooks import FileNotebooks
 from ..notebook_format import check, without_transient
 from ..paths import clean_relative
@@ -56,7 +57,7 @@ class RemoteContents(FileNotebooks):
         if response.status_code == 404:
             raise no_notebook(path)
         if response.status_code != 200:
-            raise ToolError(ErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
+            raise ToolError(JupyterErrorKind.INVALID_NOTEBOOK, f"{path!r} is not a readable notebook: {reason(response)}")
         model = response.json()
         # The server marks cells "trusted" on read; that is not part of the file.
         return without_transient(model["content"]), version(model)

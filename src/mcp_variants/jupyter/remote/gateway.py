@@ -41,7 +41,7 @@ class GatewayKernels(RemoteKernels):
         try:
             return await super().list_kernels()
         except ToolError as exc:
-            if exc.kind is not ErrorKind.UNAUTHORIZED:
+            if exc.kind != ErrorKind.UNAUTHORIZED:
                 raise
         # Listing refused (EG_LIST_KERNELS is off by default): ours, each still on the gateway.
         ours = [kernel_id for kernel_id in list(self._kernels) if await self._exists(kernel_id)]

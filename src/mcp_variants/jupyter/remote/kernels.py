@@ -9,6 +9,7 @@ import anyio
 
 from ...protocol.errors import ErrorKind, ToolError
 from ..contents_models import timestamp
+from ..errors import JupyterErrorKind
 from ..kernel_pool import KernelPool
 from ..refusals import Recourse, RuntimeRefusal, no_kernel
 from ..run_loop import RunningKernel, utc_now
@@ -106,7 +107,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
         if not await self._exists(kernel.kernel_id):
             self._untrack(kernel.kernel_id, died=True)
             await kernel.channels.close()
-            raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel.kernel_id} is gone from {self.server.name} (stopped, culled, "
+            raise ToolError(JupyterErrorKind.KERNEL_DIED, f"Kernel {kernel.kernel_id} is gone from {self.server.name} (stopped, culled, "
                                                    "or its server restarted); the next run without a kernel id starts a new one.")
         old, kernel.channels = kernel.channels, await open_channels(self.server, kernel.kernel_id)
         await old.close()
@@ -117,7 +118,7 @@ class RemoteKernels(KernelPool[WebSocketChannels]):
             response = await self.server.request("POST", f"api/kernels/{kernel_id}/restart")
             if response.status_code == 404:
                 await self._forget(kernel)
-                raise ToolError(ErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
+                raise ToolError(JupyterErrorKind.KERNEL_DIED, f"Kernel {kernel_id} is gone from the server; the next run starts a new one.")
             # A fresh websocket: the old one's queues hold messages from before the restart.
             old, kernel.channels = kernel.channels, await open_channels(self.server, kernel_id)
             await old.close()

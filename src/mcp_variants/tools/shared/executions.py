@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...images import INLINE_IMAGES, ImagePolicy, decoded
+from ...jupyter.errors import JupyterErrorKind
 from ...jupyter.outputs import strip_ansi
 from ...jupyter.runtime import Execution, RunStatus
 from ...protocol.errors import ErrorKind, ToolError
@@ -211,7 +212,7 @@ def _error_content(failure: ToolError, *, for_model: bool) -> list[dict[str, Any
         return [{"type": "text", "text": failure.message}]
     blocks = _run_blocks(view, for_model=for_model)
     said = f"{failure.details.get('ename', '')}: {failure.details.get('evalue', '')}".rstrip(": ")
-    if failure.kind == ErrorKind.EXECUTION_ERROR and said and failure.message.startswith(said) \
+    if failure.kind == JupyterErrorKind.EXECUTION_ERROR and said and failure.message.startswith(said) \
             and any(said in b.get("text", "") for b in blocks):  # the traceback above ends with the error: said once
         rest = failure.message.removeprefix(said).removeprefix(".").strip()
         return [*blocks, {"type": "text", "text": rest}] if rest else blocks
@@ -280,7 +281,7 @@ def execution_outcome(
         )
     if execution.status == RunStatus.DIED:
         return view, ToolError(
-            ErrorKind.KERNEL_DIED,
+            JupyterErrorKind.KERNEL_DIED,
             "The kernel died during this run. The next call starts a new kernel; variables from earlier runs are lost.",
             partial=view,
         )
@@ -292,4 +293,4 @@ def execution_outcome(
         message = f"{error['ename']}: {error['evalue']}".rstrip(": ")
     if execution.hint:  # a module the kernel lacks: where it would go (the runtime's), and how to pick another kernel
         message += f". {execution.hint} {KERNEL_CHOICE}"
-    return view, ToolError(ErrorKind.EXECUTION_ERROR, message, details=details, partial=view)
+    return view, ToolError(JupyterErrorKind.EXECUTION_ERROR, message, details=details, partial=view)

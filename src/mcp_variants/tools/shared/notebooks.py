@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
+from ...jupyter.errors import JupyterErrorKind
 from ...jupyter.notebook_model import ensure_ids, kernelspec_name
 from ...jupyter.paths import clean_relative
 from ...protocol.errors import ErrorKind, ToolError
@@ -18,7 +19,7 @@ def notebook_path(ctx: ToolContext, args: dict[str, Any]) -> str:
     named = args.get("notebook")
     path = ctx.client.notebook_names.get(named, named) if named else ctx.client.notebook
     if not path:
-        raise ToolError(ErrorKind.NO_NOTEBOOK, "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
+        raise ToolError(JupyterErrorKind.NO_NOTEBOOK, "Name the notebook (notebook: 'path/to.ipynb') or call use_notebook first.")
     if not path.endswith(".ipynb"):
         raise ToolError(ErrorKind.INVALID_ARGUMENTS, f"{path!r} is not a notebook path; notebooks end in .ipynb.")
     return clean_relative(path).as_posix()

@@ -1,0 +1,53 @@
+"""The lower end of the FastMCP range mcp_variants.fastmcp supports (`fastmcp>=4.1.4,<=4.1.6`), on the wire: the
+sample server of test_fastmcp_wire.py (which runs the upper end, the project's own environment) in an environment
+with FastMCP 4.1.4, the one fastmcp-tasks 4.1.4 requires (test_fastmcp_tasks.py shares it), with this checkout's
+src/ on the path."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_variants.conformance.wire import StdioTarget
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
+from support.envs import cached_venv
+
+from .test_fastmcp_tasks import REQUIREMENTS, SRC
+
+pytestmark = [pytest.mark.wire, pytest.mark.timeout(900)]
+
+SERVER = Path(__file__).with_name("fastmcp_sample_server.py")
+
+
+@pytest.fixture(scope="module")
+def target() -> Iterator[StdioTarget]:
+    assert "fastmcp==4.1.4" in REQUIREMENTS  # the range's lower end
+    python = cached_venv("fastmcp-tasks", REQUIREMENTS) / "bin" / "python"
+    with StdioTarget([str(python), str(SERVER)], env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=90) as running:
+        yield running
+
+
+def call(target: StdioTarget, name: str, arguments: dict[str, object], requested: list[str]) -> dict[str, Any]:
+    selectors = [dict(zip(("audience", "format"), s.rsplit("/", 1), strict=True)) for s in requested]
+    params = {"name": name, "arguments": arguments, "requestedOutputs": selectors}
+    result: dict[str, Any] = target.exchange(OUTPUTS_VERSION, None, "tools/call", params).result
+    return result
+
+
+def test_the_lower_end_lists_variants_and_answers_the_requested_outputs(target: StdioTarget) -> None:
+    tools = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+    listed = [(v["audience"], v["format"]) for v in tools["add"]["outputVariants"]]
+    assert listed[:2] == [("assistant", "content"), ("programmatic", "structured")]
+    result = call(target, "add", {"a": 2, "b": 3}, ["programmatic/structured", "assistant/content"])
+    assert [o["audience"] for o in result["outputs"]] == ["programmatic", "assistant"]
+    assert result["outputs"][0]["structuredContent"] == {"total": 5}
+    ticket = call(target, "close_ticket", {"id": 7}, ["programmatic/structured"])
+    assert ticket["outputs"][0]["structuredContent"] == {"id": 7, "assignee": None, "closedBy": None}
+    failed = call(target, "fail", {"how": "ours"}, ["programmatic/structured"])
+    assert failed["isError"] is True and failed["outputs"][0]["structuredContent"]["error"]["type"] == "not-found"
+    discover = target.exchange("2026-07-28", None, "server/discover", {}).result
+    assert OUTPUTS_VERSION in discover["supportedVersions"]
