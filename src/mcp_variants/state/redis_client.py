@@ -82,6 +82,13 @@ class StateStore:
         primary: redis.asyncio.Redis = sentinels.master_for(address.service, redis_class=redis.asyncio.Redis, **settings)
         return primary
 
+    @staticmethod
+    async def close(client: redis.asyncio.Redis) -> None:
+        """Close a `client()`'s connections, and through Sentinel the connections to the sentinels it asked."""
+        await client.aclose()
+        if isinstance(pool := client.connection_pool, redis.asyncio.sentinel.SentinelConnectionPool):
+            await pool.sentinel_manager.aclose()
+
     def _sentinel_settings(self, address: SentinelAddress) -> dict[str, Any]:
         return {"socket_timeout": self.deadline_s, "socket_connect_timeout": self.deadline_s, "password": address.sentinel_password}
 

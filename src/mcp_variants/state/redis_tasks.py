@@ -214,7 +214,7 @@ class RedisTaskStore(TaskStore):
         with contextlib.suppress(*REDIS_ERRORS):
             async with self.state.within():
                 await self._redis.delete(self.state.key("worker", self.worker))
-        await self._redis.aclose()
+        await self.state.close(self._redis)
 
     # -- records
 
