@@ -19,7 +19,8 @@
 - the store's own rules on Redis: owner only, the per-owner bound, namespaces apart;
 - Sentinel (`redis+sentinel://`, a primary, a replica and a sentinel): the primary killed (SIGKILL) mid-run, the replica
   promoted, the run's end recorded there and a task made before still read, through both workers; a create no replica
-  confirmed is refused and leaves no record; the start-up check says when no sentinel answers or the service is unknown.
+  confirmed is refused and leaves no record; the start-up check says when no sentinel answers or the service is unknown,
+  and which password sentinels with one of their own need (`?sentinel_password=`).
 """
 
 from __future__ import annotations
@@ -498,3 +499,15 @@ def test_through_sentinel_the_start_up_check_says_when_no_sentinel_answers_or_th
     assert "cannot start" in unknown and "has no service named 'elsewhere'" in unknown and primary.password not in unknown, unknown
     malformed = serve_fails("--state-url", f"redis+sentinel://:{primary.password}@127.0.0.1:{sentinel.port}", root=tmp_path)
     assert "cannot start" in malformed and "needs the service's name" in malformed and primary.password not in malformed, malformed
+
+
+def test_sentinels_with_a_password_of_their_own_take_it_as_sentinel_password(store: RedisServer, tmp_path: Path) -> None:
+    """A sentinel with `requirepass` (watching the module's Redis under a service of its own): asked without its password
+    the start-up check says which password to give; with `?sentinel_password=` the store is usable."""
+    require_redis(REDIS_SENTINEL)
+    theirs = secrets.token_hex(8)
+    with SentinelServer(tmp_path / "guarded", store, "guarded", password=theirs).start() as guarded:
+        url = sentinel_url(store.password, [guarded.port], "guarded")
+        refused = StateStore(url).check()
+        assert refused is not None and "?sentinel_password=" in refused and store.password not in refused, refused
+        assert StateStore(f"{url}?sentinel_password={theirs}").check() is None

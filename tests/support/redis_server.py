@@ -8,7 +8,8 @@ nothing answers; `thaw()` lets it go on. With `tls`, it serves TLS only, with a 
 is that primary's replica, with its password (every node of a deployment has the same, so any can be promoted).
 
 `SentinelServer` is Debian's redis-sentinel watching a primary under a service name, quick to judge it down and to
-fail over (`down-after-milliseconds` 1000, `failover-timeout` 3000); `sentinel_url` names it as `--state-url` takes it.
+fail over (`down-after-milliseconds` 1000, `failover-timeout` 3000), with a password of its own if given; `sentinel_url`
+names it as `--state-url` takes it.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class RedisServer(ServerProcess):
 
 
 class SentinelServer(ServerProcess):
-    def __init__(self, folder: Path, primary: RedisServer, service: str) -> None:
+    def __init__(self, folder: Path, primary: RedisServer, service: str, *, password: str | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         port = free_port()
         config = folder / "sentinel.conf"  # the sentinel rewrites it as it learns the deployment
@@ -78,6 +79,7 @@ class SentinelServer(ServerProcess):
             f"sentinel auth-pass {service} {primary.password}",
             f"sentinel down-after-milliseconds {service} 1000",
             f"sentinel failover-timeout {service} 3000",
+            *([f"requirepass {password}"] if password else []),
         ]) + "\n")
         super().__init__([REDIS_SENTINEL, str(config)], port, cwd=folder, log=folder / "sentinel.log")
         self.service = service
