@@ -2,6 +2,8 @@
 
 1. The store alone: a task created (its run returns at once) and read back (`get`), in process, through the
    in-memory TaskStore and through RedisTaskStore on a real local redis-server; interleaved rounds, per-op times.
+   With a replica (part `replica`, issue 48): RedisTaskStore on a primary alone against one on a primary with a replica
+   attached, where each create waits until the replica has the record (`WAIT 1`); the same rounds.
 2. Task-augmented runs through real workers: CLIENTS threads each start execute_code `1+1` as a task (stateless
    2026-12-01, the tasks extension) and poll tasks/get until it completed, back to back, for SECONDS:
      one worker, in memory     `serve --http --embedded`
@@ -28,11 +30,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis as redis_py
 
 from mcp_variants.client.stdio import envelope
 from mcp_variants.sdk.tasks import TaskStore
@@ -53,7 +57,8 @@ TASKS = "io.modelcontextprotocol/tasks"
 MEMORY, REDIS = "in memory", "on Redis"
 ONE_MEMORY, ONE_REDIS, TWO_REDIS, THREE_REDIS = ("one worker, in memory", "one worker, on Redis", "two workers, on Redis",
                                                  "three workers, on Redis")
-PARTS = ("store", "throughput", "frozen")
+ALONE, REPLICATED = "a primary alone", "a primary and a replica (WAIT 1)"
+PARTS = ("store", "replica", "throughput", "frozen")
 
 
 async def _store_ops(store: TaskStore, ops: int) -> dict[str, list[float]]:
@@ -72,25 +77,44 @@ async def _store_ops(store: TaskStore, ops: int) -> dict[str, list[float]]:
     return {"create": create, "get": get}
 
 
-def store_times(url: str, ops: int, rounds: int) -> dict[str, Any]:
-    """Microseconds per create and per get, each store's samples over interleaved rounds."""
-    samples: dict[str, dict[str, list[float]]] = {MEMORY: {"create": [], "get": []}, REDIS: {"create": [], "get": []}}
+def compare(make: Callable[[], dict[str, TaskStore]], ops: int, rounds: int) -> dict[str, Any]:
+    """Microseconds per create and per get, each of `make()`'s stores' samples over interleaved rounds."""
+    samples: dict[str, dict[str, list[float]]] = {}
 
     async def measure() -> None:
-        memory = TaskStore(max_per_owner=ops * rounds + 1)
-        shared = RedisTaskStore(StateStore(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=ops * rounds + 1)
+        stores = make()
         try:
-            await _store_ops(shared, 20)  # connections made, scripts loaded
+            for store in stores.values():
+                await _store_ops(store, 20)  # connections made, scripts loaded
             for _ in range(rounds):
-                for name, store in ((MEMORY, memory), (REDIS, shared)):
+                for name, store in stores.items():
                     for op, times in (await _store_ops(store, ops)).items():
-                        samples[name][op] += times
+                        samples.setdefault(name, {}).setdefault(op, []).extend(times)
         finally:
-            await memory.aclose()
-            await shared.aclose()
+            for store in stores.values():
+                await store.aclose()
 
     asyncio.run(measure())
     return {name: {op: summarize(times, 1) for op, times in ops_.items()} for name, ops_ in samples.items()}
+
+
+def _on_redis(url: str, ops: int, rounds: int) -> RedisTaskStore:
+    return RedisTaskStore(StateStore(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=(ops + 20) * rounds + 1)
+
+
+def store_times(url: str, ops: int, rounds: int) -> dict[str, Any]:
+    """The in-memory TaskStore against RedisTaskStore."""
+    return compare(lambda: {MEMORY: TaskStore(max_per_owner=(ops + 20) * rounds + 1), REDIS: _on_redis(url, ops, rounds)}, ops, rounds)
+
+
+def replica_times(redis: RedisServer, folder: Path, ops: int, rounds: int) -> dict[str, Any]:
+    """RedisTaskStore on a primary alone against one on a primary with a replica attached, where each create waits
+    until the replica has the record (`WAIT 1`)."""
+    with (RedisServer(folder / "primary").start() as primary, RedisServer(folder / "replica", replica_of=primary).start() as replica,
+          redis_py.Redis(port=replica.port, password=replica.password, decode_responses=True) as node):
+        while node.info("replication").get("master_link_status") != "up":
+            time.sleep(0.05)
+        return compare(lambda: {ALONE: _on_redis(redis.url, ops, rounds), REPLICATED: _on_redis(primary.url, ops, rounds)}, ops, rounds)
 
 
 def _rpc(client: httpx.Client, url: str, method: str, params: dict[str, Any], name: str | None = None) -> dict[str, Any]:
@@ -233,6 +257,8 @@ def run(ops: int, seconds: float, rounds: int, freeze_s: float, parts: list[str]
         with RedisServer(folder / "redis").start() as redis:
             if "store" in parts:
                 report["store_us"] = store_times(redis.url, ops, rounds)
+            if "replica" in parts:
+                report["replica_us"] = replica_times(redis, folder, ops, rounds)
             if "throughput" in parts:
                 report["task_throughput"] = throughput(redis, folder, seconds, rounds)
             if "frozen" in parts:

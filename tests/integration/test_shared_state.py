@@ -16,7 +16,11 @@
 - a Redis that cannot be used stops the server at start, in one line (unreachable, a wrong or missing password worded
   as such, allkeys eviction, a Cluster);
 - a jupyter-server with the extension (`MCPVariants.state_url`) shares its tasks with the workers;
-- the store's own rules on Redis: owner only, the per-owner bound, namespaces apart.
+- the store's own rules on Redis: owner only, the per-owner bound, namespaces apart;
+- Sentinel (`redis+sentinel://`, a primary, a replica and a sentinel): the primary killed (SIGKILL) mid-run, the replica
+  promoted, the run's end recorded there and a task made before still read, through both workers; a create no replica
+  confirmed is refused and leaves no record; the start-up check says when no sentinel answers or the service is unknown,
+  and which password sentinels with one of their own need (`?sentinel_password=`).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
 from support.extension import ENDPOINT, extension_server
 from support.output_stores import lru_within_budget, owned_and_forgotten
-from support.redis_server import RedisServer, require_redis
+from support.redis_server import REDIS_SENTINEL, RedisServer, SentinelServer, require_redis, sentinel_url
 from support.servers import HttpServer, serve_command
 from support.waiting import marked_sleep, until
 
@@ -422,3 +426,88 @@ def test_a_redis_cluster_is_refused_at_start(tmp_path: Path) -> None:
     with RedisServer(folder, extra=["--cluster-enabled", "yes", "--cluster-config-file", str(folder / "nodes.conf")]).start() as cluster:
         said = serve_fails("--state-url", cluster.url, root=tmp_path)
     assert "cannot start" in said and "is a Redis Cluster, which is not supported" in said and cluster.password not in said, said
+
+
+SERVICE = "shared"
+
+
+@pytest.fixture(scope="module")
+def sentinel_deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RedisServer, RedisServer, SentinelServer]]:
+    """A primary, its replica in sync, and one sentinel that knows both (quorum 1: it fails over alone)."""
+    require_redis(REDIS_SENTINEL)
+    folder = tmp_path_factory.mktemp("sentinel")
+    with (RedisServer(folder / "primary").start() as primary, RedisServer(folder / "replica", replica_of=primary).start() as replica,
+          SentinelServer(folder / "sentinel", primary, SERVICE).start() as sentinel):
+        with redis.Redis(port=replica.port, password=replica.password, decode_responses=True) as node:
+            until(lambda: node.info("replication").get("master_link_status") == "up", "the replica is in sync")
+        with redis.Redis(port=sentinel.port, decode_responses=True) as watcher:
+            until(lambda: watcher.sentinel_slaves(SERVICE), "the sentinel knows the replica")
+        yield primary, replica, sentinel
+
+
+def primary_port(sentinel: SentinelServer) -> int | None:
+    """The port of the primary the sentinel gives clients (up, failover done), or None."""
+    with redis.Redis(port=sentinel.port, decode_responses=True) as watcher:
+        state = watcher.sentinel_master(SERVICE)
+    return None if state["is_sdown"] or state["is_odown"] or not state["is_master"] else int(state["port"])
+
+
+def test_through_sentinel_a_failover_mid_run_loses_no_task(sentinel_deployment: tuple[RedisServer, RedisServer, SentinelServer],
+                                                            tmp_path: Path) -> None:
+    """Two workers on a `redis+sentinel://` URL that also names a sentinel that is not there. A create that no replica
+    confirms (the replica frozen) is refused and leaves no record; then the primary is killed mid-run: the sentinel
+    promotes the replica, the run's end is recorded there, and a task made before is still read."""
+    primary, replica, sentinel = sentinel_deployment
+    url = sentinel_url(primary.password, [free_port(), sentinel.port], SERVICE)
+    namespace = f"failover-{secrets.token_hex(4)}"
+    a, b = (HttpServer(tmp_path, "--embedded", "--state-url", url, "--state-namespace", namespace, log=tmp_path / f"{name}.log",
+                       fresh=True) for name in "ab")
+    try:
+        before = started(a, "print('made before')")
+        assert settle(b, before)["status"] == "completed"
+
+        replica.freeze()
+        try:
+            refused = rpc(a, "tools/call", {"name": "execute_code", "arguments": {"code": "print('unconfirmed')"},
+                                            "requestedOutputs": SELECT}, "execute_code")
+        finally:
+            replica.thaw()
+        assert refused["error"]["code"] == -32603 and "did not copy the new task to a replica" in refused["error"]["message"], refused
+        assert set(task_records(primary, namespace)) == {before}
+
+        running = started(a, marked_sleep(tmp_path / "begun", 3, "print('through the failover')"))
+        assert running in task_records(replica, namespace)  # given to the client only once on the replica
+        until((tmp_path / "begun").exists, "the run has begun")
+        primary.process.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
+        until(lambda: primary_port(sentinel) == replica.port, "the sentinel promoted the replica", 120)
+        for server in (a, b):
+            found = settle(server, running, timeout=120)
+            assert found["status"] == "completed" and "through the failover" in text(found), found
+            kept = task(server, before)
+            assert kept["status"] == "completed" and "made before" in text(kept), kept
+    finally:
+        a.close()
+        b.close()
+
+
+def test_through_sentinel_the_start_up_check_says_when_no_sentinel_answers_or_the_service_is_unknown(
+        sentinel_deployment: tuple[RedisServer, RedisServer, SentinelServer], tmp_path: Path) -> None:
+    primary, _, sentinel = sentinel_deployment
+    nowhere = serve_fails("--state-url", sentinel_url(primary.password, [free_port()], SERVICE), root=tmp_path)
+    assert "cannot start" in nowhere and "no sentinel answers" in nowhere and primary.password not in nowhere, nowhere
+    unknown = serve_fails("--state-url", sentinel_url(primary.password, [sentinel.port], "elsewhere"), root=tmp_path)
+    assert "cannot start" in unknown and "has no service named 'elsewhere'" in unknown and primary.password not in unknown, unknown
+    malformed = serve_fails("--state-url", f"redis+sentinel://:{primary.password}@127.0.0.1:{sentinel.port}", root=tmp_path)
+    assert "cannot start" in malformed and "needs the service's name" in malformed and primary.password not in malformed, malformed
+
+
+def test_sentinels_with_a_password_of_their_own_take_it_as_sentinel_password(store: RedisServer, tmp_path: Path) -> None:
+    """A sentinel with `requirepass` (watching the module's Redis under a service of its own): asked without its password
+    the start-up check says which password to give; with `?sentinel_password=` the store is usable."""
+    require_redis(REDIS_SENTINEL)
+    theirs = secrets.token_hex(8)
+    with SentinelServer(tmp_path / "guarded", store, "guarded", password=theirs).start() as guarded:
+        url = sentinel_url(store.password, [guarded.port], "guarded")
+        refused = StateStore(url).check()
+        assert refused is not None and "?sentinel_password=" in refused and store.password not in refused, refused
+        assert StateStore(f"{url}?sentinel_password={theirs}").check() is None

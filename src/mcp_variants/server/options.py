@@ -163,7 +163,8 @@ SERVE_OPTIONS: tuple[Option, ...] = (
     Option("audit_content", "the audit lines also carry the arguments in full (the code) and the text the kernels printed",
            False, "flag", in_extension=True),
     Option("state_url", "keep tasks, run outputs and image links on this Redis (redis:// or rediss://, a password as "
-           "redis://:PASSWORD@HOST), shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra",
+           "redis://:PASSWORD@HOST; a Sentinel deployment as redis+sentinel://:PASSWORD@HOST:26379,HOST:26379/SERVICE/DB), "
+           "shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra",
            in_extension=True),
     Option("state_namespace", "the prefix of this deployment's keys on --state-url", "mcp-variants", in_extension=True),
     Option("state_timeout", "seconds a call waits for --state-url's answer before it fails and says so (a store that is "

@@ -1,5 +1,5 @@
-"""The connection to the shared state store: one Redis (`redis://` or `rediss://`, a password in the URL), its keys
-under one namespace per deployment.
+"""The connection to the shared state store: one Redis (`redis://` or `rediss://`, a password in the URL), or the primary
+of a Sentinel deployment (`redis+sentinel://`, state/sentinel_url.py), its keys under one namespace per deployment.
 
 Every exchange with the store is bounded by one deadline (`deadline_s`, `--state-timeout`), however the store fails:
 refusing, frozen (a stopped process, a long fork for a snapshot, a partition: the socket connects and nothing answers),
@@ -8,6 +8,10 @@ connects again on the next call (redis-py drops a connection whose command was c
 as the next one's). Redis must never evict our keys on its own, so the server refuses to start on a `maxmemory-policy`
 of `allkeys-*` (`check`), and on a Redis Cluster, whose slots the multi-key scripts here would cross. A full Redis
 (`noeviction`) refuses writes: the call that wrote fails, and says so.
+
+Through Sentinel, every new connection asks the sentinels where the primary is, so a connection the old primary dropped
+is made again to the one they promoted (the retry below, or the next call); the task channel's listener reconnects
+the same way.
 """
 
 from __future__ import annotations
@@ -16,15 +20,19 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import redis
 import redis.asyncio
+import redis.asyncio.sentinel
+import redis.sentinel
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from ..protocol.errors import INTERNAL_ERROR, ProtocolError
 from . import DEADLINE_S
+from .sentinel_url import SCHEME, SentinelAddress, sentinel_address
 
 DEFAULT_NAMESPACE = "mcp-variants"
 REDIS_ERRORS: tuple[type[Exception], ...] = (redis.exceptions.RedisError, OSError)
@@ -46,17 +54,43 @@ class StateStore:
         return ":".join((self.namespace, *parts))
 
     def where(self) -> str:
-        """The store for messages: scheme, host and port, no password."""
+        """The store for messages: scheme, host and port (a Sentinel deployment's sentinels and service), no password."""
         parts = urlsplit(self.url)
+        if parts.scheme == SCHEME:
+            try:
+                return self.sentinel().where()  # type: ignore[union-attr]  # the scheme says it is one
+            except ValueError:
+                return f"{SCHEME}://…"
         return f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}"
 
+    def sentinel(self) -> SentinelAddress | None:
+        """The Sentinel deployment the URL names, or None for `redis://` and `rediss://` (ValueError: a bad one)."""
+        return sentinel_address(self.url)
+
     def client(self) -> redis.asyncio.Redis:
-        # A pooled connection a restarted Redis closed fails once: it is retried on a new one. The retry, the reconnect
-        # and the health check all fall within the caller's one deadline (`exchange`, `within`), not each its own.
-        return redis.asyncio.Redis.from_url(self.url, decode_responses=True, socket_timeout=self.deadline_s,
-                                            socket_connect_timeout=self.deadline_s, health_check_interval=10,
-                                            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
-                                            retry_on_error=[redis.exceptions.ConnectionError])
+        # A pooled connection a restarted Redis (or a failed-over primary) closed fails once: it is retried on a new one.
+        # The retry, the reconnect and the health check all fall within the caller's one deadline (`exchange`,
+        # `within`), not each its own.
+        settings: dict[str, Any] = {"decode_responses": True, "socket_timeout": self.deadline_s,
+                                    "socket_connect_timeout": self.deadline_s, "health_check_interval": 10,
+                                    "retry": Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
+                                    "retry_on_error": [redis.exceptions.ConnectionError]}
+        if (address := self.sentinel()) is None:
+            return redis.asyncio.Redis.from_url(self.url, **settings)
+        sentinels = redis.asyncio.sentinel.Sentinel(address.sentinels, sentinel_kwargs=self._sentinel_settings(address),
+                                                    db=address.db, username=address.username, password=address.password)
+        primary: redis.asyncio.Redis = sentinels.master_for(address.service, redis_class=redis.asyncio.Redis, **settings)
+        return primary
+
+    @staticmethod
+    async def close(client: redis.asyncio.Redis) -> None:
+        """Close a `client()`'s connections, and through Sentinel the connections to the sentinels it asked."""
+        await client.aclose()
+        if isinstance(pool := client.connection_pool, redis.asyncio.sentinel.SentinelConnectionPool):
+            await pool.sentinel_manager.aclose()
+
+    def _sentinel_settings(self, address: SentinelAddress) -> dict[str, Any]:
+        return {"socket_timeout": self.deadline_s, "socket_connect_timeout": self.deadline_s, "password": address.sentinel_password}
 
     def within(self) -> asyncio.Timeout:
         """The deadline of one exchange with the store, for writes whose failure is only logged."""
@@ -83,9 +117,16 @@ class StateStore:
 
     def check(self) -> str | None:
         """Why the server cannot start on this store (unreachable, a wrong password, an eviction policy that could drop a
-        running task), or None."""
+        running task, a Cluster; through Sentinel: no sentinel answers, a service they do not know, no primary), or None."""
         try:
-            with redis.Redis.from_url(self.url, socket_timeout=self.deadline_s, socket_connect_timeout=self.deadline_s) as sync:
+            address = self.sentinel()
+        except ValueError as exc:
+            return f"the shared state store URL ({SCHEME}://…) {exc}"
+        try:
+            primary = self._sync_client() if address is None else self._sentinel_primary(address)
+            if isinstance(primary, str):
+                return f"the shared state store {self.where()} {primary}"
+            with primary as sync:
                 sync.ping()
                 if sync.info("cluster").get("cluster_enabled"):
                     return (f"the shared state store {self.where()} is a Redis Cluster, which is not supported (a task's keys "
@@ -102,6 +143,43 @@ class StateStore:
             return (f"the shared state store {self.where()} has maxmemory-policy {policy}, which could drop a running task's "
                     "record: set it to noeviction (or a volatile-* policy)")
         return None
+
+    def _sync_client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, socket_timeout=self.deadline_s, socket_connect_timeout=self.deadline_s)
+
+    def _sentinel_primary(self, address: SentinelAddress) -> redis.Redis | str:
+        """A client of the primary the sentinels name, or what keeps them from naming one."""
+        sentinels = redis.sentinel.Sentinel(address.sentinels, sentinel_kwargs=self._sentinel_settings(address),
+                                            socket_timeout=self.deadline_s, socket_connect_timeout=self.deadline_s,
+                                            db=address.db, username=address.username, password=address.password)
+        answering, said = [], []
+        for node in sentinels.sentinels:
+            try:
+                node.ping()
+                answering.append(node)
+            except (redis.exceptions.RedisError, OSError) as exc:
+                said.append(exc)
+        try:
+            if not answering:
+                if any(auth_problem(exc) is not None for exc in said):
+                    return ("refused its sentinels' password: give theirs as ?sentinel_password=SECRET in --state-url (the "
+                            "password before the @ is the primary's)")
+                return f"is unreachable: no sentinel answers ({said[0]})"
+            try:
+                answering[0].sentinel_master(address.service)
+            except redis.exceptions.ResponseError:
+                return (f"has no service named {address.service!r}: its sentinels monitor none by that name (the name in "
+                        "their `sentinel monitor NAME ...`)")
+            try:
+                sentinels.discover_master(address.service)
+            except redis.sentinel.MasterNotFoundError:
+                return f"has no primary up for the service {address.service!r} (its sentinels know the service, and no primary)"
+        finally:
+            for node in sentinels.sentinels:
+                node.close()
+        primary: redis.Redis = sentinels.master_for(address.service, socket_timeout=self.deadline_s,
+                                                    socket_connect_timeout=self.deadline_s)
+        return primary
 
 
 # What Redis says when a password is needed but none was given (the RESP3 handshake or a plain command), and when the

@@ -103,4 +103,4 @@ class RedisImageStore(ImageStore):
     async def aclose(self) -> None:
         if self._writes:
             await asyncio.wait(self._writes, timeout=2.0)
-        await self._redis.aclose()
+        await self.state.close(self._redis)

@@ -95,4 +95,4 @@ class RedisOutputStore(OutputStore):
             logger.warning("outputs: the runs of %s could not be forgotten (%s); they go as others are kept", owner, exc)
 
     async def aclose(self) -> None:
-        await self._redis.aclose()
+        await self.state.close(self._redis)

@@ -21,6 +21,10 @@ time was refused to the client, yet its script may still run once a frozen Redis
 worker that never started it. Its worker drops such a record at its next beat (no client ever had its id). A run that
 ends while the store is unreachable keeps its end in memory and records it once the store answers again, however long
 that takes, while its worker lives.
+
+When the primary has replicas (a Sentinel deployment, or any primary with replicas attached), a create waits (`WAIT 1`,
+within the deadline) until one has the record before the task's id is given: a failover promotes a replica that knows
+every task a client was told of. A create no replica confirmed in time is dropped and refused.
 """
 
 from __future__ import annotations
@@ -37,13 +41,14 @@ from typing import Any
 
 from ..protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, ProtocolError
 from ..sdk._task_store import MAX_TTL_MS, Task, TaskStatus, TaskStore, new_task_id, no_such_task, outcome
-from .redis_client import REDIS_ERRORS, StateStore
+from .redis_client import REDIS_ERRORS, StateStore, StateUnavailable
 
 logger = logging.getLogger(__name__)
 
 LEASE_MS = 5000  # a worker silent this long is gone: its running tasks fail
 BEAT_S = 1.0  # lease renewal, reaping, and the check of this worker's runs against their records
 RETRY_S = 0.5
+REPLICA_SHARE = 0.75  # of the deadline, the most a create waits for a replica to have its record (the rest: the round trip)
 SHUT_DOWN = "The worker running this task shut down: its run was stopped. Start it again"
 RUNNING_EXPIRY_MS = 60 * 60 * 1000  # a running task's record outlives its worker's last renewal by this much at most
 LOST = "The worker running this task stopped (no heartbeat for {seconds} s): its run is lost. Start it again"
@@ -106,6 +111,7 @@ class RedisTaskStore(TaskStore):
         self._unrecorded: dict[str, tuple[TaskStatus, dict[str, Any]]] = {}  # runs here that ended while the store was lost
         self._background: list[asyncio.Task[None]] = []
         self._beating_since: float | None = None  # since when this worker's heartbeats reach the store, unbroken
+        self._replicas: int | None = None  # the primary's replicas, as of the last beat (None: not asked yet)
         self._settle = self._redis.register_script(_SETTLE)
         self._create = self._redis.register_script(_CREATE)
         self._channel = state.key("tasks")
@@ -119,7 +125,20 @@ class RedisTaskStore(TaskStore):
                 RUNNING_EXPIRY_MS, "owner", owner, "ttl", task.ttl_ms, "created", now, "updated", now, "status", task.status.value,
                 "worker", self.worker]
         async with self.state.exchange():
-            if not await self._create(keys=keys, args=args):
+            if self._replicas is None:
+                self._replicas = await self._count_replicas()
+            if not self._replicas:
+                created = await self._create(keys=keys, args=args)
+            else:  # on a replica before its id is given: a failover then loses no task a client knows of
+                async with self._redis.pipeline(transaction=False) as pipe:  # WAIT counts this connection's writes
+                    await self._create(keys=keys, args=args, client=pipe)
+                    pipe.wait(1, max(1, int(self.state.deadline_s * 1000 * REPLICA_SHARE)))
+                    created, copied = await pipe.execute()
+                if created and not copied:
+                    await self._drop(task.task_id, owner)
+                    raise StateUnavailable(INTERNAL_ERROR, f"The shared state store ({self.state.where()}) did not copy the new "
+                                           "task to a replica in time (a failover could lose it): it was not started. Try again", {})
+            if not created:
                 raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
         self._runners[task.task_id] = asyncio.get_running_loop().create_task(self._run_here(task, run), name=f"task {task.task_id}")
         return task
@@ -195,7 +214,7 @@ class RedisTaskStore(TaskStore):
         with contextlib.suppress(*REDIS_ERRORS):
             async with self.state.within():
                 await self._redis.delete(self.state.key("worker", self.worker))
-        await self._redis.aclose()
+        await self.state.close(self._redis)
 
     # -- records
 
@@ -272,6 +291,11 @@ class RedisTaskStore(TaskStore):
 
     async def _beat(self) -> None:
         await self._redis.set(self.state.key("worker", self.worker), str(time.time()), px=LEASE_MS)
+        self._replicas = await self._count_replicas()
+
+    async def _count_replicas(self) -> int:
+        """The replicas the primary has now (after a failover, the new one's: none until one is attached again)."""
+        return int((await self._redis.info("replication")).get("connected_slaves", 0))
 
     async def _heartbeat(self) -> None:
         while True:
