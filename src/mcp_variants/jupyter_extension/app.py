@@ -21,8 +21,7 @@ from ..images import ImageMode, ImagePolicy
 from ..jupyter.inprocess import SERVER, inprocess_backend
 from ..jupyter.registry import RuntimeRegistry
 from ..limits import Limits
-from ..sdk._http import HttpLimits, build_http_app
-from ..sdk._serve import bridging
+from ..sdk import HttpLimits, streamable_http_app
 from ..server.app import ServerState, assemble_state, build_server, load_tools
 from ..server.audit import AuditLog
 from ..server.observe import CallObserver
@@ -85,9 +84,8 @@ class MCPVariants(ExtensionApp):
         http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,
                           max_sessions=self.max_sessions)
         # Host and Origin are the Jupyter server's to check (its allow_remote_access, allow_origin), as for its own API.
-        # Every protocol era: 2026-12-01 through the bridge where the installed SDK needs it (sdk/serve.bridging).
-        app: Any = build_http_app(build_server(self.state), "127.0.0.1", None, http, bridge=bridging(None),
-                                  dns_rebinding_protection=False)
+        # Every protocol era: 2026-12-01 through the bridge where the installed SDK needs it.
+        app: Any = streamable_http_app(build_server(self.state), limits=http, dns_rebinding_protection=False)
         self.asgi = AsgiApp(app)
         self.ready = asyncio.Event()
 

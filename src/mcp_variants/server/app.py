@@ -36,10 +36,8 @@ from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION, ui_capability
 from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
-from ..sdk._lowlevel import serve_tools
-from ..sdk._requests import client_key
-from ..sdk._task_store import TaskStore
-from ..sdk.lowlevel import ToolSet, VariantTool
+from ..sdk.lowlevel import ToolSet, VariantTool, client_key, serve_tools
+from ..sdk.tasks import MemoryTaskStore, TaskStore
 from ..tools import TOOLS
 from ..tools.shared.tool_context import ToolContext
 from .callers import agent_of, call_info
@@ -72,7 +70,7 @@ class ServerState:
     resources: Resources
     subscriptions: Subscriptions
     observer: CallObserver
-    tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/_task_store.py)
+    tasks: TaskStore = field(default_factory=MemoryTaskStore)  # the long runs of execute_code & co. (sdk.tasks)
     outputs: OutputStore = field(default_factory=OutputStore)  # execute_code's outputs, for resources/read (output_links.py)
     agent_name: str = DEFAULT_AGENT_NAME  # what people see a client called in a live notebook ({client}: its own name)
 
@@ -110,7 +108,8 @@ def assemble_state(tools: ToolSet, registry: RuntimeRegistry, limits: Limits, im
     """The state of a server on `registry`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
     tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
     images = images or ImagePolicy()
-    tasks, outputs = TaskStore(), OutputStore()
+    tasks: TaskStore = MemoryTaskStore()
+    outputs = OutputStore()
     if shared is not None:
         tasks, outputs, image_store = shared_stores(shared)
         images = replace(images, store=image_store)

@@ -142,8 +142,7 @@ def _state_store(url: str, namespace: str) -> Any:
 
 def _listen(args: argparse.Namespace) -> socket.socket:
     """The HTTP socket, before anything starts: a binding without a token, or a port in use, ends here in one line."""
-    from ..sdk._http import InsecureBinding, check_binding
-    from ..sdk._serve import CannotListen, listen
+    from ..sdk.lowlevel import CannotListen, InsecureBinding, check_binding, listen
 
     if args.token and args.hub_api_url:
         sys.exit("mcp-variants: --token (one person's) and --hub-api-url (a Hub's users') exclude each other")
@@ -209,14 +208,13 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 
 
 async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk._serve import serve_stdio
+    from ..sdk import serve_stdio
 
     await serve_stdio(server, max_message_bytes=args.max_message_bytes, at_eof=state.subscriptions.end_streams)
 
 
 async def _serve_http(listening: socket.socket, server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk._http import HttpLimits
-    from ..sdk._serve import serve_http
+    from ..sdk import HttpLimits, serve_http
 
     limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
                         max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from ..images import DEFAULT_MAX_PIXELS, ImageMode
 from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..limits import Limits
-from ..sdk._http import HttpLimits
+from ..sdk import HttpLimits
 
 ENV_PREFIX = "MCP_VARIANTS_"
 
