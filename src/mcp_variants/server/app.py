@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 from mcp.server.caching import CacheHint
@@ -25,12 +24,9 @@ from mcp_types import (
 from .. import __version__
 from ..apps.resources import check_view_links
 from ..dropin import DropIn, packaged_dropins, with_compat
-from ..images import ImagePolicy, ImageStore
-from ..jupyter.atomic_files import start_removing_stale_temporaries
-from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.local_contents import LocalContents
-from ..jupyter.registry import EMBEDDED, ClientState, RuntimeRegistry
-from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
+from ..images import ImagePolicy
+from ..jupyter.registry import ClientState, RuntimeRegistry
+from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
@@ -41,16 +37,9 @@ from ..sdk.tasks import MemoryTaskStore, TaskStore
 from ..tools import TOOLS
 from ..tools.shared.tool_context import ToolContext
 from .callers import agent_of, call_info
-from .image_resources import ImageResources
-from .notebook_resources import NotebookResources
 from .observe import CallObserver
-from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, link_owner, register_resources
 from .subscriptions import Subscriptions
-from .view_resources import ViewResources
-
-if TYPE_CHECKING:
-    from ..state.redis_client import StateStore
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +50,7 @@ LIST_TTL_MS = 60_000
 
 @dataclass
 class ServerState:
-    """Everything the handlers need, built once at start-up."""
+    """Everything the handlers need, built once at start-up (server/compose.py)."""
 
     tools: ToolSet
     registry: RuntimeRegistry
@@ -101,65 +90,6 @@ def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
                        listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
 
     return ToolSet(served(name, dropin) for name, dropin in dropins.items())
-
-
-def assemble_state(tools: ToolSet, registry: RuntimeRegistry, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
-                   shared: StateStore | None = None) -> ServerState:
-    """The state of a server on `registry`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
-    tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
-    images = images or ImagePolicy()
-    tasks: TaskStore = MemoryTaskStore()
-    outputs = OutputStore()
-    if shared is not None:
-        tasks, outputs, image_store = shared_stores(shared)
-        images = replace(images, store=image_store)
-    resources = Resources([ViewResources(), NotebookResources(registry), ImageResources(images.store), RunOutputResources(outputs),
-                           CellOutputResources(registry)])
-    return ServerState(tools=tools, registry=registry, limits=limits, images=images, resources=resources,
-                       subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
-
-
-def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStore]:
-    """The stores on Redis, imported only when asked for (the `redis` extra)."""
-    from ..state.redis_images import RedisImageStore
-    from ..state.redis_outputs import RedisOutputStore
-    from ..state.redis_tasks import RedisTaskStore
-
-    return RedisTaskStore(shared), RedisOutputStore(shared), RedisImageStore(shared)
-
-
-def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
-               gateway_url: str | None = None, gateway_token: str | None = None,
-               kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
-               observer: CallObserver | None = None, shared: StateStore | None = None) -> ServerState:
-    """Load and check the declarations; DeclarationError stops the server from starting, and so does
-    ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
-
-    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
-    `kernel_name` is its default kernelspec too. With `gateway_url`, kernels run on that Enterprise
-    Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway"). With `compat`
-    (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them.
-    """
-    observer = observer or CallObserver()
-    tools = load_tools(observer, compat)
-    start_removing_stale_temporaries(root)
-    runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-    registry = RuntimeRegistry({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
-    # The remote runtimes are imported only when asked for: they pull in httpx, websockets and pycrdt.
-    if gateway_url:
-        from ..jupyter.server_backend import gateway_backend
-
-        backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
-                                  kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-        registry.add_backend(backend, default=True)
-    elif jupyter_url:
-        from ..jupyter.server_backend import REMOTE, remote_backend
-
-        registry.add_backend(remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
-                                       kernel_name=kernel_name), default=True)
-    else:
-        runtime.check_kernel_name()
-    return assemble_state(tools, registry, limits, images, observer, shared)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
