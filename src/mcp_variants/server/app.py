@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import anyio
@@ -23,7 +24,8 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import check_view_links
-from ..dropin import DropIn, packaged_dropins, with_compat
+from ..catalog import CatalogEntry, packaged_catalog
+from ..dropin import ForeignSchema, canonical_arguments, compat_schemas
 from ..images import ImagePolicy
 from ..jupyter.registry import ClientState, RuntimeRegistry
 from ..jupyter.runtime import DEFAULT_AGENT_NAME
@@ -35,6 +37,7 @@ from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
 from ..sdk.lowlevel import ToolSet, VariantTool, client_key, serve_tools
 from ..sdk.tasks import MemoryTaskStore, TaskStore
 from ..tools import TOOLS
+from ..tools.shared.hints import with_hints
 from ..tools.shared.tool_context import ToolContext
 from .callers import agent_of, call_info
 from .observe import CallObserver
@@ -75,21 +78,26 @@ class ServerState:
 
 
 def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
-    """The Jupyter tools (tools/: each a `VariantTool` on its declaration in variants/), each reading a call's arguments
-    as the drop-in layer does (with `compat`, that server's inputSchemas listed: dropin.with_compat) and each run
-    observed (spans, the audit trail): served through the public server API (mcp_variants.sdk), as any other
-    server's are. DeclarationError stops the server from starting."""
-    dropins = packaged_dropins() if compat is None else with_compat(packaged_dropins(), compat)
-    check_view_links({name: dropin.declaration for name, dropin in dropins.items()})
+    """The Jupyter tools (tools/: each a `VariantTool` on its declaration in variants/), each decorated for serving
+    here, in one step (`served`): served through the public server API (mcp_variants.sdk), as any other server's are.
+    With `compat` (a server of variants/compat/), that server's inputSchemas are listed and calls taken by them.
+    DeclarationError stops the server from starting."""
+    catalog = packaged_catalog()
+    foreign = compat_schemas(catalog, compat) if compat is not None else {}
+    check_view_links({name: entry.declaration for name, entry in catalog.items()})
+    return ToolSet(served(name, entry, foreign.get(name), observer) for name, entry in catalog.items())
 
-    def served(name: str, dropin: DropIn) -> VariantTool:
-        tool = TOOLS.get(name)
-        if tool is None or tool.run is None:
-            raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-        return replace(tool, run=observer.wrap(name, tool.run), read_arguments=dropin.arguments,
-                       listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
 
-    return ToolSet(served(name, dropin) for name, dropin in dropins.items())
+def served(name: str, entry: CatalogEntry, foreign: ForeignSchema | None, observer: CallObserver) -> VariantTool:
+    """Tool `name` as the server serves it: a runtime's refusals hinted with the tool to call (tools/shared/hints.py),
+    each run observed (spans, the audit trail), a call's arguments read as the drop-in layer reads them (aliases,
+    nulls, another server's defaults: dropin.py), and with `foreign` that server's inputSchema listed."""
+    tool = TOOLS.get(name)
+    if tool is None or tool.run is None:
+        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+    return replace(tool, run=observer.wrap(name, with_hints(tool.run)),
+                   read_arguments=partial(canonical_arguments, entry, foreign=foreign),
+                   listed_input_schema=foreign.input_schema if foreign is not None else None)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:

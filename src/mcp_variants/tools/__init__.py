@@ -1,14 +1,13 @@
 """The Jupyter tools: each module defines one `TOOL`, a `VariantTool` of the server API (mcp_variants.sdk.lowlevel)
-on its declaration in variants/: its projectors shape its result per audience."""
+on its declaration in variants/: its projectors shape its result per audience. `TOOLS` holds them as they are
+defined; server/app.py's `served` decorates each for serving (hints, observation, the drop-in's argument reading)."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import replace
 
 from ..sdk.lowlevel import VariantTool
-from .shared.hints import with_hints
 
 
 def _discover() -> dict[str, VariantTool]:
@@ -18,7 +17,7 @@ def _discover() -> dict[str, VariantTool]:
             continue
         tool = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
         if isinstance(tool, VariantTool) and tool.run is not None:
-            tools[tool.name] = replace(tool, run=with_hints(tool.run))  # a runtime's refusals get the tool to call
+            tools[tool.name] = tool
     return tools
 
 

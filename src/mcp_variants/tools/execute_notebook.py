@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..catalog import declared
 from ..images import ImagePolicy
 from ..jupyter.outputs import strip_ansi
 from ..protocol.errors import ErrorKind, ToolError
@@ -16,7 +17,6 @@ from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMAT
 from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import cell_record, plain_output
-from .shared.declared import declared
 from .shared.executions import ExecutionView, output_blocks, outputs_structured
 from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path
