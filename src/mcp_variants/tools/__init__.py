@@ -1,6 +1,6 @@
 """The Jupyter tools: each module defines one `TOOL`, a `VariantTool` of the server API (mcp_variants.sdk.lowlevel)
 on its declaration in variants/: its projectors shape its result per audience. `TOOLS` holds them as they are
-defined; server/app.py's `served` decorates each for serving (hints, observation, the drop-in's argument reading)."""
+defined; `server/app.served` decorates each for serving (hints, observation, the drop-in's argument reading)."""
 
 from __future__ import annotations
 
