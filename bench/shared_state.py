@@ -31,7 +31,7 @@ import httpx
 
 from mcp_variants.client.stdio import envelope
 from mcp_variants.sdk.tasks import TaskStore
-from mcp_variants.state.redis_client import StateStore
+from mcp_variants.state.redis_client import RedisNamespace
 from mcp_variants.state.redis_tasks import RedisTaskStore
 
 from .record import machine, short_sha, write
@@ -71,7 +71,7 @@ def store_times(url: str, ops: int, rounds: int) -> dict[str, Any]:
 
     async def measure() -> None:
         memory = TaskStore(max_per_owner=ops * rounds + 1)
-        shared = RedisTaskStore(StateStore(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=ops * rounds + 1)
+        shared = RedisTaskStore(RedisNamespace(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=ops * rounds + 1)
         try:
             await _store_ops(shared, 20)  # connections made, scripts loaded
             for _ in range(rounds):

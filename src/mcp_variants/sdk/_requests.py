@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from mcp.server.context import ServerRequestContext
 
-from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, era_for
+from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, complete, era_for
 from ._tunnel import tunnel
 
 BRIDGE_MARK: Final[str] = "io.github.mcp-variants/bridged"
@@ -55,6 +55,4 @@ def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: d
     with an SDK that serves 2026-12-01 itself it goes as it is. `resultType` at the stateless versions."""
     if era is Era.OUTPUTS and ctx.protocol_version != OUTPUTS_VERSION:
         result = tunnel(method, result)
-    if ctx.protocol_version in STATELESS_VERSIONS:
-        result.setdefault("resultType", "complete")  # a CreateTaskResult says "task"
-    return result
+    return complete(result, ctx.protocol_version)

@@ -33,7 +33,7 @@ from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION, ui_capability
-from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
+from ..protocol.versions import COMPLETE, SUPPORTED_VERSIONS, complete
 from ..sdk.lowlevel import ToolSet, VariantTool, client_key, serve_tools
 from ..sdk.tasks import MemoryTaskStore, TaskStore
 from ..tools import TOOLS
@@ -145,7 +145,7 @@ def build_server(state: ServerState) -> Server[Any]:
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
-            "resultType": "complete",
+            "resultType": COMPLETE,
         }
 
     serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS, state.tasks)
@@ -163,10 +163,7 @@ def _register_empty_features(server: Server[Any]) -> None:
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-            result: dict[str, Any] = {key: value} if key else {}
-            if ctx.protocol_version in STATELESS_VERSIONS:
-                result["resultType"] = "complete"
-            return result
+            return complete({key: value} if key else {}, ctx.protocol_version)
 
         return handler
 

@@ -39,7 +39,7 @@ from .view_resources import ViewResources
 
 if TYPE_CHECKING:
     from ..images import ImageStore
-    from ..state.redis_client import StateStore
+    from ..state.redis_client import RedisNamespace
 
 
 def _option(name: str) -> Any:
@@ -94,23 +94,23 @@ class ServerConfig:
         return ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0))
 
 
-def open_shared_store(config: ServerConfig) -> StateStore | None:
+def open_shared_store(config: ServerConfig) -> RedisNamespace | None:
     """The shared state store of `state_url`, reached and checked now (None without one): the server does not start
     on a store it cannot use."""
     if not config.state_url:
         return None
     try:
-        from ..state.redis_client import StateStore
+        from ..state.redis_client import RedisNamespace
     except ImportError:
         raise CannotStart("--state-url needs the redis package: install the server with its redis extra "
                           "('.[redis]' from a clone)") from None
-    store = StateStore(config.state_url, config.state_namespace)
+    store = RedisNamespace(config.state_url, config.state_namespace)
     if problem := store.check():
         raise CannotStart(problem)
     return store
 
 
-def compose(config: ServerConfig, runtimes: Callable[[Limits], RuntimeRegistry], shared: StateStore | None = None) -> ServerState:
+def compose(config: ServerConfig, runtimes: Callable[[Limits], RuntimeRegistry], shared: RedisNamespace | None = None) -> ServerState:
     """Every object the handlers need, made from `config`: the tools (checked; DeclarationError stops the server),
     the limits, the image policy, the audit trail, the runtimes the host gives (`runtimes`, told the limits), the
     resources and subscriptions; tasks, run outputs and image links in this process's memory, or on `shared`."""
@@ -135,7 +135,7 @@ def compose(config: ServerConfig, runtimes: Callable[[Limits], RuntimeRegistry],
                        agent_name=config.agent_name)
 
 
-def _shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStore]:
+def _shared_stores(shared: RedisNamespace) -> tuple[TaskStore, OutputStore, ImageStore]:
     """The stores on Redis, imported only when asked for (the `redis` extra)."""
     from ..state.redis_images import RedisImageStore
     from ..state.redis_outputs import RedisOutputStore

@@ -42,7 +42,7 @@ from ..sdk.tasks import (
     run_outcome,
     task_ttl,
 )
-from .redis_client import REDIS_ERRORS, StateStore
+from .redis_client import REDIS_ERRORS, RedisNamespace
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ return 1
 class RedisTaskStore:
     """mcp_variants.sdk.tasks.TaskStore, its records on Redis (`state`); runs of this worker's requests run here."""
 
-    def __init__(self, state: StateStore, *, default_ttl_ms: int = DEFAULT_TTL_MS, poll_interval_ms: int = POLL_INTERVAL_MS,
+    def __init__(self, state: RedisNamespace, *, default_ttl_ms: int = DEFAULT_TTL_MS, poll_interval_ms: int = POLL_INTERVAL_MS,
                  max_per_owner: int = MAX_TASKS_PER_OWNER) -> None:
         self.default_ttl_ms = default_ttl_ms
         self.poll_interval_ms = poll_interval_ms
