@@ -37,8 +37,7 @@ from mcp_variants.protocol.types import (
 )
 from mcp_variants.protocol.validation import OutputValidators
 from mcp_variants.protocol.versions import era_for
-from mcp_variants.sdk import _bridge as bridge
-from mcp_variants.sdk._toolset import ToolSet, VariantTool
+from mcp_variants.sdk.lowlevel import ToolSet, VariantTool
 from mcp_variants.tools import TOOLS
 from mcp_variants.tools.shared.executions import ExecutionView, assistant_structured, programmatic_structured
 
@@ -214,19 +213,6 @@ def run(iterations: int = 20_000, warmup: int = 2_000, rounds: int = 5) -> dict[
         notes[name] = {"kind": "validation", "description": "precompiled jsonschema-rs validator, via OutputValidators.problems",
                        "value_json_bytes": len(json.dumps(value, separators=(",", ":")).encode())}
     cases.update(validation)
-
-    # Context, outside the budget: the 2026-12-01 bridge's pure rewriting of the same call.
-    def bridge_rewrite() -> dict[str, Any]:
-        params = {"name": "execute_code", "_meta": dict(META_2026)}
-        bridge.rewrite_request(params)
-        bridge.is_outputs_request(params)
-        tunnelled = bridge.tunnel("tools/call", cases[SCENARIOS[0].name]())
-        tunnelled["resultType"] = "complete"
-        return bridge.unwrap_result(tunnelled)
-
-    cases["core + bridge rewrite (2026-12-01, two outputs)"] = bridge_rewrite
-    notes["core + bridge rewrite (2026-12-01, two outputs)"] = {
-        "kind": "context", "description": "the first scenario plus rewrite_request, tunnel and unwrap_result (not in the budget)"}
 
     samples: dict[str, list[float]] = {name: [] for name in cases}
     for fn in cases.values():

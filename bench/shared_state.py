@@ -1,7 +1,7 @@
 """Tasks shared on Redis (issue 35, docs/guides/scale-out.md), against tasks in one worker's memory:
 
 1. The store alone: a task created (its run returns at once) and read back (`get`), in process, through the
-   in-memory TaskStore and through RedisTaskStore on a real local redis-server; interleaved rounds, per-op times.
+   in-memory MemoryTaskStore and through RedisTaskStore on a real local redis-server; interleaved rounds, per-op times.
    With a replica (part `replica`, issue 48): RedisTaskStore on a primary alone against one on a primary with a replica
    attached, where each create waits until the replica has the record (`WAIT 1`); the same rounds.
 2. Task-augmented runs through real workers: CLIENTS threads each start execute_code `1+1` as a task (stateless
@@ -39,8 +39,8 @@ import httpx
 import redis as redis_py
 
 from mcp_variants.client.stdio import envelope
-from mcp_variants.sdk.tasks import TaskStore
-from mcp_variants.state.redis_client import StateStore
+from mcp_variants.sdk.tasks import MemoryTaskStore, TaskStore
+from mcp_variants.state.redis_client import RedisNamespace
 from mcp_variants.state.redis_tasks import RedisTaskStore
 
 from .record import machine, short_sha, write
@@ -99,12 +99,13 @@ def compare(make: Callable[[], dict[str, TaskStore]], ops: int, rounds: int) -> 
 
 
 def _on_redis(url: str, ops: int, rounds: int) -> RedisTaskStore:
-    return RedisTaskStore(StateStore(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=(ops + 20) * rounds + 1)
+    return RedisTaskStore(RedisNamespace(url, f"bench-{secrets.token_hex(4)}"), max_per_owner=(ops + 20) * rounds + 1)
 
 
 def store_times(url: str, ops: int, rounds: int) -> dict[str, Any]:
-    """The in-memory TaskStore against RedisTaskStore."""
-    return compare(lambda: {MEMORY: TaskStore(max_per_owner=(ops + 20) * rounds + 1), REDIS: _on_redis(url, ops, rounds)}, ops, rounds)
+    """The in-memory MemoryTaskStore against RedisTaskStore."""
+    bound = (ops + 20) * rounds + 1
+    return compare(lambda: {MEMORY: MemoryTaskStore(max_per_owner=bound), REDIS: _on_redis(url, ops, rounds)}, ops, rounds)
 
 
 def replica_times(redis: RedisServer, folder: Path, ops: int, rounds: int) -> dict[str, Any]:

@@ -18,15 +18,15 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .apps.apps_host import linked_view, view_resource
+from .client.apps_host import linked_view, view_resource
 from .client.errors import InvalidServerResponse
-from .client.stdio import VERSION_KEY, StdioConnection, envelope
+from .client.stdio import StdioConnection, envelope
 from .conformance.traceability import coverage
 from .conformance.verdict import verdict_lines
 from .protocol.declarations import parse_declaration
 from .protocol.errors import DeclarationError
 from .protocol.types import UI_EXTENSION, Selector, ui_capability
-from .protocol.versions import era_for
+from .protocol.versions import VERSION_KEY, era_for
 from .report.numbers import read_bench, results_dir
 from .report.page import without_base64, write_report
 from .report.record import DemoRun, RecordedExecution, Step, route
@@ -287,7 +287,7 @@ def conformance(root: Path) -> dict[str, Any]:
 def main(report: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-variants-demo-") as tmp:
         root = Path(tmp)
-        with StdioConnection.serve(root) as connection:
+        with StdioConnection([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root)]) as connection:
             demo = Demo(connection)
             demo.scenarios(root)
             demo.measure(root)

@@ -6,39 +6,21 @@ what tools/list shows: an alias only where the listed inputSchema admits it, whi
 (`serve --compat`, `ForeignSchema`); ours keeps one name per concept for models to read and takes no other
 (`additionalProperties: false`), so it refuses them, naming ours. A call's arguments are read here (aliases turned
 into canonical names, nulls into absent arguments) before they are checked against the tool's own inputSchema
-(`DropIn.arguments`, the `read_arguments` of the tool's `VariantTool`).
+(`canonical_arguments`, the `read_arguments` of the tool's `VariantTool`). Pure functions over a catalog entry
+(catalog.py reads the declarations and their aliases) and, with `--compat`, the other server's schema.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
-from .catalog import compat_record, tool_files
-from .protocol.declarations import check_schema, parse_declaration
+from .catalog import ArgumentAlias, CatalogEntry, compat_record
+from .protocol.declarations import check_schema
 from .protocol.errors import DeclarationError, ErrorKind, ToolError
-from .protocol.types import ToolDeclaration
-
-
-@dataclass(frozen=True, slots=True)
-class ArgumentAlias:
-    """Another server's name for one of a tool's arguments (variants/<tool>.json `argumentAliases`;
-    docs/choices.md, "Argument aliases"): taken where the listed inputSchema admits it (`ForeignSchema`),
-    refused, naming the canonical argument, where it does not.
-
-    The alias's value becomes the canonical argument's: as it is, looked up in `values`
-    (an enum of other words), or plus `add` (a count that starts elsewhere).
-    """
-
-    name: str
-    canonical: str
-    values: dict[str, Any] | None = None
-    add: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,85 +34,31 @@ class ForeignSchema:
     defaults: dict[str, Any]  # canonical argument → the value a call that leaves it out gets
 
 
-@dataclass(frozen=True, slots=True)
-class DropIn:
-    """One tool as the drop-in layer sees it: its declaration, another server's names for its arguments, and that
-    server's inputSchema when it is listed in place of ours."""
-
-    declaration: ToolDeclaration
-    aliases: tuple[ArgumentAlias, ...] = ()
-    foreign: ForeignSchema | None = None
-
-    @property
-    def listed_input_schema(self) -> dict[str, Any]:
-        """The inputSchema tools/list shows: ours, or the other server's the tool stands in for."""
-        return self.declaration.input_schema if self.foreign is None else self.foreign.input_schema
-
-    def arguments(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """A call's arguments as the tool's inputSchema names them (`canonical_arguments`)."""
-        return canonical_arguments(self, given)
-
-
-def load_dropins(directory: Path | None = None) -> dict[str, DropIn]:
-    """Every tool declaration (catalog.py), checked, with its `argumentAliases`, checked."""
-    dropins: dict[str, DropIn] = {}
-    for raw in tool_files(directory):
-        declaration = parse_declaration(raw)
-        aliases = parse_aliases(declaration.name, raw.get("argumentAliases", {}), declaration.input_schema)
-        dropins[declaration.name] = DropIn(declaration, aliases)
-    return dropins
-
-
-@cache
-def packaged_dropins() -> Mapping[str, DropIn]:
-    """The declarations this package ships (variants/), read once a process: the Jupyter tools are built on them
-    (tools/shared/declared.py), and served with their drop-in names (server/app.py's `load_tools`)."""
-    return MappingProxyType(load_dropins())
-
-
-def with_compat(dropins: Mapping[str, DropIn], server: str, directory: Path | None = None) -> dict[str, DropIn]:
-    """The tools with `server`'s inputSchema listed for every tool it has (variants/compat/<server>.json; the others
-    as they are); DeclarationError when one of them names an argument we would not take."""
+def compat_schemas(catalog: Mapping[str, CatalogEntry], server: str, directory: Path | None = None) -> dict[str, ForeignSchema]:
+    """`server`'s inputSchema for every tool it has (variants/compat/<server>.json), to be listed in place of ours;
+    DeclarationError when it has a tool we do not, or one of its schemas names an argument we would not take."""
     schemas = compat_record(server, directory)["tools"]
-    for name in schemas.keys() - dropins.keys():
+    for name in schemas.keys() - catalog.keys():
         raise DeclarationError(name, f"every tool of {server} is served", "no tool of that name")
-    return {name: standing_in(d, schemas[name]) if name in schemas else d for name, d in dropins.items()}
+    return {name: standing_in(catalog[name], schema) for name, schema in schemas.items()}
 
 
-def parse_aliases(tool: str, raw: Any, input_schema: dict[str, Any]) -> tuple[ArgumentAlias, ...]:
-    """`argumentAliases`: {alias: {"canonical": name, "values"?: {word: value}, "add"?: int}}.
-
-    An alias names an argument inputSchema lists, is not itself listed, and translates its value
-    at most one way."""
-    if not isinstance(raw, dict):
-        raise DeclarationError(tool, "argumentAliases is an object", repr(raw))
-    properties = input_schema.get("properties", {})
-    aliases = []
-    for alias, spec in raw.items():
-        if not isinstance(spec, dict) or set(spec) - {"canonical", "values", "add"} or spec.get("canonical") not in properties:
-            raise DeclarationError(tool, "an argument alias names an argument of inputSchema", f"{alias}: {spec!r}")
-        if alias in properties:
-            raise DeclarationError(tool, "an argument alias is not itself an argument of inputSchema", alias)
-        values, add = spec.get("values"), spec.get("add")
-        bad_values = values is not None and not isinstance(values, dict)
-        bad_add = add is not None and (isinstance(add, bool) or not isinstance(add, int))
-        if bad_values or bad_add or (values is not None and add is not None):
-            raise DeclarationError(tool, "an argument alias translates its value at most one way (values or add)", alias)
-        aliases.append(ArgumentAlias(alias, spec["canonical"], values, add))
-    return tuple(aliases)
+def listed_input_schema(entry: CatalogEntry, foreign: ForeignSchema | None = None) -> dict[str, Any]:
+    """The inputSchema tools/list shows: ours, or the other server's the tool stands in for."""
+    return entry.declaration.input_schema if foreign is None else foreign.input_schema
 
 
-def standing_in(dropin: DropIn, input_schema: dict[str, Any]) -> DropIn:
-    """The tool listing another server's `input_schema` in place of its own (`ForeignSchema`). Every argument that
-    schema names must be one of ours or a declared alias, so that what is listed is taken; its defaults that mean
-    another value than ours are kept, to be applied."""
-    declaration = dropin.declaration
+def standing_in(entry: CatalogEntry, input_schema: dict[str, Any]) -> ForeignSchema:
+    """Another server's `input_schema`, to be listed in place of the tool's own. Every argument that schema names must
+    be one of ours or a declared alias, so that what is listed is taken; its defaults that mean another value than
+    ours are kept, to be applied."""
+    declaration = entry.declaration
     tool = declaration.name
     if input_schema.get("type") != "object":
         raise DeclarationError(tool, "a listed inputSchema is an object schema", "it must have type 'object'")
     check_schema(tool, "the listed inputSchema", input_schema)
     ours = declaration.input_schema.get("properties", {})
-    aliases = {alias.name: alias for alias in dropin.aliases}
+    aliases = {alias.name: alias for alias in entry.aliases}
     defaults: dict[str, Any] = {}
     for name, spec in input_schema.get("properties", {}).items():
         alias = aliases.get(name)
@@ -141,7 +69,7 @@ def standing_in(dropin: DropIn, input_schema: dict[str, Any]) -> DropIn:
         default = _listed_default(tool, alias, spec)
         if default is not None and default != ours[canonical].get("default"):
             defaults[canonical] = default
-    return replace(dropin, foreign=ForeignSchema(input_schema, defaults))
+    return ForeignSchema(input_schema, defaults)
 
 
 def _listed_default(tool: str, alias: ArgumentAlias | None, spec: Any) -> Any:
@@ -155,18 +83,18 @@ def _listed_default(tool: str, alias: ArgumentAlias | None, spec: Any) -> Any:
         raise DeclarationError(tool, "a listed default means a value of ours", exc.message) from None
 
 
-def canonical_arguments(dropin: DropIn, arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """`arguments` with every alias the listed inputSchema admits renamed (and its value translated), every null
-    left out, and the defaults a listed foreign schema gives where they differ from ours.
+def canonical_arguments(entry: CatalogEntry, arguments: Mapping[str, Any], foreign: ForeignSchema | None = None) -> dict[str, Any]:
+    """`arguments` with every alias the listed inputSchema (ours, or `foreign`) admits renamed (and its value
+    translated), every null left out, and the defaults `foreign` gives where they differ from ours.
 
     A null is an argument not given: optional arguments elsewhere are declared nullable with
     a null default. An alias given with its canonical name is accepted when both mean the same
     value; when they differ the call is refused (ToolError, invalid-arguments), saying why.
     """
-    declaration = dropin.declaration
+    declaration = entry.declaration
     given = {name: value for name, value in arguments.items() if value is not None}
-    listed = dropin.listed_input_schema
-    for alias in dropin.aliases:
+    listed = listed_input_schema(entry, foreign)
+    for alias in entry.aliases:
         if alias.name not in given:
             continue
         if not _admits(listed, alias.name):
@@ -184,8 +112,8 @@ def canonical_arguments(dropin: DropIn, arguments: Mapping[str, Any]) -> dict[st
                 f"{_meaning(alias, value)}. Pass one of them.",
             )
         given[alias.canonical] = value
-    if dropin.foreign is not None:
-        for name, value in dropin.foreign.defaults.items():
+    if foreign is not None:
+        for name, value in foreign.defaults.items():
             given.setdefault(name, value)
     return given
 

@@ -1,14 +1,17 @@
 """The project's one reader of streamable HTTP's event streams (`text/event-stream`), standard library only.
 
-The reference client's HTTP transport and the conformance suite's raw HTTP target both read with it;
-it sits beside them (as processes.py does) so that neither imports the other for it.
+`read_sse` reads the messages of a stream: the reference client's HTTP transport and the conformance suite's raw
+HTTP target both read with it; it sits beside them (as processes.py does) so that neither imports the other for it.
+`SseEvents` cuts a stream being relayed into whole events: the server's HTTP guard (sdk/_guard.py) rewrites each.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Final
+
+_EVENT_ENDS: Final[tuple[bytes, ...]] = (b"\n\n", b"\r\n\r\n", b"\r\r")
 
 
 def sse_events(lines: Iterable[bytes]) -> Iterator[tuple[str, bool]]:
@@ -52,3 +55,32 @@ def read_sse(lines: Iterable[bytes], until: Callable[[Any], bool] | None = None)
         if until is not None and until(messages[-1]):
             break
     return messages, None, bytes(read)
+
+
+class SseEvents:
+    """Cuts an event stream into whole events (each ends with a blank line), in linear time."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The events `chunk` completes; the bytes of an unfinished one are kept."""
+        scan_from = max(0, len(self._pending) - 3)  # an end may straddle the two
+        self._pending += chunk
+        end = max(_end_after(self._pending, mark, scan_from) for mark in _EVENT_ENDS)
+        if end == 0:
+            return b""
+        events = bytes(self._pending[:end])
+        del self._pending[:end]
+        return events
+
+    def rest(self) -> bytes:
+        """At the end of the stream: what is left."""
+        rest = bytes(self._pending)
+        self._pending.clear()
+        return rest
+
+
+def _end_after(buffer: bytearray, mark: bytes, start: int) -> int:
+    at = buffer.rfind(mark, start)
+    return at + len(mark) if at >= 0 else 0

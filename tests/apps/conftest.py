@@ -22,8 +22,8 @@ import httpx
 import nbformat
 import pytest
 
-from mcp_variants.apps.apps_host import AppsHost
 from mcp_variants.client import ClientSession, Routing, envelope
+from mcp_variants.client.apps_host import AppsHost
 from mcp_variants.client.http import HttpTransport
 from support.apps import UI_CAPS
 from support.jupyter import jupyterlab  # noqa: F401 - the fixture, for the live-notebook browser tests

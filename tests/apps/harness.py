@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-from mcp_variants.apps.apps_host import AppsCall, AppsHost, ViewCallRefused
 from mcp_variants.client import ClientError, ServerError
+from mcp_variants.client.apps_host import AppsCall, AppsHost, ViewCallRefused
 
 
 def csp_header(csp: Mapping[str, Any]) -> str:

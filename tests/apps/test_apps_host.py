@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_variants.apps.apps_host import AppsHost, ViewCallRefused, visibility
 from mcp_variants.catalog import load_declarations
+from mcp_variants.client.apps_host import AppsHost, ViewCallRefused, visibility
 from mcp_variants.protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, UI_STRUCTURED
 from mcp_variants.protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
 from support.apps import VIEWS

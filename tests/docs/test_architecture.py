@@ -72,8 +72,12 @@ class Tree:
         parts = dotted.split(".")
         if module_path:
             return self.has_path(module_path + parts[0] + ".py") or self.has_path(module_path + parts[0])
-        if parts[0] == "mcp_variants":
-            return (REPO / "src" / Path(*parts)).with_suffix(".py").exists() or (REPO / "src" / Path(*parts)).is_dir()
+        if parts[0] == "mcp_variants":  # a module, or a name in one: mcp_variants.server.cli.build_parser
+            for i in range(len(parts), 0, -1):
+                module = REPO / "src" / Path(*parts[:i])
+                if module.with_suffix(".py").exists() or module.is_dir():
+                    return all(part in self.names for part in parts[i:])
+            return False
         if len(parts) > 1 and f"{parts[0]}.py" in self.basenames:  # output_links.OutputStore
             return parts[1] in self.names
         for before, part in zip([None, *parts], parts, strict=False):
@@ -140,3 +144,76 @@ def test_every_path_and_name_in_the_architecture_page_exists() -> None:
         elif (name := NAME.fullmatch(token)) and not tree.has_name(name.group(1), name.group(2)):
             missing.append(token)
     assert not missing, f"docs/architecture.md names what the tree does not have: {missing}"
+
+
+# ---- what the modules' docstrings name ----------------------------------------------------------------------------
+
+# Files of other projects a docstring speaks of (the official suite's scorecard file).
+FOREIGN_FILES = {"checks.json", "schema.json"}
+# A file a docstring names, in backticks or not: a.py, sdk/_stdio.py, docs/sdk-change.md, server/../sdk/_stdio.py;
+# with a name after it (sdk/_serve.py.lowlevel_server is not how we write it; server/app.served is a NAME).
+FILE_REFERENCE = re.compile(r"(?<![\w/.:<>{}-])((?:[\w.-]+/)*\w[\w-]*\.(?:py|json|md|yaml))(?![\w/])")
+# A bullet of a package's face that names its modules: "* `rules` quotes ...", "- `sync`, `text`: ...".
+BULLET = re.compile(r"^\s*[-*]\s+((?:`\w+`(?:,\s*|\s+and\s+)?)+)", re.MULTILINE)
+
+
+def _docstrings() -> list[tuple[Path, str]]:
+    found = []
+    for base in ("src", "bench", "scripts"):
+        for path in sorted((REPO / base).rglob("*.py")):
+            doc = ast.get_docstring(ast.parse(path.read_text()))
+            if doc:
+                found.append((path, doc))
+    return found
+
+
+def _file_exists(tree: Tree, here: Path, reference: str) -> bool:
+    """Under the repository or the package (by suffix, as the page's paths are), or relative to the module's folder."""
+    beside = (here.parent / reference).resolve()
+    return reference in FOREIGN_FILES or tree.has_path(reference) or beside.exists() and beside.is_relative_to(REPO)
+
+
+def _package_names(package: Path) -> set[str]:
+    """What a package face may name bare: its modules and subpackages, and the names defined at the top of them."""
+    names = {p.stem for p in package.iterdir() if p.suffix == ".py"} | {p.name for p in package.iterdir() if p.is_dir()}
+    for path in package.rglob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            names.update(_defined_in([node]))
+    return names
+
+
+def test_every_file_and_name_a_module_docstring_names_exists() -> None:
+    """A module's docstring names what is there: each file it names (a.py, sdk/_stdio.py, docs/x.md) exists, each
+    `Class.member` or `module.name` of ours it puts in backticks is defined, and a package's face (its __init__.py)
+    lists in its bullets only its own modules and their names. A rename that forgets a docstring fails here."""
+    tree = Tree()
+    missing = []
+    for path, doc in _docstrings():
+        where = path.relative_to(REPO).as_posix()
+        missing += [f"{where}: {ref}" for ref in FILE_REFERENCE.findall(doc) if not _file_exists(tree, path, ref)]
+        for quoted in re.findall(r"`([^`\n]+)`", doc):
+            name = NAME.fullmatch(quoted.strip())
+            if name is None or PATH.fullmatch(quoted.strip()) or "." not in name.group(2) and not name.group(1):
+                continue
+            first = name.group(2).split(".")[0]
+            ours = name.group(1) or first in tree.members or f"{first}.py" in tree.basenames or first == "mcp_variants"
+            if ours and not tree.has_name(name.group(1), name.group(2)):
+                missing.append(f"{where}: `{quoted}`")
+        if path.name == "__init__.py" and path.is_relative_to(PACKAGE):
+            own = _package_names(path.parent)
+            listed = [word for head in BULLET.findall(doc) for word in re.findall(r"`(\w+)`", head)]
+            missing += [f"{where}: `{word}`" for word in listed if word not in own]
+    assert not missing, "docstrings name what the tree does not have:\n" + "\n".join(missing)
+
+
+def test_the_docstring_check_catches_a_stale_name(tmp_path: Path) -> None:
+    tree = Tree()
+    module = PACKAGE / "sdk" / "_serve.py"
+    assert not _file_exists(tree, module, "sdk/stdio.py") and _file_exists(tree, module, "sdk/_stdio.py")
+    assert _file_exists(tree, module, "_bridge.py") and not _file_exists(tree, module, "migrate.py")
+    assert not tree.has_name("", "StdioServerConnection.listen") and tree.has_name("", "StdioServerConnection.serve")
+    assert "results" not in _package_names(PACKAGE / "conformance") and "scorecards" in _package_names(PACKAGE / "conformance")
+    assert [re.findall(r"`(\w+)`", head) for head in BULLET.findall("x\n- `sync`, `text`: no I/O\n* `rules` quotes")] == [
+        ["sync", "text"], ["rules"]]

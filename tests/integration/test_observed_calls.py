@@ -2,7 +2,7 @@
 exporter), the audit trail's line, and the trail's promise never to block a call.
 
 The calls run in this process on the embedded runtime (a real kernel), through the tool set the server
-serves (`load_state`), with the call's caller and protocol as the transports hand them over.
+serves (`compose`), with the call's caller and protocol as the transports hand them over.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from mcp_variants.call_info import Caller, CallInfo
-from mcp_variants.limits import Limits
 from mcp_variants.protocol.versions import Era
-from mcp_variants.server.app import ServerState, load_state
+from mcp_variants.server.app import ServerState
 from mcp_variants.server.audit import AuditLog
-from mcp_variants.server.observe import CallObserver, digest
+from mcp_variants.server.compose import ServerConfig, compose, local_runtimes
+from mcp_variants.server.observe import digest
 from mcp_variants.tools.shared.tool_context import ToolContext
 from support.waiting import until
 
@@ -48,7 +48,7 @@ def tracer_provider() -> None:
 @pytest.fixture
 def observed(tmp_path: Path) -> Iterator[tuple[ServerState, Path]]:
     audit = tmp_path / "audit.jsonl"
-    state = load_state(tmp_path, Limits(), observer=CallObserver(AuditLog.open(str(audit))))
+    state = compose(ServerConfig(audit_log=str(audit)), lambda limits: local_runtimes(tmp_path, limits))
     try:
         yield state, audit
     finally:
@@ -109,7 +109,7 @@ def test_the_audit_line_says_when_who_what_and_in_which_kernel(observed: tuple[S
 
 def test_with_content_the_line_carries_the_code_and_what_it_printed(tmp_path: Path) -> None:
     audit = tmp_path / "audit.jsonl"
-    state = load_state(tmp_path, Limits(), observer=CallObserver(AuditLog.open(str(audit)), content=True))
+    state = compose(ServerConfig(audit_log=str(audit), audit_content=True), lambda limits: local_runtimes(tmp_path, limits))
     try:
         call(state, "execute_code", {"code": "print('hidden' + 'text')"}, [PS], Caller("bob", "jupyter"))
     finally:

@@ -46,7 +46,7 @@ from mcp_variants.conformance.wire import HttpTarget
 from mcp_variants.processes import free_port
 from mcp_variants.protocol.errors import ProtocolError
 from mcp_variants.state import DEADLINE_S
-from mcp_variants.state.redis_client import StateStore
+from mcp_variants.state.redis_client import RedisNamespace
 from mcp_variants.state.redis_outputs import RedisOutputStore
 from mcp_variants.state.redis_tasks import LEASE_MS, RedisTaskStore
 from support.extension import ENDPOINT, extension_server
@@ -312,7 +312,7 @@ def test_the_store_on_redis_keeps_owners_apart_and_bounds_each(store: RedisServe
         return {"content": []}
 
     async def scenario() -> None:
-        shared = StateStore(store.url, f"unit-{secrets.token_hex(4)}")
+        shared = RedisNamespace(store.url, f"unit-{secrets.token_hex(4)}")
         first, second = RedisTaskStore(shared, max_per_owner=2), RedisTaskStore(shared, max_per_owner=2)
         try:
             made = await first.start("alice", answer)
@@ -336,7 +336,7 @@ def test_the_output_store_on_redis_keeps_its_budget_and_owners(store: RedisServe
     """The in-memory store's own tests (unit/test_output_links.py), on Redis: eviction is ours, by the same rules."""
 
     async def scenario() -> None:
-        shared = StateStore(store.url, f"unit-{secrets.token_hex(4)}")
+        shared = RedisNamespace(store.url, f"unit-{secrets.token_hex(4)}")
         for check, budget in ((lru_within_budget, 250), (owned_and_forgotten, 64 * 1024 * 1024)):
             outputs = RedisOutputStore(shared, max_bytes=budget)
             try:
@@ -508,6 +508,6 @@ def test_sentinels_with_a_password_of_their_own_take_it_as_sentinel_password(sto
     theirs = secrets.token_hex(8)
     with SentinelServer(tmp_path / "guarded", store, "guarded", password=theirs).start() as guarded:
         url = sentinel_url(store.password, [guarded.port], "guarded")
-        refused = StateStore(url).check()
+        refused = RedisNamespace(url).check()
         assert refused is not None and "?sentinel_password=" in refused and store.password not in refused, refused
-        assert StateStore(f"{url}?sentinel_password={theirs}").check() is None
+        assert RedisNamespace(f"{url}?sentinel_password={theirs}").check() is None

@@ -2,8 +2,8 @@
 applied, servers on mcp_variants.sdk serve 2026-12-01 without the bridge and pass the SEP-3279 suite.
 
 The copy (mcp and mcp_types, in a temporary folder first on PYTHONPATH) knows 2026-12-01 and keeps
-`outputVariants` and `outputs`; there `bridge.needed()` is False, so `serve_stdio` / `streamable_http_app` run
-without the bridge, and patched_sdk/unbridged.py replaces the bridge's rewriting with functions that fail. The
+`outputVariants` and `outputs`; there `bridge_needed()` is False, so `serve_stdio` / `streamable_http_app` run
+without the bridge, and patched_sdk/unbridged.py makes sdk/_bridge.py impossible to import (as if deleted). The
 examples and the Jupyter server then get, scenario by scenario, the verdicts they get through the bridge on the
 SDK as it is (0 failures). The project's own environment is never touched.
 
@@ -192,17 +192,17 @@ def printed_json(code: str, env: dict[str, str]) -> Any:
 
 
 def test_the_patched_sdk_serves_2026_12_01_and_the_bridge_is_off(on_patched_sdk: dict[str, str]) -> None:
-    probe = ("import json, mcp, mcp_types.version as v; from mcp_variants.sdk import _bridge as bridge, _extension as extension; "
+    probe = ("import json, mcp, mcp_types.version as v; from mcp_variants.sdk import _serve as serve, _extension as extension; "
              "print(json.dumps({'sdk': mcp.__file__, 'modern': list(v.MODERN_PROTOCOL_VERSIONS), 'latest': v.LATEST_PROTOCOL_VERSION,"
-             " 'bridge_needed': bridge.needed(), 'takes_variants': extension.SDK_TAKES_VARIANTS}))")
+             " 'bridge_needed': serve.bridge_needed(), 'takes_variants': extension.SDK_TAKES_VARIANTS}))")
     patched = printed_json(probe, on_patched_sdk)
     assert patched["sdk"].startswith(on_patched_sdk["PYTHONPATH"].split(os.pathsep)[0])
     assert patched["modern"] == ["2026-07-28", OUTPUTS_VERSION] and patched["latest"] == OUTPUTS_VERSION
     assert patched["bridge_needed"] is False and patched["takes_variants"] is True
-    from mcp_variants.sdk import _bridge as bridge  # this process: the SDK as installed
     from mcp_variants.sdk import _extension as extension
+    from mcp_variants.sdk import _serve as serve  # this process: the SDK as installed
 
-    assert bridge.needed() is True and extension.SDK_TAKES_VARIANTS is False
+    assert serve.bridge_needed() is True and extension.SDK_TAKES_VARIANTS is False
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

@@ -22,8 +22,9 @@ from typing import Any, Self
 
 from jsonschema import Draft202012Validator
 
-from mcp_variants.client.stdio import VERSION_KEY, StdioConnection, envelope
+from mcp_variants.client.stdio import StdioConnection, envelope
 from mcp_variants.conformance.wire import HttpTarget
+from mcp_variants.protocol.versions import VERSION_KEY
 from support.processes import Reaper
 from support.servers import REQUEST_TIMEOUT, serve_stdio
 

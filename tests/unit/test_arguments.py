@@ -8,48 +8,53 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.catalog import compat_record, compat_servers
-from mcp_variants.dropin import DropIn, canonical_arguments, load_dropins, parse_aliases, standing_in, with_compat
+from mcp_variants.catalog import CatalogEntry, compat_record, compat_servers, load_catalog, parse_aliases
+from mcp_variants.dropin import canonical_arguments, compat_schemas, listed_input_schema, standing_in
 from mcp_variants.protocol.declarations import parse_declaration
 from mcp_variants.protocol.errors import DeclarationError, ErrorKind, ToolError
 from mcp_variants.protocol.tools_list import tool_entry
 from mcp_variants.protocol.versions import Era
 
 ANCHOR = "jupyter-mcp-server"
-OURS = load_dropins()
-DECLARATIONS = with_compat(OURS, ANCHOR)  # serve --compat jupyter-mcp-server: its names listed, and taken
+OURS = load_catalog()
+FOREIGN = compat_schemas(OURS, ANCHOR)  # serve --compat jupyter-mcp-server: its names listed, and taken
 
 
-def declared(aliases: dict, properties: dict | None = None) -> DropIn:
+def compat(name: str):
+    """How `serve --compat jupyter-mcp-server` reads a call of tool `name`."""
+    return lambda arguments: canonical_arguments(OURS[name], arguments, FOREIGN.get(name))
+
+
+def declared(aliases: dict, properties: dict | None = None) -> CatalogEntry:
     declaration = parse_declaration({
         "name": "t", "inputSchema": {"type": "object", "properties": properties or {"depth": {"type": "integer"},
                                                                                    "create": {"type": "boolean"},
                                                                                    "source": {"type": "string"}}},
         "outputVariants": [{"audience": "assistant", "format": "content"}],
     })
-    return DropIn(declaration, parse_aliases("t", aliases, declaration.input_schema))
+    return CatalogEntry(declaration, parse_aliases("t", aliases, declaration.input_schema))
 
 
 def test_a_renamed_argument_takes_the_canonical_name():
-    tool = DECLARATIONS["insert_cell"]
-    assert canonical_arguments(tool, {"cell_source": "x = 1", "notebook_name": "a.ipynb"}) == {"source": "x = 1", "notebook": "a.ipynb"}
+    tool = compat("insert_cell")
+    assert tool({"cell_source": "x = 1", "notebook_name": "a.ipynb"}) == {"source": "x = 1", "notebook": "a.ipynb"}
 
 
 def test_values_and_offsets_are_translated():
-    use, files = DECLARATIONS["use_notebook"], DECLARATIONS["list_files"]
-    assert canonical_arguments(use, {"notebook_path": "a.ipynb", "mode": "create"}) == {"notebook": "a.ipynb", "create": True}
-    assert canonical_arguments(use, {"notebook_path": "a.ipynb", "mode": "connect"})["create"] is False
-    assert canonical_arguments(files, {"max_depth": 0, "start_index": 25}) == {"depth": 1, "start": 25}
+    use, files = compat("use_notebook"), compat("list_files")
+    assert use({"notebook_path": "a.ipynb", "mode": "create"}) == {"notebook": "a.ipynb", "create": True}
+    assert use({"notebook_path": "a.ipynb", "mode": "connect"})["create"] is False
+    assert files({"max_depth": 0, "start_index": 25}) == {"depth": 1, "start": 25}
 
 
 def test_nulls_are_arguments_not_given():
-    tool = DECLARATIONS["read_cell"]
-    assert canonical_arguments(tool, {"cell_index": None, "cell_id": "abc", "notebook_name": None}) == {"cell_id": "abc"}
+    tool = compat("read_cell")
+    assert tool({"cell_index": None, "cell_id": "abc", "notebook_name": None}) == {"cell_id": "abc"}
 
 
 def test_an_alias_agreeing_with_its_canonical_name_is_accepted():
-    assert canonical_arguments(DECLARATIONS["insert_cell"], {"source": "s", "cell_source": "s"}) == {"source": "s"}
-    assert canonical_arguments(DECLARATIONS["list_files"], {"depth": 2, "max_depth": 1}) == {"depth": 2}
+    assert compat("insert_cell")({"source": "s", "cell_source": "s"}) == {"source": "s"}
+    assert compat("list_files")({"depth": 2, "max_depth": 1}) == {"depth": 2}
 
 
 @pytest.mark.parametrize(("tool", "arguments", "words"), [
@@ -59,7 +64,7 @@ def test_an_alias_agreeing_with_its_canonical_name_is_accepted():
 ])
 def test_an_alias_disagreeing_with_its_canonical_name_is_refused_saying_why(tool, arguments, words):
     with pytest.raises(ToolError) as refused:
-        canonical_arguments(DECLARATIONS[tool], arguments)
+        compat(tool)(arguments)
     assert refused.value.kind is ErrorKind.INVALID_ARGUMENTS
     for word in words:
         assert word in refused.value.message, refused.value.message
@@ -67,9 +72,9 @@ def test_an_alias_disagreeing_with_its_canonical_name_is_refused_saying_why(tool
 
 def test_an_alias_value_outside_its_words_is_refused():
     with pytest.raises(ToolError, match="mode must be one of"):
-        canonical_arguments(DECLARATIONS["use_notebook"], {"notebook": "a.ipynb", "mode": "open"})
+        compat("use_notebook")({"notebook": "a.ipynb", "mode": "open"})
     with pytest.raises(ToolError, match="max_depth must be an integer"):
-        canonical_arguments(DECLARATIONS["list_files"], {"max_depth": True})
+        compat("list_files")({"max_depth": True})
 
 
 @pytest.mark.parametrize(("aliases", "rule"), [
@@ -85,18 +90,17 @@ def test_a_broken_alias_stops_the_server(aliases, rule):
 
 
 def test_every_declared_alias_names_a_listed_argument_and_is_not_listed():
-    for name, declaration in DECLARATIONS.items():
-        properties = declaration.declaration.input_schema.get("properties", {})
-        for alias in declaration.aliases:
+    for name, entry in OURS.items():
+        properties = entry.declaration.input_schema.get("properties", {})
+        for alias in entry.aliases:
             assert alias.canonical in properties and alias.name not in properties, (name, alias)
 
 
 @given(st.dictionaries(st.sampled_from(["source", "cell_source", "notebook", "notebook_name", "cell_index"]),
                        st.one_of(st.none(), st.text(max_size=3), st.integers(-2, 2))))
 def test_the_result_never_holds_an_alias_or_a_null(arguments):
-    tool = DECLARATIONS["insert_cell"]
     try:
-        result = canonical_arguments(tool, arguments)
+        result = compat("insert_cell")(arguments)
     except ToolError as refused:
         assert refused.kind is ErrorKind.INVALID_ARGUMENTS
         return
@@ -123,20 +127,19 @@ def test_without_compat_an_alias_is_refused_naming_ours():
 def test_tools_list_shows_the_schema_calls_are_taken_by():
     record = compat_record(ANCHOR)
     assert compat_servers() == [ANCHOR]
-    for name, declaration in DECLARATIONS.items():
-        assert declaration.listed_input_schema == record["tools"].get(name, OURS[name].declaration.input_schema), name
-        assert tool_entry(OURS[name].declaration, Era.OUTPUTS, frozenset())["inputSchema"] == OURS[name].declaration.input_schema
-        assert declaration.declaration == OURS[name].declaration, "calls are still checked against ours"
+    for name, entry in OURS.items():
+        assert listed_input_schema(entry, FOREIGN.get(name)) == record["tools"].get(name, entry.declaration.input_schema), name
+        assert tool_entry(entry.declaration, Era.OUTPUTS, frozenset())["inputSchema"] == entry.declaration.input_schema
 
 
 def test_with_compat_a_listed_default_that_differs_from_ours_is_applied():
-    execute = DECLARATIONS["execute_code"]
-    assert execute.foreign is not None and execute.foreign.defaults == {"timeout": 30}
-    assert canonical_arguments(execute, {"code": "1"}) == {"code": "1", "timeout": 30}
-    assert canonical_arguments(execute, {"code": "1", "timeout": 5})["timeout"] == 5
-    assert canonical_arguments(execute, {"code": "1", "timeout": None})["timeout"] == 30, "null is an argument not given"
+    execute = compat("execute_code")
+    assert FOREIGN["execute_code"].defaults == {"timeout": 30}
+    assert execute({"code": "1"}) == {"code": "1", "timeout": 30}
+    assert execute({"code": "1", "timeout": 5})["timeout"] == 5
+    assert execute({"code": "1", "timeout": None})["timeout"] == 30, "null is an argument not given"
     # Defaults that mean ours are left to the tool: a cursor is no start_index of 0 and a cursor at once.
-    assert canonical_arguments(DECLARATIONS["read_notebook"], {"notebook_name": "a.ipynb", "cursor": "20"}) == {
+    assert compat("read_notebook")({"notebook_name": "a.ipynb", "cursor": "20"}) == {
         "notebook": "a.ipynb", "cursor": "20"}
 
 
@@ -155,6 +158,6 @@ def test_the_servers_tools_list_shows_the_schema_calls_are_taken_by():
     record = compat_record(ANCHOR)
     for compat in (None, ANCHOR):
         entries = {e["name"]: e for e in load_tools(CallObserver(), compat).entries(Era.LEGACY_OBJECT, frozenset())}
-        for name, dropin in OURS.items():
-            expected = record["tools"].get(name, dropin.declaration.input_schema) if compat else dropin.declaration.input_schema
+        for name, entry in OURS.items():
+            expected = record["tools"].get(name, entry.declaration.input_schema) if compat else entry.declaration.input_schema
             assert entries[name]["inputSchema"] == expected, (compat, name)

@@ -1,4 +1,5 @@
-"""The bridge's pure rewriting: requests in, results and errors out."""
+"""The bridge's pure rewriting of requests (sdk/_bridge.py), and what every answer gets on its way out, bridge or
+not: the tunnel opened and -32022 naming every version (sdk/_tunnel.py), by the HTTP guard too (sdk/_guard.py)."""
 
 from __future__ import annotations
 
@@ -12,24 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_variants.protocol.versions import Era
-from mcp_variants.sdk._bridge import (
-    MARKER_KEY,
-    SDK_VERSION,
-    TUNNEL_KEY,
-    VERSION_KEY,
-    BridgeMiddleware,
-    SseEvents,
-    _rewrite_json_body,
-    _rewrite_sse_events,
-    is_outputs_request,
-    needed,
-    rewrite_request,
-    rewrite_response,
-    tunnel,
-    unwrap_result,
-)
-from mcp_variants.sdk._requests import finish
+from mcp_variants.protocol.jsonrpc import JsonRpcMessage, check_bytes
+from mcp_variants.protocol.versions import VERSION_KEY, Era
+from mcp_variants.sdk._bridge import SDK_VERSION, rewrite_http_request, rewrite_request
+from mcp_variants.sdk._guard import MessageGuard, _json_body_as_sent, _sse_events_as_sent
+from mcp_variants.sdk._requests import BRIDGE_MARK as MARKER_KEY
+from mcp_variants.sdk._requests import finish, is_outputs_request
+from mcp_variants.sdk._serve import bridge_needed
+from mcp_variants.sdk._tunnel import TUNNEL_KEY, tunnel, unwrap_result
+from mcp_variants.sdk._tunnel import as_sent as rewrite_response
+from mcp_variants.sse import SseEvents
 from support.oracles import PROPERTY
 
 SIX = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2026-12-01"]
@@ -208,9 +201,15 @@ def _scope(header: str | None) -> dict[str, Any]:
     return {"type": "http", "method": "POST", "headers": headers}
 
 
+def _inbound(body: bytes, scope: dict[str, Any]) -> Any:
+    checked = check_bytes(body)
+    assert isinstance(checked, JsonRpcMessage)
+    return rewrite_http_request(checked, body, scope)
+
+
 def test_http_inbound_rewrites_body_and_header() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
-    new_body, scope = BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, _scope("2026-12-01"))
+    new_body, scope = _inbound(body, _scope("2026-12-01"))
     decoded = orjson.loads(new_body)
     assert decoded["params"]["_meta"] == {VERSION_KEY: "2026-07-28", MARKER_KEY: True}
     headers = dict(scope["headers"])
@@ -220,16 +219,22 @@ def test_http_inbound_rewrites_body_and_header() -> None:
 
 def test_http_inbound_leaves_mismatch_and_non_requests_alone() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
-    scope = _scope("2025-06-18")
-    assert BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, scope) == (body, scope)
+    scope = _scope("2026-07-28")  # the SDK answers a mismatch between stateless versions: -32020
+    assert _inbound(body, scope) == (body, scope)
     response = orjson.dumps({"jsonrpc": "2.0", "id": 1, "result": {}})
-    assert BridgeMiddleware._rewrite_inbound(orjson.loads(response), response, scope) == (response, scope)
+    assert _inbound(response, scope) == (response, scope)
+
+
+def test_http_inbound_refuses_a_stateless_request_routed_as_a_handshake_one() -> None:
+    body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call_params("2026-12-01")})
+    refused = _inbound(body, _scope("2025-06-18"))
+    assert refused.code == -32020 and refused.data["expected"] == "2026-12-01"
 
 
 def test_http_inbound_strips_a_forged_marker() -> None:
     body = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                          "params": call_params("2026-07-28", **{MARKER_KEY: True})})
-    new_body, scope = BridgeMiddleware._rewrite_inbound(orjson.loads(body), body, _scope("2026-07-28"))
+    new_body, scope = _inbound(body, _scope("2026-07-28"))
     assert MARKER_KEY not in orjson.loads(new_body)["params"]["_meta"]
     assert dict(scope["headers"])[b"mcp-protocol-version"] == b"2026-07-28"
 
@@ -255,7 +260,7 @@ def test_once_the_app_returned_its_receive_no_longer_reaches_the_connection() ->
         pass
 
     async def scenario() -> Any:
-        await BridgeMiddleware(app)(_scope(None), receive, send)
+        await MessageGuard(app)(_scope(None), receive, send)
         return await kept[0]()
 
     assert asyncio.run(scenario()) == {"type": "http.disconnect"}
@@ -264,7 +269,7 @@ def test_once_the_app_returned_its_receive_no_longer_reaches_the_connection() ->
 def test_sse_event_is_unwrapped() -> None:
     payload = orjson.dumps({"jsonrpc": "2.0", "id": 3, "result": tunnel("tools/call", {"outputs": []})})
     chunk = b"event: message\r\ndata: " + payload + b"\r\n\r\n"
-    rewritten = _rewrite_sse_events(chunk)
+    rewritten = _sse_events_as_sent(chunk)
     data_line = next(line for line in rewritten.split(b"\n") if line.startswith(b"data:"))
     assert orjson.loads(data_line[5:].strip()) == {"jsonrpc": "2.0", "id": 3, "result": {"outputs": []}}
 
@@ -281,23 +286,24 @@ def test_sse_events_are_whole_however_the_stream_is_chunked(cuts: list[int], lin
         for i in range(3))
     points = sorted({0, len(events), *(c for c in cuts if c < len(events))})
     splitter = SseEvents()
-    out = b"".join(_rewrite_sse_events(splitter.feed(events[a:b])) for a, b in zip(points, points[1:], strict=False))
-    out += _rewrite_sse_events(splitter.rest())
-    assert out == _rewrite_sse_events(events)
+    out = b"".join(_sse_events_as_sent(splitter.feed(events[a:b])) for a, b in zip(points, points[1:], strict=False))
+    out += _sse_events_as_sent(splitter.rest())
+    assert out == _sse_events_as_sent(events)
     assert TUNNEL_KEY.encode() not in out
 
 
-# ---- the switch: an SDK that serves 2026-12-01 itself -----------------------------------------------
+# ---- an SDK that serves 2026-12-01 itself -----------------------------------------------------------
 
 
-def test_with_rewriting_off_only_the_id_of_an_anonymous_error_is_put_right() -> None:
+def test_the_guard_opens_tunnels_names_every_version_and_puts_the_id_on_an_anonymous_error() -> None:
     tunnelled = orjson.dumps({"jsonrpc": "2.0", "id": 1, "result": tunnel("tools/call", {"outputs": []})})
-    assert _rewrite_json_body(tunnelled, 1, rewrite=False) == tunnelled
-    assert orjson.loads(_rewrite_json_body(tunnelled, 1))["result"] == {"outputs": []}
+    assert orjson.loads(_json_body_as_sent(tunnelled, 1))["result"] == {"outputs": []}
     unsupported = orjson.dumps({"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "m", "data": {"supported": ["x"]}}})
-    assert _rewrite_json_body(unsupported, 2, rewrite=False) == unsupported
+    assert orjson.loads(_json_body_as_sent(unsupported, 2))["error"]["data"]["supported"] == SIX
     anonymous = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no session"}})
-    assert orjson.loads(_rewrite_json_body(anonymous, 7, rewrite=False))["id"] == 7
+    assert orjson.loads(_json_body_as_sent(anonymous, 7))["id"] == 7
+    plain = orjson.dumps({"jsonrpc": "2.0", "id": 3, "result": {"content": []}})
+    assert _json_body_as_sent(plain, 3) is plain
 
 
 @pytest.mark.parametrize(("sdk_version", "era", "tunnelled"), [
@@ -314,4 +320,4 @@ def test_finish_tunnels_only_a_result_the_sdk_would_sieve_as_another_version(sdk
 
 def test_the_installed_sdk_needs_the_bridge() -> None:
     """mcp 2.3.0 knows versions up to 2026-07-28 (tests/sdk/test_patched_sdk.py: one that knows 2026-12-01 does not)."""
-    assert needed() is True
+    assert bridge_needed() is True

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import argparse
 import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from jupyter_server.extension.application import ExtensionApp
 
 from mcp_variants.jupyter_extension.app import MCPVariants
-from mcp_variants.server.options import OPTIONS, SERVE_OPTIONS, BadEnv, Option, add_serve_arguments
+from mcp_variants.server.compose import ServerConfig
+from mcp_variants.server.options import OPTIONS, SECRET_VARIABLES, SERVE_OPTIONS, BadEnv, Option, add_serve_arguments
 
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION_ONLY = {"path", "kernel"}  # the extension's own: its endpoint, and the server's default kernel as default
@@ -76,3 +78,27 @@ def test_a_path_option_expands_a_leading_tilde(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setenv("MCP_VARIANTS_ROOT", "~/from-env")
     assert serve_parser().parse_args(["--root", "~/notebooks"]).root == tmp_path / "notebooks"
     assert serve_parser().parse_args([]).root == tmp_path / "from-env"
+
+
+def test_the_server_configuration_is_made_of_the_options_with_their_defaults() -> None:
+    """server/compose.py's ServerConfig: each field an option of its name, with that option's default; and every option
+    the extension has is one of them, so both hosts feed the one composition."""
+    config = ServerConfig()
+    assert all(getattr(config, f.name) == OPTIONS[f.name].default for f in fields(ServerConfig))
+    assert {o.name for o in SERVE_OPTIONS if o.in_extension} <= {f.name for f in fields(ServerConfig)}
+
+
+def test_the_command_line_and_the_extension_make_the_same_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    for option in SERVE_OPTIONS:
+        if option.variable:
+            monkeypatch.delenv(option.variable, raising=False)
+    given = ["--timeout", "5", "--max-sessions", "7", "--images", "link", "--audit-content"]
+    from_cli = ServerConfig.from_options(serve_parser().parse_args(given))
+    from_extension = ServerConfig.from_options(MCPVariants(timeout=5.0, max_sessions=7, images="link", audit_content=True))
+    assert from_cli == from_extension
+    assert (from_cli.timeout, from_cli.max_sessions, from_cli.images, from_cli.audit_log) == (5.0, 7, "link", None)
+    assert from_cli.http_limits().max_sessions == 7 and from_cli.limits().default_timeout == 5.0
+
+
+def test_a_secret_is_marked_on_its_option() -> None:
+    assert {"MCP_VARIANTS_TOKEN", "JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", "MCP_VARIANTS_STATE_URL"} == set(SECRET_VARIABLES)

@@ -17,9 +17,9 @@ PROBE = (
 # HTTP, websocket and CRDT libraries, the notebook format, images, IPython.
 START_UP_FREE = HEAVY | {"ipykernel", "IPython", "httpx", "websockets", "pycrdt", "jupyter_ydoc", "nbformat", "PIL", "psutil", "tornado"}
 START_UP_PROBE = (
-    "import sys; from pathlib import Path; from mcp_variants.server.app import build_server, load_state; "
-    "from mcp_variants.sdk._serve import serve_stdio; from mcp_variants.limits import Limits; "
-    "build_server(load_state(Path(sys.argv[1]), Limits())); "
+    "import sys; from pathlib import Path; from mcp_variants.server.app import build_server; "
+    "from mcp_variants.server.compose import ServerConfig, compose, local_runtimes; from mcp_variants.sdk import serve_stdio; "
+    "build_server(compose(ServerConfig(), lambda limits: local_runtimes(Path(sys.argv[1]), limits))); "
     f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {START_UP_FREE!r}))"
 )
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.protocol.errors import INVALID_PARAMS, ProtocolError
-from mcp_variants.sdk._task_store import TaskStatus, TaskStore
+from mcp_variants.sdk.tasks import MemoryTaskStore, TaskStatus
 
 
 async def answer(value: dict[str, Any], delay: float = 0.0) -> dict[str, Any]:
@@ -32,7 +32,7 @@ class Clock:
 
 def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
     async def scenario() -> None:
-        store = TaskStore()
+        store = MemoryTaskStore()
         task = await store.start("alice", lambda: answer({"content": []}))
         await task.wait()
         assert (await store.get("alice", task.task_id)).result == {"content": []}
@@ -48,7 +48,7 @@ def test_a_task_completes_with_its_result_and_only_its_owner_reads_it() -> None:
 def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
     async def scenario() -> None:
         clock = Clock()
-        store = TaskStore(clock=clock)
+        store = MemoryTaskStore(clock=clock)
         task = await store.start("alice", lambda: answer({"content": []}), ttl_ms=1000)
         await task.wait()
         clock.now += 1.0
@@ -63,7 +63,7 @@ def test_an_expired_task_is_no_such_task_never_an_empty_result() -> None:
 def test_a_running_task_is_never_expired_and_cancelling_it_stops_the_run() -> None:
     async def scenario() -> None:
         clock = Clock()
-        store = TaskStore(clock=clock)
+        store = MemoryTaskStore(clock=clock)
         begun = asyncio.Event()
 
         async def long_run() -> dict[str, Any]:
@@ -87,7 +87,7 @@ def test_a_failure_is_a_failed_task_carrying_the_error() -> None:
         raise ProtocolError(-32603, "broke", {"why": "test"})
 
     async def scenario() -> None:
-        store = TaskStore()
+        store = MemoryTaskStore()
         task = await store.start("alice", broken)
         await task.wait()
         assert task.status is TaskStatus.FAILED and task.error == {"code": -32603, "message": "broke", "data": {"why": "test"}}
@@ -97,7 +97,7 @@ def test_a_failure_is_a_failed_task_carrying_the_error() -> None:
 
 def test_a_client_holds_a_bounded_number_of_tasks() -> None:
     async def scenario() -> None:
-        store = TaskStore(max_per_owner=2)
+        store = MemoryTaskStore(max_per_owner=2)
         first = await store.start("alice", lambda: answer({}))
         await first.wait()
         await store.start("alice", lambda: answer({}, delay=30))

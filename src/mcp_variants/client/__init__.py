@@ -5,6 +5,8 @@
 * `modes` chooses the selectors for an execution mode; `router.HostRouter` delivers each
   output to its audience's sink; `minimal_host.Host` ties the three together.
 * `stdio.StdioConnection` stays the raw JSON-RPC connection the demo uses.
+* `apps_host.AppsHost` is what an MCP Apps host does around the session: the tools a model is offered, the
+  notifications a view receives, the calls a view may make.
 
 `http` needs httpx and is not imported here.
 """

@@ -9,19 +9,16 @@ import contextlib
 import itertools
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Self
 
 from ..processes import TAIL_BYTES, PipedProcess
-from ..protocol.versions import HANDSHAKE_VERSIONS
+from ..protocol.versions import HANDSHAKE_VERSIONS, VERSION_KEY
 from .errors import TransportError
 from .transport import Routing
 
-VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 STDERR_TAIL = TAIL_BYTES
 EXIT_GRACE_S = 2.0  # after the server exited, how long its last lines may take to be read
@@ -76,12 +73,6 @@ class StdioConnection:
         self.notifications: list[dict[str, Any]] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-
-    @classmethod
-    def serve(cls, root: Path, *extra: str, on_write: Callable[[bytes], None] | None = None,
-              stderr_keep: int | None = STDERR_TAIL, env: Mapping[str, str] | None = None) -> StdioConnection:
-        return cls([sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra], on_write=on_write,
-                   stderr_keep=stderr_keep, env=env)
 
     @property
     def stderr_tail(self) -> bytes:

@@ -4,7 +4,7 @@ FastMCP 4.1.6 keeps its low-level server (the SDK's `Server`, FastMCP's `LowLeve
 has no public way to reach it; its own in-memory client transport reads the same attribute. Two things need it:
 
 - stdio behind the 2026-12-01 bridge: `FastMCP.run_stdio_async` opens the SDK's `stdio_server()` itself and takes no
-  streams, so the bridged stdio connection (sdk/stdio.py) serves the low-level server directly;
+  streams, so our stdio connection (sdk/_stdio.py) serves the low-level server directly;
 - the SDK-level middleware that adds `outputVariants` (or the legacy `outputSchema`) to tools/list and 2026-12-01 to
   server/discover: FastMCP's `on_list_tools` hook returns FastMCP `Tool` objects, not the listed entries.
 

@@ -1,5 +1,5 @@
 """Migrating an existing FastMCP tool to declared variants, by the inferences SEP-3279 allows an SDK (as
-`mcp_variants.sdk`'s migrate.py does for MCPServer, with FastMCP's own conversion of a return value).
+`mcp_variants.sdk`'s _migrate.py does for MCPServer, with FastMCP's own conversion of a return value).
 
 - Its legacy `content` (what FastMCP makes of the return value: `Tool.convert_result`) becomes `assistant/content`,
   so an old client's content does not change.

@@ -3,12 +3,13 @@
 mcp 2.3.0, under FastMCP, refuses 2026-12-01 before any handler runs; the bridge (mcp_variants.sdk's) presents such a
 request to the SDK as 2026-07-28 and puts the real result back on the wire:
 
-- stdio: the bridged stdio connection serves FastMCP's low-level server (FastMCP's `run_stdio_async` takes no
+- stdio: our stdio connection serves FastMCP's low-level server (FastMCP's `run_stdio_async` takes no
   streams, hence `_lowlevel.py`), with FastMCP's lifespan, extensions' lifespans included, entered as the SDK enters it;
-- HTTP: FastMCP's own Starlette app (`FastMCP.http_app`: its auth provider, custom routes, Host/Origin guard, session
-  manager) with the bridge as one more ASGI middleware, served by uvicorn with the limits `mcp_variants.sdk`'s own
-  HTTP server keeps (`HttpLimits`: body size, session idle timeout, read deadline, connection cap). FastMCP makes its
-  session manager itself and takes no session cap, so `HttpLimits.max_sessions` does not apply (docs/fastmcp-change.md).
+- HTTP: FastMCP's own Starlette app (`FastMCP.http_app`: its auth provider, custom routes, Host/Origin guard,
+  session manager) with the message guard (sdk/_guard.py, the bridge its inbound step) as one more ASGI middleware,
+  served by uvicorn with the limits `mcp_variants.sdk`'s own HTTP server keeps (`HttpLimits`: body size, session
+  idle timeout, read deadline, connection cap). FastMCP makes its session manager itself and takes no session cap,
+  so `HttpLimits.max_sessions` does not apply (docs/fastmcp-change.md).
 
 `bridge`: None (the default) bridges exactly when the installed SDK needs it; True or False forces it.
 """
@@ -25,9 +26,9 @@ from fastmcp.server.http import StarletteWithLifespan
 from starlette.middleware import Middleware
 
 from ..sdk import serve_stdio as serve_lowlevel_stdio
-from ..sdk._bridge import DEFAULT_MAX_MESSAGE_BYTES, BridgeMiddleware
 from ..sdk._connections import GuardedH11Protocol
-from ..sdk._http import HttpLimits, is_loopback
+from ..sdk._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
+from ..sdk._http import HttpLimits, bridge_step, is_loopback
 from ..sdk._serve import DEFAULT_LIMITS, CannotListen, bridging, listen
 from ._lowlevel import lowlevel_server
 
@@ -45,16 +46,17 @@ async def serve_stdio(server: FastMCP[Any], *, max_message_bytes: int = DEFAULT_
 def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
              limits: HttpLimits = DEFAULT_LIMITS, bridge: bool | None = None, middleware: Sequence[Middleware] = (),
              **http_app_kwargs: Any) -> StarletteWithLifespan:
-    """`FastMCP.http_app` (streamable HTTP at `path`) behind the bridge, which also keeps each POST body within
-    `limits.max_body_bytes` and answers what is no message the SDK would answer; an idle session ends after
-    `limits.session_idle_timeout`. FastMCP's Host/Origin guard serves `host` and `allowed_hosts` (a loopback `host`, as
-    `FastMCP.run_http_async` does); `http_app_kwargs` go to `FastMCP.http_app` as they are (`json_response`,
-    `stateless_http`, `event_store`, `session_idle_timeout` in place of the limit's, ...)."""
+    """`FastMCP.http_app` (streamable HTTP at `path`) behind the message guard (and the bridge where it is needed),
+    which keeps each POST body within `limits.max_body_bytes` and answers what is no message the SDK would answer;
+    an idle session ends after `limits.session_idle_timeout`. FastMCP's Host/Origin guard serves `host` and
+    `allowed_hosts` (a loopback `host`, as `FastMCP.run_http_async` does); `http_app_kwargs` go to
+    `FastMCP.http_app` as they are (`json_response`, `stateless_http`, `event_store`, `session_idle_timeout` in
+    place of the limit's, ...)."""
     hosts = [*allowed_hosts, *((host,) if is_loopback(host) else ())]
-    bridged = Middleware(BridgeMiddleware, max_body_bytes=limits.max_body_bytes, rewrite=bridging(bridge))
+    guarded = Middleware(MessageGuard, max_body_bytes=limits.max_body_bytes, inbound=bridge_step() if bridging(bridge) else None)
     if limits != DEFAULT_LIMITS:  # else FastMCP's own default
         http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
-    return server.http_app(path=path, transport="http", middleware=[bridged, *middleware],
+    return server.http_app(path=path, transport="http", middleware=[guarded, *middleware],
                            allowed_hosts=hosts or None, **http_app_kwargs)
 
 

@@ -17,16 +17,12 @@ from jupyter_server.extension.application import ExtensionApp
 from traitlets import Bool, Enum, Float, Int, TraitType, Unicode, default
 
 from .. import __version__, telemetry
-from ..images import ImageMode, ImagePolicy
 from ..jupyter.inprocess import SERVER, inprocess_backend
 from ..jupyter.registry import RuntimeRegistry
-from ..limits import Limits
-from ..sdk._http import HttpLimits, build_http_app
-from ..sdk._serve import bridging
-from ..server.app import ServerState, assemble_state, build_server, load_tools
-from ..server.audit import AuditLog
-from ..server.observe import CallObserver
-from ..server.options import OPTIONS, Option
+from ..sdk import streamable_http_app
+from ..server.app import ServerState, build_server
+from ..server.compose import CannotStart, ServerConfig, compose, open_shared_store
+from ..server.options import EXTENSION_OPTIONS, Option
 from .asgi import AsgiApp
 from .handler import MCPHandler
 
@@ -53,22 +49,11 @@ class MCPVariants(ExtensionApp):
     version = __version__
     load_other_extensions = True
 
-    # Its own two; the others are `serve`'s options of the same name (server/options.py: default and help there).
+    # Its own two; then a traitlet for each of `serve`'s options marked `in_extension` (server/options.py: name,
+    # default and help there), put in the class's namespace as it is made, in the options' order.
     path = Unicode("mcp", config=True, help="Where the endpoint is, under the server's base_url (default: mcp, so /mcp).")
     kernel = Unicode("", config=True, help="The kernelspec execute_code's kernels start with (default: the server's default).")
-    timeout = traitlet(OPTIONS["timeout"])
-    output_cap = traitlet(OPTIONS["output_cap"])
-    hard_cap = traitlet(OPTIONS["hard_cap"])
-    images = traitlet(OPTIONS["images"])
-    image_max_pixels = traitlet(OPTIONS["image_max_pixels"])
-    max_message_bytes = traitlet(OPTIONS["max_message_bytes"])
-    session_idle_timeout = traitlet(OPTIONS["session_idle_timeout"])
-    max_sessions = traitlet(OPTIONS["max_sessions"])
-    audit_log = traitlet(OPTIONS["audit_log"])
-    audit_content = traitlet(OPTIONS["audit_content"])
-    state_url = traitlet(OPTIONS["state_url"])
-    state_namespace = traitlet(OPTIONS["state_namespace"])
-    state_timeout = traitlet(OPTIONS["state_timeout"])
+    vars().update({option.name: traitlet(option) for option in EXTENSION_OPTIONS})
 
     @default("kernel")
     def _default_kernel(self) -> str:
@@ -76,32 +61,21 @@ class MCPVariants(ExtensionApp):
 
     def initialize_settings(self) -> None:
         telemetry.configure_from_environment()
-        assert self.serverapp is not None
-        limits = Limits(default_timeout=self.timeout, assistant_text_bytes=self.output_cap, hard_cap_bytes=self.hard_cap)
-        observer = CallObserver(AuditLog.open(self.audit_log) if self.audit_log else None, content=self.audit_content)
-        backend = inprocess_backend(self.serverapp, kernel_name=self.kernel, hard_cap_bytes=self.hard_cap)
-        self.state: ServerState = assemble_state(load_tools(observer), RuntimeRegistry({SERVER: backend}, default_backend=SERVER), limits,
-                                                 ImagePolicy(ImageMode(self.images), max(self.image_max_pixels, 0)), observer,
-                                                 self._shared_state())
-        http = HttpLimits(max_body_bytes=self.max_message_bytes, session_idle_timeout=self.session_idle_timeout,
-                          max_sessions=self.max_sessions)
+        serverapp = self.serverapp
+        assert serverapp is not None
+        config = ServerConfig.from_options(self)  # the options it lacks (--compat, the HTTP deadlines) keep serve's defaults
+        try:
+            state = compose(config, lambda limits: RuntimeRegistry(
+                {SERVER: inprocess_backend(serverapp, kernel_name=config.kernel, hard_cap_bytes=limits.hard_cap_bytes)},
+                default_backend=SERVER), open_shared_store(config))
+        except CannotStart as exc:
+            raise RuntimeError(f"MCPVariants cannot start: {exc}") from None
+        self.state: ServerState = state
         # Host and Origin are the Jupyter server's to check (its allow_remote_access, allow_origin), as for its own API.
-        # Every protocol era: 2026-12-01 through the bridge where the installed SDK needs it (sdk/serve.bridging).
-        app: Any = build_http_app(build_server(self.state), "127.0.0.1", None, http, bridge=bridging(None),
-                                  dns_rebinding_protection=False)
+        # Every protocol era: 2026-12-01 through the bridge where the installed SDK needs it.
+        app: Any = streamable_http_app(build_server(state), limits=config.http_limits(), dns_rebinding_protection=False)
         self.asgi = AsgiApp(app)
         self.ready = asyncio.Event()
-
-    def _shared_state(self) -> Any:
-        """The shared state store of `state_url`, checked now: the server does not start on one it cannot use."""
-        if not self.state_url:
-            return None
-        from ..state.redis_client import StateStore
-
-        store = StateStore(self.state_url, self.state_namespace, self.state_timeout)
-        if problem := store.check():
-            raise RuntimeError(f"MCPVariants.state_url: {problem}")
-        return store
 
     def initialize_handlers(self) -> None:
         self.handlers.append((rf"/{self.path.strip('/')}", MCPHandler, {"app": self.asgi, "ready": self.ready, "mcp_path": APP_PATH}))

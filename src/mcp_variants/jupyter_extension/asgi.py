@@ -20,9 +20,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from jupyter_server.base.handlers import APIHandler
+from starlette.types import ASGIApp, Message
 from tornado.iostream import StreamClosedError
-
-from ..sdk._bridge import ASGIApp, Message
 
 logger = logging.getLogger(__name__)
 

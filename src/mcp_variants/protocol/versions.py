@@ -7,9 +7,13 @@ a Tool and of a CallToolResult (SEP-3279 "Backward compatibility").
 from __future__ import annotations
 
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 OUTPUTS_VERSION: Final[str] = "2026-12-01"
+VERSION_KEY: Final[str] = "io.modelcontextprotocol/protocolVersion"  # the stateless versions' `_meta` envelope key
+UNSUPPORTED_PROTOCOL_VERSION: Final[int] = -32022
+COMPLETE: Final[str] = "complete"  # the stateless versions' `resultType` of a result that is the whole answer
+HEADER_MISMATCH: Final[int] = -32020  # an MCP-Protocol-Version or Mcp-Name header that disagrees with the body
 
 # Oldest to newest: the order of -32022's `supported` list and of server/discover.
 SUPPORTED_VERSIONS: Final[tuple[str, ...]] = (
@@ -50,3 +54,19 @@ _ERAS: Final[dict[str, Era]] = {
 def era_for(version: str) -> Era:
     """The era of a supported version; KeyError for one we do not serve."""
     return _ERAS[version]
+
+
+def name_every_version(error: dict[str, Any]) -> None:
+    """A -32022 error names every version this server serves (handshake and stateless ones), in place: a client
+    that asked for one we do not serve learns what to ask for instead."""
+    if error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
+        data = error.get("data")
+        error["data"] = {**(data if isinstance(data, dict) else {}), "supported": list(SUPPORTED_VERSIONS)}
+
+
+def complete(result: dict[str, Any], version: str) -> dict[str, Any]:
+    """`result` as the protocol version frames it, in place: at the stateless versions it says `resultType: "complete"`
+    (unless it says otherwise: a CreateTaskResult says "task"); at a handshake version it has no such key."""
+    if version in STATELESS_VERSIONS:
+        result.setdefault("resultType", COMPLETE)
+    return result

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..apps.apps_host import view_params
+from ..client.apps_host import view_params
 from ..client.router import SINK_OF_AUDIENCE, Delivery, HostRouter
 from ..protocol.types import UI_STRUCTURED, Selector
 

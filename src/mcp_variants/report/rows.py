@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from ..apps.apps_host import linked_view
+from ..client.apps_host import linked_view
 from ..client.router import SINK_OF_AUDIENCE, Delivery
 from .charts import human_bytes
 from .numbers import json_bytes

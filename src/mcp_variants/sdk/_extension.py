@@ -52,11 +52,10 @@ from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolEr
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
-from . import _bridge as bridge
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
 from ._migrate import StructuredAudience, legacy_variants
 from ._requests import finish, negotiated_extensions, request_era
-from ._serve import BRIDGED
+from ._serve import ON_OUR_TRANSPORTS, bridge_needed
 from ._toolset import ToolSet, VariantTool, internal_failure
 
 logger = logging.getLogger(__name__)
@@ -320,7 +319,7 @@ class Variants(Extension):
         """The SDK's `ServerMiddleware` for what an extension cannot intercept: each tool's variants (or its legacy
         outputSchema) in tools/list, and 2026-12-01 among server/discover's versions."""
         self._listing_seen = True
-        if not BRIDGED.get() and bridge.needed() and not self._told_unbridged:
+        if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
             self._told_unbridged = True
             logger.warning("this server runs outside mcp_variants.sdk's transports (MCPServer.run?): the installed SDK "
                            "refuses 2026-12-01 clients with -32022 before any handler runs. Serve it with "

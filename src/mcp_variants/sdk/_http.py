@@ -14,8 +14,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from ._bridge import DEFAULT_MAX_MESSAGE_BYTES, BridgeMiddleware
 from ._events import DEFAULT_MAX_EVENTS, DEFAULT_RETRY_MS, MemoryEventStore
+from ._guard import DEFAULT_MAX_MESSAGE_BYTES, InboundStep, MessageGuard
 from ._sessions import evict_idle_at_cap
 
 LOOPBACK_NAMES = {"localhost"}
@@ -31,7 +31,7 @@ def is_loopback(host: str) -> bool:
 
 
 class InsecureBinding(SystemExit):
-    pass
+    """A server asked to listen beyond loopback without a bearer token: the message says what to set."""
 
 
 def check_binding(host: str, token: str | None) -> None:
@@ -131,7 +131,8 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
                    allowed_hosts: Sequence[str] = (), *, bridge: bool = True, dns_rebinding_protection: bool = True,
                    token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> Any:
     """The SDK's Starlette app (resumable SSE streams; DNS-rebinding protection on, unless the host in front checks
-    Host and Origin itself), behind the bridge (its body checks only, when `bridge` is False) and auth: one bearer
+    Host and Origin itself), behind the message guard (_guard.py), with the 2026-12-01 bridge as its inbound step
+    only when `bridge` is True, and auth: one bearer
     `token`, or the SDK's own bearer middleware with `token_verifier` (and its `auth` settings), which makes each
     request's principal the token's."""
     allowed = host_patterns(host, allowed_hosts)
@@ -150,9 +151,16 @@ def build_http_app(server: MCPServer[Any] | Server[Any], host: str, token: str |
         options.update(token_verifier=token_verifier, auth=auth)
     app: Any = server.streamable_http_app(**options)
     evict_idle_at_cap(server.session_manager)  # at the cap, not a 503 for everyone: _sessions.py
-    app = BridgeMiddleware(app, limits.max_body_bytes, rewrite=bridge)
+    app = MessageGuard(app, limits.max_body_bytes, inbound=bridge_step() if bridge else None)
     if dns_rebinding_protection:
         app = HostHint(app)
     if token:
         app = BearerAuth(app, token)
     return app
+
+
+def bridge_step() -> InboundStep:
+    """The 2026-12-01 bridge as the guard's inbound step; its module imported only here, only when it is needed."""
+    from ._bridge import rewrite_http_request
+
+    return rewrite_http_request

@@ -1,22 +1,35 @@
-"""What the SDK's request context says of a request, for SEP-3279: its era and its negotiated extensions;
-and how a handler's result goes back through the SDK at 2026-12-01 (the bridge's tunnel)."""
+"""What the SDK's request context says of a request, for SEP-3279: its era, its protocol version, its negotiated
+extensions and whose state it may use; and how a handler's result goes back through the SDK (the tunnel)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from mcp.server.context import ServerRequestContext
 
-from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, era_for
-from . import _bridge as bridge
+from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, complete, era_for
+from ._tunnel import tunnel
+
+BRIDGE_MARK: Final[str] = "io.github.mcp-variants/bridged"
+"""The `_meta` key the 2026-12-01 bridge (_bridge.py) puts on a request it presents to the SDK as 2026-07-28; with
+no bridge installed no request carries it (the bridge removes any copy a client sends)."""
+
+
+def is_outputs_request(params: Any) -> bool:
+    """True when the bridge admitted this request (its params) as 2026-12-01."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and meta.get(BRIDGE_MARK) is True
+
+
+def request_version(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The protocol version the client speaks in this request: 2026-12-01 where the bridge admitted it as such."""
+    return OUTPUTS_VERSION if is_outputs_request(ctx.params) else ctx.protocol_version
 
 
 def request_era(ctx: ServerRequestContext[Any, Any]) -> Era:
-    """OUTPUTS for a request the bridge admitted as 2026-12-01; else the era of the version the SDK negotiated."""
-    if bridge.is_outputs_request(ctx.params):
-        return Era.OUTPUTS
-    return era_for(ctx.protocol_version)
+    """The era of the request's protocol version (`request_version`)."""
+    return era_for(request_version(ctx))
 
 
 def negotiated_extensions(ctx: ServerRequestContext[Any, Any], served: Iterable[str]) -> frozenset[str]:
@@ -41,7 +54,5 @@ def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: d
     the bridge presented as 2026-07-28) is tunnelled, or the SDK would drop `outputs` and `outputVariants`;
     with an SDK that serves 2026-12-01 itself it goes as it is. `resultType` at the stateless versions."""
     if era is Era.OUTPUTS and ctx.protocol_version != OUTPUTS_VERSION:
-        result = bridge.tunnel(method, result)
-    if ctx.protocol_version in STATELESS_VERSIONS:
-        result.setdefault("resultType", "complete")  # a CreateTaskResult says "task"
-    return result
+        result = tunnel(method, result)
+    return complete(result, ctx.protocol_version)

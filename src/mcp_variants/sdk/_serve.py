@@ -1,8 +1,8 @@
 """Run a server, `MCPServer` or the low-level `Server`, on stdio or streamable HTTP with every protocol era,
-2026-12-01 included: the SDK's own transports would refuse 2026-12-01 before any handler runs, so these put
-the bridge (_bridge.py) between the wire and the SDK. The same functions serve the Jupyter server.
+2026-12-01 included: behind the message guard (_guard.py) always, and, where the installed SDK would refuse
+2026-12-01 before any handler runs, the bridge (_bridge.py). The same functions serve the Jupyter server.
 
-Each takes `bridge`: None (the default) bridges exactly when the installed SDK needs it (`bridge.needed()`:
+Each takes `bridge`: None (the default) bridges exactly when the installed SDK needs it (`bridge_needed()`:
 mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False forces it on or off."""
 
 from __future__ import annotations
@@ -20,15 +20,16 @@ from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from . import _bridge
-from ._bridge import DEFAULT_MAX_MESSAGE_BYTES
+from ..protocol.versions import OUTPUTS_VERSION
+from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import HttpLimits, build_http_app
-from ._stdio import bridged_stdio
+from ._stdio import stdio_connection
 
 DEFAULT_LIMITS = HttpLimits()
 
-BRIDGED: contextvars.ContextVar[bool] = contextvars.ContextVar("mcp_variants_bridged", default=False)
+ON_OUR_TRANSPORTS: contextvars.ContextVar[bool] = contextvars.ContextVar("mcp_variants_on_our_transports", default=False)
 """True in whatever serves a connection through these functions: a `Variants` server run otherwise (the SDK's own
 `mcp.run()`) refuses 2026-12-01 before any handler runs, and says so in its log."""
 
@@ -51,33 +52,38 @@ def lowlevel_server(server: AnyServer) -> Server[Any]:
     return server
 
 
+def bridge_needed() -> bool:
+    """True while the installed SDK does not serve 2026-12-01 itself (mcp 2.3.0 knows versions up to 2026-07-28)."""
+    return OUTPUTS_VERSION not in MODERN_PROTOCOL_VERSIONS
+
+
 def bridging(bridge: bool | None) -> bool:
     """Whether to bridge: as asked, or (None) exactly when the installed SDK does not serve 2026-12-01 itself."""
-    return _bridge.needed() if bridge is None else bridge
+    return bridge_needed() if bridge is None else bridge
 
 
 async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                       at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
-    """Serve this process's stdin and stdout until EOF (framed and checked: server/../sdk/_stdio.py)."""
+    """Serve this process's stdin and stdout until EOF (framed and checked: _stdio.py)."""
     inner = lowlevel_server(server)
-    BRIDGED.set(True)
-    async with bridged_stdio(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
+    ON_OUR_TRANSPORTS.set(True)
+    async with stdio_connection(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
         await connection.serve(inner)
 
 
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
                         limits: HttpLimits = DEFAULT_LIMITS, allowed_hosts: Sequence[str] = (),
                         bridge: bool | None = None, token_verifier: TokenVerifier | None = None,
-                        auth: AuthSettings | None = None) -> Any:
-    """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the
-    bridge, DNS-rebinding protection on (loopback, `host` and `allowed_hosts` served), and a bearer token where
-    one is given, or every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth`
-    settings)."""
+                        auth: AuthSettings | None = None, dns_rebinding_protection: bool = True) -> Any:
+    """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the message
+    guard (and the bridge where it is needed), DNS-rebinding protection on (loopback, `host` and `allowed_hosts`
+    served; off for a host in front that checks Host and Origin itself), and a bearer token where one is given, or
+    every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth` settings)."""
     app = build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
-                         auth=auth)
+                         auth=auth, dns_rebinding_protection=dns_rebinding_protection)
 
     async def marked(scope: Any, receive: Any, send: Any) -> None:
-        BRIDGED.set(True)  # the lifespan's session tasks and each request's handling run in this call's context
+        ON_OUR_TRANSPORTS.set(True)  # the lifespan's session tasks and each request's handling run in this call's context
         await app(scope, receive, send)
 
     return marked

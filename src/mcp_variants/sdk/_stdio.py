@@ -1,4 +1,4 @@
-"""stdio on the event loop: this process's stdin and stdout, framed, checked and bridged.
+"""stdio on the event loop: this process's stdin and stdout, framed and checked.
 
 The SDK's stdio_server reads and writes through anyio.wrap_file, so every line and every flush
 goes through a worker thread: about a quarter of a millisecond per call, most of our overhead
@@ -22,8 +22,9 @@ This transport owns the framing, so that every request with an id gets exactly o
 - the era decided by the first request that validly claims one (sdk/_stdio_era.py);
 - batches served on a 2025-03-26 connection, the one version that had them, and refused with
   -32600 on every other;
-- the 2026-12-01 bridge applied to each message as it crosses, unless `bridge=False` (an SDK
-  that serves 2026-12-01 itself: docs/sdk-change.md).
+- each answer as sent (sdk/_tunnel.py: a tunnelled result opened, a -32022 naming every version);
+- the 2026-12-01 bridge (sdk/_bridge.py) applied to each request as it arrives, only with `bridge=True`
+  (what the installed SDK needs: sdk/_serve.bridging); with `bridge=False` it is never imported.
 """
 
 from __future__ import annotations
@@ -59,9 +60,10 @@ from ..protocol.jsonrpc import (
     peek_id,
     refuse_batch,
 )
-from ._bridge import DEFAULT_MAX_MESSAGE_BYTES, bridge_inbound, bridge_outbound
+from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._lines import LineFramer, Oversized
 from ._stdio_era import ConnectionEra, Opening
+from ._tunnel import session_message_as_sent
 from ._write_streams import DeliveringWriteStream
 
 logger = logging.getLogger(__name__)
@@ -79,11 +81,11 @@ def _key(request_id: int | str) -> _Key:
 
 
 @asynccontextmanager
-async def bridged_stdio(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                        at_eof: Callable[[], None] = lambda: None, *, bridge: bool = True) -> AsyncIterator[StdioServerConnection]:
+async def stdio_connection(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+                           at_eof: Callable[[], None] = lambda: None, *, bridge: bool = False) -> AsyncIterator[StdioServerConnection]:
     """This process's stdin and stdout as one connection, for `StdioServerConnection.serve`. `at_eof` runs when stdin
     ends, before the requests still running are waited for (it ends the ones that would never end by themselves:
-    subscriptions/listen streams). `bridge=False`: messages cross as they are (the framing and checks stay)."""
+    subscriptions/listen streams). `bridge=True`: each request through the 2026-12-01 bridge."""
     source = await _Input.open(os.dup(0))
     sink = await _Output.open(os.dup(1))
     saved = _divert_standard_descriptors()
@@ -217,11 +219,11 @@ class StdioServerConnection:
     round trip is mostly such passes (bench/roundtrip.py)."""
 
     def __init__(self, source: _Input, output: _Output, max_message_bytes: int, at_eof: Callable[[], None],
-                 bridge: bool = True) -> None:
+                 bridge: bool = False) -> None:
         self.source = source
         self.output = output
         self.at_eof = at_eof
-        self.bridge = bridge
+        self.inbound = _bridge_inbound() if bridge else _as_read
         self.limit = max_message_bytes
         self.framer = LineFramer(max_message_bytes, keep=ID_PEEK_BYTES)
         self.era = ConnectionEra()
@@ -318,7 +320,7 @@ class StdioServerConnection:
         if message.kind is Kind.REQUEST and message.id is not None:
             self.unanswered[_key(message.id)] += 1
         inbound = SessionMessage(parsed)
-        self.ready.append(bridge_inbound(inbound) if self.bridge else inbound)
+        self.ready.append(self.inbound(inbound))
         return None
 
     async def _batch(self, batch: Batch) -> None:
@@ -365,7 +367,7 @@ class StdioServerConnection:
 
     async def write_from_sdk(self, item: SessionMessage) -> None:
         """Write one message the SDK sent: on its own line, or into the batch its request came in."""
-        message = (bridge_outbound(item) if self.bridge else item).message
+        message = session_message_as_sent(item).message
         data = _encode(message)
         if data is None:
             return
@@ -414,13 +416,23 @@ class _FromClient:
             raise StopAsyncIteration from None
 
     async def aclose(self) -> None:
-        """Nothing to let go of: stdin is the process's, closed by bridged_stdio."""
+        """Nothing to let go of: stdin is the process's, closed by stdio_connection."""
 
     async def __aenter__(self) -> _FromClient:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+def _as_read(item: SessionMessage | Exception) -> SessionMessage | Exception:
+    return item
+
+
+def _bridge_inbound() -> Callable[[SessionMessage | Exception], SessionMessage | Exception]:
+    from ._bridge import bridge_inbound  # imported only where the SDK needs the bridge: deleting it deletes this
+
+    return bridge_inbound
 
 
 def _encode(message: Any) -> bytes | None:

@@ -18,8 +18,14 @@ from mcp_types import InitializeRequestParams
 from pydantic import ValidationError
 
 from ..protocol.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, JsonRpcMessage, error_response
-from ..protocol.versions import HANDSHAKE_VERSIONS, STATELESS_VERSIONS, SUPPORTED_VERSIONS
-from ._bridge import UNSUPPORTED_PROTOCOL_VERSION, VERSION_KEY, rewrite_error
+from ..protocol.versions import (
+    HANDSHAKE_VERSIONS,
+    STATELESS_VERSIONS,
+    SUPPORTED_VERSIONS,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    VERSION_KEY,
+    name_every_version,
+)
 
 LATEST_HANDSHAKE_VERSION = max(HANDSHAKE_VERSIONS)
 BATCH_VERSIONS = frozenset({"2025-03-26"})  # JSON-RPC batches: added by 2025-03-26, removed by 2025-06-18
@@ -75,7 +81,7 @@ class ConnectionEra:
                 error: dict[str, Any] = {"code": route.code, "message": route.message}
                 if route.data is not None:
                     error["data"] = route.data
-                rewrite_error(error)
+                name_every_version(error)
                 return {"jsonrpc": "2.0", "id": request.id, "error": error}
             self.era = Opening.STATELESS
             return None

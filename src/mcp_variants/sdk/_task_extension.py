@@ -18,7 +18,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
 from mcp_types import CallToolRequestParams
 
-from ._task_store import TaskStore
+from ._task_store import MemoryTaskStore, TaskStore
 from ._task_wire import TASKS_EXTENSION, TaskParams, TaskSupport, created, requested_ttl, task_methods, task_owner, task_result, wants_task
 
 
@@ -28,7 +28,7 @@ class Tasks(Extension):
     identifier = TASKS_EXTENSION
 
     def __init__(self, store: TaskStore | None = None) -> None:
-        self.store = store if store is not None else TaskStore()
+        self.store = store if store is not None else MemoryTaskStore()
         self._support: dict[str, TaskSupport] = {}
 
     def supports(self, name: str, how: TaskSupport = "optional") -> None:

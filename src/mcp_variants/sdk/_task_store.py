@@ -8,9 +8,10 @@ once when the run ends (at 2026-12-01 exactly the `requestedOutputs` of the call
 raised is a failed task carrying the error. Cancelling cancels the run's asyncio task: a tool sees
 `CancelledError` where it awaits (the Jupyter run loop interrupts its kernel, which keeps its state).
 
-`TaskStore` keeps the tasks in this process's memory. Its methods are the interface every store has: a store
-shared by many workers (mcp_variants.state.redis_tasks) keeps the same records elsewhere, and the wire
-(_task_wire.py) does not know which it has.
+`TaskStore` is the interface every store has; `MemoryTaskStore` keeps the tasks in this process's memory. A store
+shared by many workers (mcp_variants.state.redis_tasks) implements the same protocol, its records elsewhere, with the
+helpers here (`task_ttl`, `new_task_id`, `no_such_task`, `run_outcome`), and the wire (_task_wire.py) does not know
+which it has.
 
 No SDK and no wire here: `_task_wire.py` says what each protocol revision calls these.
 """
@@ -25,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, ProtocolError
 
@@ -87,8 +88,38 @@ class Task:
         await self._done.wait()
 
 
-class TaskStore:
-    """The server's tasks, by id, each readable by its owner only, dropped `ttl_ms` after it ended.
+class TaskStore(Protocol):
+    """What the wire asks of a store of the server's tasks: each readable by its owner only, dropped `ttl_ms` after
+    it ended; an id that names none of the owner's live tasks is `no_such_task` (-32602)."""
+
+    default_ttl_ms: int
+    poll_interval_ms: int  # the interval a client is told to poll at
+
+    async def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
+        """A new working task running `run()` (the call's wire result) in the background; it exists before this
+        returns, so a tasks/get right after the answer finds it."""
+        ...
+
+    async def get(self, owner: str, task_id: object) -> Task: ...
+
+    async def settled(self, owner: str, task_id: object) -> Task:
+        """The owner's task once its run ended (tasks/result at 2025-11-25 blocks so)."""
+        ...
+
+    async def list(self, owner: str) -> list[Task]: ...
+
+    async def cancel(self, owner: str, task_id: object) -> Task:
+        """Cancel a working task and wait (briefly) for its run to unwind; a task that ended is left as it is."""
+        ...
+
+    async def aclose(self) -> None:
+        """At exit: what still runs is cancelled."""
+        ...
+
+
+class MemoryTaskStore:
+    """The server's tasks in this process's memory (`TaskStore`), by id, each readable by its owner only, dropped
+    `ttl_ms` after it ended.
 
     `clock` is the monotonic time in seconds that a TTL is counted on; a test passes one it moves itself."""
 
@@ -110,18 +141,14 @@ class TaskStore:
             if not ended:
                 raise ProtocolError(INVALID_PARAMS, f"Too many tasks running: at most {self._max_per_owner} per client")
             del self._tasks[min(ended, key=lambda t: t._changed).task_id]
-        task = Task(new_task_id(), owner, self.ttl(ttl_ms), _clock=self._clock)
+        task = Task(new_task_id(), owner, task_ttl(ttl_ms, self.default_ttl_ms), _clock=self._clock)
         self._tasks[task.task_id] = task
         task._runner = asyncio.get_running_loop().create_task(self._run(task, run), name=f"task {task.task_id}")
         return task
 
-    def ttl(self, ttl_ms: int | None) -> int:
-        """The TTL a task gets: the client's ask, within bounds, else the default."""
-        return min(ttl_ms if ttl_ms and ttl_ms > 0 else self.default_ttl_ms, MAX_TTL_MS)
-
     @staticmethod
     async def _run(task: Task, run: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-        status, ended = await outcome(task.task_id, run)
+        status, ended = await run_outcome(task.task_id, run)
         task.settle(status, **ended)
 
     async def get(self, owner: str, task_id: object) -> Task:
@@ -166,7 +193,12 @@ class TaskStore:
             del self._tasks[task_id]
 
 
-async def outcome(task_id: str, run: Callable[[], Awaitable[dict[str, Any]]]) -> tuple[TaskStatus, dict[str, Any]]:
+def task_ttl(ttl_ms: int | None, default_ttl_ms: int = DEFAULT_TTL_MS) -> int:
+    """The TTL a task gets: the client's ask, within bounds (`MAX_TTL_MS`), else the store's default."""
+    return min(ttl_ms if ttl_ms and ttl_ms > 0 else default_ttl_ms, MAX_TTL_MS)
+
+
+async def run_outcome(task_id: str, run: Callable[[], Awaitable[dict[str, Any]]]) -> tuple[TaskStatus, dict[str, Any]]:
     """How a run ended, as Task.settle takes it: the status, then its result, error and message by name."""
     try:
         result = await run()
@@ -182,10 +214,12 @@ async def outcome(task_id: str, run: Callable[[], Awaitable[dict[str, Any]]]) ->
 
 
 def new_task_id() -> str:
+    """A task's id: unguessable."""
     return secrets.token_urlsafe(16)  # unguessable as well as owned
 
 
 def no_such_task(task_id: object) -> ProtocolError:
+    """The error for an id that names none of the owner's live tasks (expired, another's, never was): the same."""
     return ProtocolError(INVALID_PARAMS, f"No such task: {task_id}", {"taskId": task_id})
 
 

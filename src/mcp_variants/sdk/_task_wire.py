@@ -24,9 +24,9 @@ from pydantic import BaseModel
 from ..protocol.errors import INVALID_PARAMS, ProtocolError
 from ..protocol.jsonrpc import METHOD_NOT_FOUND
 from ..protocol.versions import HANDSHAKE_VERSIONS
-from . import _bridge as bridge
 from ._requests import client_key, negotiated_extensions
 from ._task_store import Task, TaskStatus, TaskStore, iso
+from ._tunnel import tunnel, unwrap_result
 
 TASKS_EXTENSION: Final[str] = "io.modelcontextprotocol/tasks"
 MISSING_CLIENT_CAPABILITY: Final[int] = -32021
@@ -81,9 +81,9 @@ def requested_ttl(ctx: ServerRequestContext[Any, Any]) -> int | None:
 
 def created(ctx: ServerRequestContext[Any, Any], task: Task, store: TaskStore) -> dict[str, Any]:
     """The tools/call answer that started `task`. At 2025-11-25 the SDK would refuse a CreateTaskResult as an
-    invalid CallToolResult: it goes through the bridge's tunnel, which every transport of ours unwraps."""
+    invalid CallToolResult: it goes through the tunnel (_tunnel.py), which every transport of ours opens."""
     if legacy_era(ctx):
-        return bridge.tunnel("tools/call", {"task": _legacy_task(task, store)})
+        return tunnel("tools/call", {"task": _legacy_task(task, store)})
     return {"resultType": "task", **_task(task, store)}
 
 
@@ -116,7 +116,7 @@ Handler = Callable[[ServerRequestContext[Any, Any], TaskParams], Awaitable[dict[
 
 
 async def task_result(call: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
-    """A task's run: the call's wire result as a dict (a model dumped, the bridge's tunnel opened: tasks/get is no
+    """A task's run: the call's wire result as a dict (a model dumped, the tunnel opened: tasks/get is no
     method the SDK re-validates); an MCPError raised is the failed task's error."""
     try:
         result = await call()
@@ -125,7 +125,7 @@ async def task_result(call: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
         raise ProtocolError(exc.error.code, exc.error.message, data if isinstance(data, dict) else {}) from None
     if isinstance(result, BaseModel):
         result = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return bridge.unwrap_result(dict(result))
+    return unwrap_result(dict(result))
 
 
 def serve_tasks(server: Server[Any], store: TaskStore) -> None:

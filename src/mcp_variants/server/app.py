@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 import anyio
 from mcp.server.caching import CacheHint
@@ -24,36 +24,26 @@ from mcp_types import (
 
 from .. import __version__
 from ..apps.resources import check_view_links
-from ..dropin import DropIn, packaged_dropins, with_compat
-from ..images import ImagePolicy, ImageStore
-from ..jupyter.atomic_files import start_removing_stale_temporaries
-from ..jupyter.embedded import EmbeddedRuntime
-from ..jupyter.found_servers import JupyterFinder
-from ..jupyter.local_contents import LocalContents
-from ..jupyter.registry import EMBEDDED, ClientState, RuntimeRegistry
-from ..jupyter.runtime import DEFAULT_AGENT_NAME, Backend
+from ..catalog import CatalogEntry, packaged_catalog
+from ..dropin import ForeignSchema, canonical_arguments, compat_schemas
+from ..images import ImagePolicy
+from ..jupyter.registry import ClientState, RuntimeRegistry
+from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..limits import Limits
 from ..output_links import OutputKeeper, OutputStore
 from ..protocol.errors import DeclarationError
 from ..protocol.types import UI_EXTENSION, ui_capability
-from ..protocol.versions import STATELESS_VERSIONS, SUPPORTED_VERSIONS
-from ..sdk._lowlevel import serve_tools
-from ..sdk._requests import client_key
-from ..sdk._task_store import TaskStore
-from ..sdk.lowlevel import ToolSet, VariantTool
-from ..tools import TOOLS
+from ..protocol.versions import COMPLETE, SUPPORTED_VERSIONS, complete
+from ..sdk.lowlevel import ToolSet, VariantTool, client_key, serve_tools
+from ..sdk.tasks import MemoryTaskStore, TaskStore
+from ..tools import CHOOSE_THEIR_RUNTIME, TOOLS
+from ..tools.shared.hints import with_hints
 from ..tools.shared.tool_context import ToolContext
+from ..tools.shared.where import following_jupyter
 from .callers import agent_of, call_info
-from .image_resources import ImageResources
-from .notebook_resources import NotebookResources
 from .observe import CallObserver
-from .output_resources import CellOutputResources, RunOutputResources
 from .resources import Resources, link_owner, register_resources
 from .subscriptions import Subscriptions
-from .view_resources import ViewResources
-
-if TYPE_CHECKING:
-    from ..state.redis_client import StateStore
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +54,7 @@ LIST_TTL_MS = 60_000
 
 @dataclass
 class ServerState:
-    """Everything the handlers need, built once at start-up."""
+    """Everything the handlers need, built once at start-up (server/compose.py)."""
 
     tools: ToolSet
     registry: RuntimeRegistry
@@ -73,7 +63,7 @@ class ServerState:
     resources: Resources
     subscriptions: Subscriptions
     observer: CallObserver
-    tasks: TaskStore = field(default_factory=TaskStore)  # the long runs of execute_code & co. (sdk/_task_store.py)
+    tasks: TaskStore = field(default_factory=MemoryTaskStore)  # the long runs of execute_code & co. (sdk.tasks)
     outputs: OutputStore = field(default_factory=OutputStore)  # execute_code's outputs, for resources/read (output_links.py)
     agent_name: str = DEFAULT_AGENT_NAME  # what people see a client called in a live notebook ({client}: its own name)
 
@@ -89,83 +79,28 @@ class ServerState:
 
 
 def load_tools(observer: CallObserver, compat: str | None = None) -> ToolSet:
-    """The Jupyter tools (tools/: each a `VariantTool` on its declaration in variants/), each reading a call's arguments
-    as the drop-in layer does (with `compat`, that server's inputSchemas listed: dropin.with_compat) and each run
-    observed (spans, the audit trail): served through the public server API (mcp_variants.sdk), as any other
-    server's are. DeclarationError stops the server from starting."""
-    dropins = packaged_dropins() if compat is None else with_compat(packaged_dropins(), compat)
-    check_view_links({name: dropin.declaration for name, dropin in dropins.items()})
-
-    def served(name: str, dropin: DropIn) -> VariantTool:
-        tool = TOOLS.get(name)
-        if tool is None or tool.run is None:
-            raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
-        return replace(tool, run=observer.wrap(name, tool.run), read_arguments=dropin.arguments,
-                       listed_input_schema=dropin.foreign.input_schema if dropin.foreign is not None else None)
-
-    return ToolSet(served(name, dropin) for name, dropin in dropins.items())
+    """The Jupyter tools (tools/: each a `VariantTool` on its declaration in variants/), each decorated for serving
+    here, in one step (`served`): served through the public server API (mcp_variants.sdk), as any other server's are.
+    With `compat` (a server of variants/compat/), that server's inputSchemas are listed and calls taken by them.
+    DeclarationError stops the server from starting."""
+    catalog = packaged_catalog()
+    foreign = compat_schemas(catalog, compat) if compat is not None else {}
+    check_view_links({name: entry.declaration for name, entry in catalog.items()})
+    return ToolSet(served(name, entry, foreign.get(name), observer) for name, entry in catalog.items())
 
 
-def assemble_state(tools: ToolSet, registry: RuntimeRegistry, limits: Limits, images: ImagePolicy | None, observer: CallObserver,
-                   shared: StateStore | None = None) -> ServerState:
-    """The state of a server on `registry`'s runtimes: its resources (views, notebooks, images, outputs) and subscriptions; its
-    tasks and run outputs in this process's memory, or with `shared` on that store, which other workers share."""
-    images = images or ImagePolicy()
-    tasks, outputs = TaskStore(), OutputStore()
-    if shared is not None:
-        tasks, outputs, image_store = shared_stores(shared)
-        images = replace(images, store=image_store)
-    resources = Resources([ViewResources(), NotebookResources(registry), ImageResources(images.store), RunOutputResources(outputs),
-                           CellOutputResources(registry)])
-    return ServerState(tools=tools, registry=registry, limits=limits, images=images, resources=resources,
-                       subscriptions=Subscriptions(resources.owner), observer=observer, tasks=tasks, outputs=outputs)
-
-
-def shared_stores(shared: StateStore) -> tuple[TaskStore, OutputStore, ImageStore]:
-    """The stores on Redis, imported only when asked for (the `redis` extra)."""
-    from ..state.redis_images import RedisImageStore
-    from ..state.redis_outputs import RedisOutputStore
-    from ..state.redis_tasks import RedisTaskStore
-
-    return RedisTaskStore(shared), RedisOutputStore(shared), RedisImageStore(shared)
-
-
-def load_state(root: Path, limits: Limits, *, jupyter_url: str | None = None, jupyter_token: str | None = None,
-               gateway_url: str | None = None, gateway_token: str | None = None,
-               kernel_name: str = "python3", images: ImagePolicy | None = None, compat: str | None = None,
-               observer: CallObserver | None = None, shared: StateStore | None = None, find_jupyter: bool = False) -> ServerState:
-    """Load and check the declarations; DeclarationError stops the server from starting, and so does
-    ToolError for a `kernel_name` (the default kernelspec) the embedded runtime does not have.
-
-    With `jupyter_url`, the default runtime is that Jupyter server ("remote") instead of the embedded one;
-    `kernel_name` is its default kernelspec too. With `gateway_url`, kernels run on that Enterprise
-    Gateway, and notebooks stay on the Jupyter server or, without one, under `root` ("gateway"). With `compat`
-    (a server of variants/compat/), the tools list that server's inputSchemas and take calls by them. With
-    `find_jupyter` (and neither URL), each call looks for a Jupyter server this user runs on `root` or above it
-    and works through it while there is one (jupyter/found_servers.py).
-    """
-    observer = observer or CallObserver()
-    tools = load_tools(observer, compat)
-    start_removing_stale_temporaries(root)
-    runtime = EmbeddedRuntime(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-    registry = RuntimeRegistry({EMBEDDED: Backend(EMBEDDED, "the embedded kernels", runtime, LocalContents(root))})
-    # The remote runtimes are imported only when asked for: they pull in httpx, websockets and pycrdt.
-    if gateway_url:
-        from ..jupyter.server_backend import gateway_backend
-
-        backend = gateway_backend(gateway_url, gateway_token, root=root, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
-                                  kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-        registry.add_backend(backend, default=True)
-    elif jupyter_url:
-        from ..jupyter.server_backend import REMOTE, remote_backend
-
-        registry.add_backend(remote_backend(REMOTE, jupyter_url, jupyter_token, hard_cap_bytes=limits.hard_cap_bytes,
-                                       kernel_name=kernel_name), default=True)
-    else:
-        runtime.check_kernel_name()
-        if find_jupyter:
-            registry.finder = JupyterFinder(root, kernel_name=kernel_name, hard_cap_bytes=limits.hard_cap_bytes)
-    return assemble_state(tools, registry, limits, images, observer, shared)
+def served(name: str, entry: CatalogEntry, foreign: ForeignSchema | None, observer: CallObserver) -> VariantTool:
+    """Tool `name` as the server serves it: working through a Jupyter server found on --root at the call
+    (tools/shared/where.py), a runtime's refusals hinted with the tool to call (tools/shared/hints.py),
+    each run observed (spans, the audit trail), a call's arguments read as the drop-in layer reads them (aliases,
+    nulls, another server's defaults: dropin.py), and with `foreign` that server's inputSchema listed."""
+    tool = TOOLS.get(name)
+    if tool is None or tool.run is None:
+        raise DeclarationError(name, "every declared tool has an implementation", "no tool of that name")
+    run = tool.run if name in CHOOSE_THEIR_RUNTIME else following_jupyter(tool.run)  # a JupyterLab started later
+    return replace(tool, run=observer.wrap(name, with_hints(run)),
+                   read_arguments=partial(canonical_arguments, entry, foreign=foreign),
+                   listed_input_schema=foreign.input_schema if foreign is not None else None)
 
 
 def client_state(ctx: ServerRequestContext[Any, Any], state: ServerState) -> ClientState:
@@ -231,7 +166,7 @@ def build_server(state: ServerState) -> Server[Any]:
             "instructions": server.instructions,
             "ttlMs": LIST_TTL_MS,
             "cacheScope": "private",
-            "resultType": "complete",
+            "resultType": COMPLETE,
         }
 
     serve_tools(server, state.tools, lambda ctx: tool_context(ctx, state), SERVER_EXTENSIONS, state.tasks)
@@ -249,10 +184,7 @@ def _register_empty_features(server: Server[Any]) -> None:
 
     def empty(key: str, value: Any) -> Any:
         async def handler(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-            result: dict[str, Any] = {key: value} if key else {}
-            if ctx.protocol_version in STATELESS_VERSIONS:
-                result["resultType"] = "complete"
-            return result
+            return complete({key: value} if key else {}, ctx.protocol_version)
 
         return handler
 

@@ -21,8 +21,7 @@ from mcp_types import CLIENT_INFO_META_KEY
 
 from ..call_info import Caller, CallInfo
 from ..jupyter.runtime import Agent, agent_name
-from ..protocol.versions import OUTPUTS_VERSION
-from ..sdk._bridge import is_outputs_request
+from ..sdk.lowlevel import request_version
 
 VIA_CLAIM = "io.github.mcp-variants/via"  # how the principal was authenticated: "jupyter", "jupyterhub"
 
@@ -83,5 +82,4 @@ def call_info(ctx: ServerRequestContext[Any, Any], session: str | None) -> CallI
     requested = params.get("requestedOutputs")
     selectors = tuple(f"{s.get('audience')}/{s.get('format')}" for s in requested if isinstance(s, dict)) \
         if isinstance(requested, list) else ()
-    version = OUTPUTS_VERSION if is_outputs_request(params) else ctx.protocol_version
-    return CallInfo(caller=caller_of(ctx), protocol_version=version, requested=selectors, session=session)
+    return CallInfo(caller=caller_of(ctx), protocol_version=request_version(ctx), requested=selectors, session=session)

@@ -17,10 +17,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from .. import __version__
-from ..images import ImageMode, ImagePolicy
-from ..limits import Limits
 from ..protocol.errors import DeclarationError, ToolError
-from .options import ENV_PREFIX, add_serve_arguments, bad_env
+from .options import SECRET_VARIABLES, add_serve_arguments, bad_env
 
 if TYPE_CHECKING:  # the SDK is imported when serving starts, not for --help
     from mcp.server.lowlevel import Server
@@ -117,16 +115,18 @@ def serve(args: argparse.Namespace) -> None:
 def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.socket | None]:
     """The server, its state and (with --http) its listening socket, from the options; exits with one line on a bad one."""
     from .. import telemetry
-    from .audit import AuditLog
-    from .observe import CallObserver
+    from .compose import CannotStart, ServerConfig, open_shared_store
 
     root = args.root.resolve()
     if not root.is_dir():
         sys.exit(f"mcp-variants: --root {root} is not a folder{_no_shell(str(args.root))}")
     listening = _listen(args) if args.http else None
-    limits = Limits(default_timeout=args.timeout, assistant_text_bytes=args.output_cap, hard_cap_bytes=args.hard_cap)
-    shared = _state_store(args.state_url, args.state_namespace, args.state_timeout) if args.state_url else None
-    for secret in ("JUPYTER_TOKEN", "JUPYTER_GATEWAY_AUTH_TOKEN", ENV_PREFIX + "TOKEN", "JUPYTERHUB_API_TOKEN", ENV_PREFIX + "STATE_URL"):
+    config = ServerConfig.from_options(args)
+    try:
+        shared = open_shared_store(config)
+    except CannotStart as exc:
+        sys.exit(f"mcp-variants: cannot start: {exc}")
+    for secret in (*SECRET_VARIABLES, "JUPYTERHUB_API_TOKEN"):
         os.environ.pop(secret, None)  # read once above; kernels we start (and the code they run) must not inherit it
     jupyter_url, jupyter_token = args.jupyter_url, args.jupyter_token
     if jupyter_url:
@@ -136,19 +136,14 @@ def _start(args: argparse.Namespace) -> tuple[Server[Any], ServerState, socket.s
         _say_what_serves(root)
     telemetry.configure_from_environment()
     try:
-        audit = AuditLog.open(args.audit_log) if args.audit_log else None
-    except OSError as exc:
-        sys.exit(f"mcp-variants: cannot open the audit log: {exc}")
-    try:
-        from .app import build_server, load_state  # imports the tools, each built on its declaration (variants/)
+        from .app import build_server  # imports the tools, each built on its declaration (variants/)
+        from .compose import compose, local_runtimes
 
-        state = load_state(root, limits, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
-                           gateway_url=args.gateway_url, gateway_token=args.gateway_token, kernel_name=args.kernel, compat=args.compat,
-                           images=ImagePolicy(ImageMode(args.images), max(args.image_max_pixels, 0)),
-                           observer=CallObserver(audit, content=args.audit_content), shared=shared, find_jupyter=find_jupyter)
-    except (DeclarationError, ToolError) as exc:
+        state = compose(config, lambda limits: local_runtimes(
+            root, limits, kernel_name=config.kernel, jupyter_url=jupyter_url, jupyter_token=jupyter_token,
+            gateway_url=args.gateway_url, gateway_token=args.gateway_token, find_jupyter=find_jupyter), shared)
+    except (CannotStart, DeclarationError, ToolError) as exc:
         sys.exit(f"mcp-variants: cannot start: {exc}")
-    state.agent_name = args.agent_name
     return build_server(state), state, listening
 
 
@@ -159,22 +154,9 @@ def _no_shell(path: str) -> str:
     return ""
 
 
-def _state_store(url: str, namespace: str, deadline_s: float) -> Any:
-    """The shared state store, reached and checked before anything starts; one line and exit when it cannot be used."""
-    try:
-        from ..state.redis_client import StateStore
-    except ImportError:
-        sys.exit("mcp-variants: --state-url needs the redis package: install the server with its redis extra ('.[redis]' from a clone)")
-    store = StateStore(url, namespace, deadline_s)
-    if problem := store.check():
-        sys.exit(f"mcp-variants: cannot start: {problem}")
-    return store
-
-
 def _listen(args: argparse.Namespace) -> socket.socket:
     """The HTTP socket, before anything starts: a binding without a token, or a port in use, ends here in one line."""
-    from ..sdk._http import InsecureBinding, check_binding
-    from ..sdk._serve import CannotListen, listen
+    from ..sdk.lowlevel import CannotListen, InsecureBinding, check_binding, listen
 
     if args.token and args.hub_api_url:
         sys.exit("mcp-variants: --token (one person's) and --hub-api-url (a Hub's users') exclude each other")
@@ -243,17 +225,16 @@ async def _stop_stdio_on_signal(state: Any, scope: anyio.CancelScope) -> None:
 
 
 async def _serve_stdio(server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk._serve import serve_stdio
+    from ..sdk import serve_stdio
 
     await serve_stdio(server, max_message_bytes=args.max_message_bytes, at_eof=state.subscriptions.end_streams)
 
 
 async def _serve_http(listening: socket.socket, server: Any, state: Any, args: argparse.Namespace) -> None:
-    from ..sdk._http import HttpLimits
-    from ..sdk._serve import serve_http
+    from ..sdk import serve_http
+    from .compose import ServerConfig
 
-    limits = HttpLimits(max_body_bytes=args.max_message_bytes, session_idle_timeout=args.session_idle_timeout,
-                        max_sessions=args.max_sessions, read_timeout=args.read_timeout, max_connections=args.max_connections)
+    limits = ServerConfig.from_options(args).http_limits()
     verifier, auth = _hub_auth(args) if args.hub_api_url else (None, None)
     # A graceful shutdown waits for every open response: a subscriptions/listen stream would hold it
     # forever. They end first, each answered with its result.

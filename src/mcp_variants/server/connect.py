@@ -27,8 +27,8 @@ from typing import Any, BinaryIO
 
 from ..client.errors import HttpRefusal, TransportError
 from ..client.http import HttpTransport
-from ..client.stdio import VERSION_KEY
 from ..client.transport import Routing, routing_for
+from ..protocol.versions import VERSION_KEY
 from .options import ENV_PREFIX
 
 TOKEN_VARIABLE = ENV_PREFIX + "TOKEN"

@@ -18,7 +18,7 @@ from .. import telemetry
 from ..jupyter.outputs import output_text
 from ..protocol.errors import ToolError
 from ..protocol.projection import Outcome
-from ..sdk._toolset import Runner
+from ..sdk.lowlevel import Runner
 from ..tools.shared.tool_context import ToolContext
 from .audit import AuditLog, timestamp_now
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from ..images import DEFAULT_MAX_PIXELS, ImageMode
 from ..jupyter.runtime import DEFAULT_AGENT_NAME
 from ..limits import Limits
-from ..sdk._http import HttpLimits
+from ..sdk import HttpLimits
 from ..state import DEADLINE_S
 
 ENV_PREFIX = "MCP_VARIANTS_"
@@ -53,6 +53,7 @@ class Option:
     flag: str = ""  # "": --name-with-dashes
     metavar: str | None = None
     in_extension: bool = False  # also a traitlet of the Jupyter server extension
+    secret: bool = False  # its environment variable is removed once read: the kernels we start must not inherit it
     extra: dict[str, Any] = field(default_factory=dict)  # argparse keywords of its own (append)
 
     @property
@@ -119,7 +120,7 @@ SERVE_OPTIONS: tuple[Option, ...] = (
     Option("allowed_hosts", "HTTP: a Host header served besides loopback and --host, e.g. this machine's name or address as "
            "clients reach it (NAME or NAME:PORT); repeatable (DNS-rebinding protection refuses the others with 421)",
            [], "names", flag="--allowed-host", metavar="NAME", extra={"action": "append"}),
-    Option("token", "bearer token every HTTP request must carry"),
+    Option("token", "bearer token every HTTP request must carry", secret=True),
     Option("hub_api_url", "HTTP: every request carries a JupyterHub token of its caller's own, checked with this Hub "
            "(https://HUB/hub/api/); calls run and are audited as that Hub user. Instead of --token", env="JUPYTERHUB_API_URL"),
     Option("hub_scope", "with --hub-api-url, the scope a token must carry",
@@ -138,11 +139,11 @@ SERVE_OPTIONS: tuple[Option, ...] = (
     Option("image_max_pixels", "inline images for the model are scaled down to this many pixels on their longer side; 0: never",
            DEFAULT_MAX_PIXELS, "int", in_extension=True),
     Option("jupyter_url", "run kernels and keep files on this Jupyter server instead of the embedded runtime", env="JUPYTER_URL"),
-    Option("jupyter_token", "the token of --jupyter-url; never logged or returned", env="JUPYTER_TOKEN"),
+    Option("jupyter_token", "the token of --jupyter-url; never logged or returned", env="JUPYTER_TOKEN", secret=True),
     Option("gateway_url", "run kernels on this Jupyter Enterprise Gateway; notebooks and files stay under --root, or on "
            "--jupyter-url", env="JUPYTER_GATEWAY_URL"),
     Option("gateway_token", "the token of --gateway-url (its EG_AUTH_TOKEN); never logged or returned",
-           env="JUPYTER_GATEWAY_AUTH_TOKEN"),
+           env="JUPYTER_GATEWAY_AUTH_TOKEN", secret=True),
     Option("embedded", "keep the embedded runtime even when this user runs a Jupyter server (JupyterLab) on --root; "
            "without it (and without --jupyter-url) the server works through that one", False, "flag"),
     Option("agent_name", "the name people see the agent by in a live notebook in JupyterLab; {client} is the MCP client's "
@@ -165,13 +166,15 @@ SERVE_OPTIONS: tuple[Option, ...] = (
     Option("state_url", "keep tasks, run outputs and image links on this Redis (redis:// or rediss://, a password as "
            "redis://:PASSWORD@HOST; a Sentinel deployment as redis+sentinel://:PASSWORD@HOST:26379,HOST:26379/SERVICE/DB), "
            "shared by every worker pointed at it: docs/guides/scale-out.md; needs the `redis` extra",
-           in_extension=True),
+           in_extension=True, secret=True),  # its URL may carry the store's password
     Option("state_namespace", "the prefix of this deployment's keys on --state-url", "mcp-variants", in_extension=True),
     Option("state_timeout", "seconds a call waits for --state-url's answer before it fails and says so (a store that is "
            "down, frozen or slow)", DEADLINE_S, "float", in_extension=True),
     Option("log_level", "log level, to stderr", "WARNING"),
 )
 OPTIONS: dict[str, Option] = {option.name: option for option in SERVE_OPTIONS}
+EXTENSION_OPTIONS: tuple[Option, ...] = tuple(option for option in SERVE_OPTIONS if option.in_extension)
+SECRET_VARIABLES: tuple[str, ...] = tuple(option.variable for option in SERVE_OPTIONS if option.secret and option.variable)
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser, options: Sequence[Option] = SERVE_OPTIONS) -> None:

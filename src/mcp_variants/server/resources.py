@@ -32,7 +32,7 @@ from ..apps.resources import not_found
 from ..jupyter.registry import ClientState
 from ..jupyter.runtime import ChangeListener, Unwatch
 from ..protocol.errors import INVALID_PARAMS, ToolError
-from ..protocol.versions import STATELESS_VERSIONS
+from ..protocol.versions import STATELESS_VERSIONS, complete
 from .subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
@@ -92,9 +92,7 @@ def register_resources(server: Server[Any], resources: Resources, subscriptions:
     sources, owner = resources.sources, resources.owner
 
     def stamped(ctx: ServerRequestContext[Any, Any], result: dict[str, Any]) -> dict[str, Any]:
-        if ctx.protocol_version in STATELESS_VERSIONS:
-            result["resultType"] = "complete"
-        return result
+        return complete(result, ctx.protocol_version)
 
     async def list_resources(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
         client = client_of(ctx)

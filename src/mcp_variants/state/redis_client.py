@@ -43,8 +43,9 @@ class StateUnavailable(ProtocolError):
 
 
 @dataclass(frozen=True)
-class StateStore:
-    """Where the shared state is: the URL (its password never shown) and the namespace its keys live under."""
+class RedisNamespace:
+    """Where the shared state is, on one Redis: the URL (its password never shown) and the namespace its keys live under;
+    its clients, its keys and the start-up check. It stores nothing itself: the stores of redis_*.py do."""
 
     url: str
     namespace: str = DEFAULT_NAMESPACE

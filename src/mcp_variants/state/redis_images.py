@@ -19,7 +19,7 @@ import logging
 from typing import Any
 
 from ..images import STORE_BYTES, URI_PREFIX, ImageNotKept, ImageStore
-from .redis_client import REDIS_ERRORS, StateStore
+from .redis_client import REDIS_ERRORS, RedisNamespace
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ return total
 class RedisImageStore(ImageStore):
     """ImageStore's interface: this worker's images in memory, every worker's on Redis (`state`)."""
 
-    def __init__(self, state: StateStore, max_bytes: int = STORE_BYTES) -> None:
+    def __init__(self, state: RedisNamespace, max_bytes: int = STORE_BYTES) -> None:
         super().__init__(max_bytes)
         self.state = state
         self._redis: Any = state.client()  # decode_responses: every reply is a str

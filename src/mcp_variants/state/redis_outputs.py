@@ -17,7 +17,7 @@ import secrets
 from typing import Any
 
 from ..output_links import STORE_BYTES, OutputNotKept, OutputStore, size_of
-from .redis_client import REDIS_ERRORS, StateStore
+from .redis_client import REDIS_ERRORS, RedisNamespace
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ return 1
 class RedisOutputStore(OutputStore):
     """OutputStore's interface, its runs on Redis (`state`)."""
 
-    def __init__(self, state: StateStore, max_bytes: int = STORE_BYTES) -> None:
+    def __init__(self, state: RedisNamespace, max_bytes: int = STORE_BYTES) -> None:
         super().__init__(max_bytes)
         self.state = state
         self._redis: Any = state.client()  # decode_responses: every reply is a str

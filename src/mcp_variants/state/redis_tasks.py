@@ -1,6 +1,6 @@
 """Tasks kept on Redis: a task created through any worker is read, listed and cancelled through any other.
 
-The worker whose request created a task runs it (its asyncio task, as in the in-memory TaskStore); the record is
+The worker whose request created a task runs it (its asyncio task, as in the in-memory MemoryTaskStore); the record is
 the store's. Keys, under the deployment's namespace:
 
 - `task:<id>`: a hash (owner, status, TTL, times, the result or error as JSON, the worker running it). While it runs it
@@ -16,7 +16,7 @@ heartbeats have reached the store for a lease: a freshly started worker, or one 
 A status only ever changes from working, in one script, so a run that ends after it was cancelled (or failed as lost)
 leaves the task as it was, and a result is recorded once.
 
-Every exchange with the store is bounded by its deadline (`StateStore.exchange`). A create whose answer did not come in
+Every exchange with the store is bounded by its deadline (`RedisNamespace.exchange`). A create whose answer did not come in
 time was refused to the client, yet its script may still run once a frozen Redis resumes: the record would name a live
 worker that never started it. Its worker drops such a record at its next beat (no client ever had its id). A run that
 ends while the store is unreachable keeps its end in memory and records it once the store answers again, however long
@@ -40,8 +40,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, ProtocolError
-from ..sdk._task_store import MAX_TTL_MS, Task, TaskStatus, TaskStore, new_task_id, no_such_task, outcome
-from .redis_client import REDIS_ERRORS, StateStore, StateUnavailable
+from ..sdk.tasks import (
+    DEFAULT_TTL_MS,
+    MAX_TASKS_PER_OWNER,
+    MAX_TTL_MS,
+    POLL_INTERVAL_MS,
+    Task,
+    TaskStatus,
+    new_task_id,
+    no_such_task,
+    run_outcome,
+    task_ttl,
+)
+from .redis_client import REDIS_ERRORS, RedisNamespace, StateUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -97,11 +108,14 @@ return 1
 """
 
 
-class RedisTaskStore(TaskStore):
-    """TaskStore's interface, its records on Redis (`state`); runs of this worker's requests run here."""
+class RedisTaskStore:
+    """mcp_variants.sdk.tasks.TaskStore, its records on Redis (`state`); runs of this worker's requests run here."""
 
-    def __init__(self, state: StateStore, **settings: Any) -> None:
-        super().__init__(**settings)
+    def __init__(self, state: RedisNamespace, *, default_ttl_ms: int = DEFAULT_TTL_MS, poll_interval_ms: int = POLL_INTERVAL_MS,
+                 max_per_owner: int = MAX_TASKS_PER_OWNER) -> None:
+        self.default_ttl_ms = default_ttl_ms
+        self.poll_interval_ms = poll_interval_ms
+        self._max_per_owner = max_per_owner
         self.state = state
         self.worker = secrets.token_hex(8)
         self._redis: Any = state.client()  # decode_responses: every reply is a str (redis's types say bytes | str)
@@ -118,7 +132,7 @@ class RedisTaskStore(TaskStore):
 
     async def start(self, owner: str, run: Callable[[], Awaitable[dict[str, Any]]], ttl_ms: int | None = None) -> Task:
         self._begin()
-        task = Task(new_task_id(), owner, self.ttl(ttl_ms))
+        task = Task(new_task_id(), owner, task_ttl(ttl_ms, self.default_ttl_ms))
         now = _ms(task.created_at)
         keys = [self._key(task.task_id), self._owner_key(owner), self.state.key("running"), self.state.key("worker", self.worker)]
         args: list[str | int] = [self._max_per_owner, task.task_id, now, MAX_TTL_MS * 2, LEASE_MS, self.worker, self._key(""),
@@ -267,7 +281,7 @@ class RedisTaskStore(TaskStore):
     async def _run_here(self, task: Task, run: Callable[[], Awaitable[dict[str, Any]]]) -> None:
         settled = False
         try:
-            status, ended = await outcome(task.task_id, run)
+            status, ended = await run_outcome(task.task_id, run)
             try:
                 async with self.state.within():
                     settled = await self._set(task.task_id, status, **ended)

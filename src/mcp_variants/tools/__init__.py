@@ -1,15 +1,14 @@
 """The Jupyter tools: each module defines one `TOOL`, a `VariantTool` of the server API (mcp_variants.sdk.lowlevel)
-on its declaration in variants/: its projectors shape its result per audience."""
+on its declaration in variants/: its projectors shape its result per audience. `TOOLS` holds them as they are
+defined; `server/app.served` decorates each for serving (following a Jupyter server found later, except the tools in
+`CHOOSE_THEIR_RUNTIME`; hints, observation, the drop-in's argument reading)."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import replace
 
 from ..sdk.lowlevel import VariantTool
-from .shared.hints import with_hints
-from .shared.where import following_jupyter
 
 # The tools that choose a runtime or look at sandboxes: they run where they are, even beside a Jupyter server that
 # does not answer (shared/where.py refuses every other call then), so a client can still pick another runtime.
@@ -23,8 +22,7 @@ def _discover() -> dict[str, VariantTool]:
             continue
         tool = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TOOL", None)
         if isinstance(tool, VariantTool) and tool.run is not None:
-            run = tool.run if tool.name in CHOOSE_THEIR_RUNTIME else following_jupyter(tool.run)
-            tools[tool.name] = replace(tool, run=with_hints(run))  # a runtime's refusals get the tool to call
+            tools[tool.name] = tool
     return tools
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.cells import cell_label, locate_cell
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path

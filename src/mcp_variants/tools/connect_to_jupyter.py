@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..catalog import declared
 from ..jupyter.runtime import Backend
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.runtimes import STATELESS_NOTE
 from .shared.tool_context import ToolContext

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..jupyter.notebook_model import locate, source_text
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.cells import SOURCE_HINT, cell_label, locate_cell
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path

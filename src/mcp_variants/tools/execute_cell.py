@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import locate_cell
-from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import load_stable, notebook_path
 from .shared.tool_context import ToolContext

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.arguments import progress_of, timeout_of
-from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS, execution_outcome
 from .shared.notebooks import code_kernel
 from .shared.tool_context import ToolContext

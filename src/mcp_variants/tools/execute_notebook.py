@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..catalog import declared
 from ..images import ImagePolicy
 from ..jupyter.errors import JupyterErrorKind
 from ..jupyter.outputs import strip_ansi
@@ -18,7 +19,6 @@ from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMAT
 from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
 from .shared.cells import cell_record, plain_output
-from .shared.declared import declared
 from .shared.executions import ExecutionView, is_image, output_blocks, outputs_structured, text_pieces
 from .shared.hints import hinted
 from .shared.notebooks import load_stable, notebook_path

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.meta import cell_meta
 from .shared.notebooks import editing, notebook_path

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..jupyter.notebook_model import insert_cell, make_cell
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.cell_execution import run_cell
-from .shared.declared import declared
 from .shared.executions import EXECUTION_PROJECTORS
 from .shared.notebooks import editing, notebook_path
 from .shared.tool_context import ToolContext

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.text import cap_text
 from .shared.tool_context import ToolContext

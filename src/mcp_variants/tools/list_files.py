@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
 from .shared.arguments import paging_start
-from .shared.declared import declared
 from .shared.meta import cache_meta
 from .shared.tables import TABLE_PROJECTORS, Table, rows_within
 from .shared.tool_context import ToolContext

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ..catalog import declared
 from ..jupyter.runtime import KernelSpecInfo
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.meta import cache_meta
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.tool_context import ToolContext

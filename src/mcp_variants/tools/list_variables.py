@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.tables import TABLE_PROJECTORS, Table
 from .shared.tool_context import ToolContext
 from .shared.variables import LIST_REQUEST, ask_kernel, columns_text, one_line, size_text

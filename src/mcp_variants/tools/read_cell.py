@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog import declared
 from ..images import ImagePolicy
 from ..output_links import cell_output_uri
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_CONTENT
 from ..sdk.lowlevel import VariantTool
 from .shared.cells import SOURCE_HINT, cell_record, locate_cell
-from .shared.declared import declared
 from .shared.executions import output_blocks, outputs_structured
 from .shared.meta import cell_meta
 from .shared.notebooks import load_stable, notebook_path

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, UI_STRUCTURED, USER_STRUCTURED
@@ -13,7 +14,6 @@ from ..sdk.lowlevel import VariantTool
 from .shared import tables
 from .shared.arguments import paging_start
 from .shared.cells import cell_record
-from .shared.declared import declared
 from .shared.notebooks import load_stable, notebook_path
 from .shared.tables import Table
 from .shared.text import cap_text, plural

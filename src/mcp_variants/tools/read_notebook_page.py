@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome, ToolProjectors
 from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, UI_STRUCTURED
 from ..sdk.lowlevel import VariantTool
 from . import read_notebook
 from .shared import tables
-from .shared.declared import declared
 from .shared.tool_context import ToolContext
 
 DEFAULT_LIMIT = 20

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog import declared
 from ..output_links import OutputNotKept, parse_cell_output_uri, parse_run_uri
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome, ToolProjectors
@@ -19,7 +20,6 @@ from ..protocol.types import ASSISTANT_CONTENT, ASSISTANT_STRUCTURED, PROGRAMMAT
 from ..sdk.lowlevel import VariantTool
 from .shared.arguments import cursor_offset
 from .shared.cells import plain_output
-from .shared.declared import declared
 from .shared.executions import output_text
 from .shared.notebooks import notebook_path
 from .shared.output_notices import read_call

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import declared
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.tool_context import ToolContext
 

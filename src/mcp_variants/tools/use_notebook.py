@@ -7,12 +7,12 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+from ..catalog import declared
 from ..jupyter.notebook_model import kernelspec_name, new_notebook
 from ..jupyter.runtime import KernelInfo
 from ..protocol.errors import ErrorKind, ToolError
 from ..protocol.projection import Outcome
 from ..sdk.lowlevel import VariantTool
-from .shared.declared import declared
 from .shared.messages import MESSAGE_PROJECTORS, Message
 from .shared.notebooks import editing, live_note, load_stable, notebook_kernel, notebook_kernelspec, notebook_lock, notebook_path
 from .shared.text import plural

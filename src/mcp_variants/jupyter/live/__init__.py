@@ -2,7 +2,7 @@
 documents JupyterLab itself edits, so a person sees the agent's edits and runs as they happen.
 
 - `rooms`: the server's collaboration API (does it have one; a notebook's document session; its room's websocket);
-- `sync`, `text`: no I/O: what the server holds of a document (y-sync state vectors), a text change by the span that differs;
+- `sync`, `text_spans`: no I/O: what the server holds of a document (y-sync state vectors), a text change by the span that differs;
 - `as_nbformat`, `frozen`, `kept_cells`, `cell_ids`, `apply`, `running`: no I/O: the notebook schema read as nbformat, its
   cells frozen for readers to share, kept from one read to the next, found by id, an edit's difference applied by cell id,
   a run's outputs written as they come;

@@ -32,14 +32,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..client.errors import ClientError, InvalidServerResponse, ServerError
-from ..client.minimal_host import Host, HostCall
-from ..client.modes import Mode
-from ..client.router import Delivery, HostRouter
-from ..client.session import ClientSession
-from ..client.stdio import envelope
-from ..client.transport import Routing
 from ..protocol.types import UI_EXTENSION, UI_MIME_TYPE, UI_STRUCTURED
+from .errors import ClientError, InvalidServerResponse, ServerError
+from .minimal_host import Host, HostCall
+from .modes import Mode
+from .router import Delivery, HostRouter
+from .session import ClientSession
+from .stdio import envelope
+from .transport import Routing
 
 DEFAULT_VISIBILITY: tuple[str, ...] = ("model", "app")
 _READ_IDS = itertools.count(1_000_000)  # resources/read ids, apart from the session's own
