@@ -12,8 +12,9 @@ called. A tool can be called when
 
 in that order of preference. A tool that may change something is never called unless it
 was configured (or is one of the defaults), so pointing the suite at a server cannot make
-it delete or launch anything by accident. A scenario with no suitable tool is skipped, naming what it
-needs: a tool to declare, or the `--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
+it delete or launch anything by accident. A scenario no listed tool fits (none declares what it is about) is
+not applicable; one that a listed tool fits but the suite may not call is skipped (not exercised), naming the
+`--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
 
 | key | meaning |
 |---|---|
@@ -89,11 +90,14 @@ class CallConfig:
 
 
 class BindingSkip(Exception):
-    """No tool fits: the scenario is skipped with this reason, and `need` says what would let it run."""
+    """No callable tool fits: the scenario is skipped with this reason, and `need` says what would let it run.
+    `applicable=False`: no tool the server lists declares what the scenario is about, so its rules do not bind
+    this server (not applicable, which does not stand between a server and OK)."""
 
-    def __init__(self, reason: str, need: str = "") -> None:
+    def __init__(self, reason: str, need: str = "", *, applicable: bool = True) -> None:
         super().__init__(reason)
         self.need = need
+        self.applicable = applicable
 
 
 class BindingFailure(Exception):
@@ -109,7 +113,7 @@ def selectors_of(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
+def args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
         return arguments == {}
@@ -119,7 +123,7 @@ def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
         return False
 
 
-def _read_only(tool: Mapping[str, Any]) -> bool:
+def read_only(tool: Mapping[str, Any]) -> bool:
     """Only tools that say they change nothing are called without being configured."""
     annotations = tool.get("annotations")
     return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
@@ -142,12 +146,12 @@ def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: b
         tool = by_name.get(name)
         if tool is None or name in seen:
             continue
-        if source.startswith("--") or _args_fit(tool, args):
+        if source.startswith("--") or args_fit(tool, args):
             out.append((tool, args, source))
             seen.add(name)
     if not errors:
         for listed, tool in by_name.items():
-            if isinstance(listed, str) and listed not in seen and _read_only(tool) and _args_fit(tool, {}):
+            if isinstance(listed, str) and listed not in seen and read_only(tool) and args_fit(tool, {}):
                 out.append((tool, {}, "read-only, needs no arguments"))
                 seen.add(listed)
     return out
@@ -208,6 +212,8 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
         found.append({"bindings": bindings, "why": why})
     if found:
         return found
+    if not any(isinstance(t, dict) and isinstance(t.get("name"), str) and _fit(t, {}, spec) is not None for t in tools):
+        raise BindingSkip(f"no tool the server lists is what the scenario is about: {describe_need(spec)}", applicable=False)
     raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
 
 
@@ -219,7 +225,7 @@ def need_for(spec: Mapping[str, Any], tools: list[dict[str, Any]], config: CallC
     fitting = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"] not in called
                and _fit(t, {}, spec) is not None]
     if fitting:
-        examples = " or ".join(f"{option} '{t['name']}={'{}' if _args_fit(t, {}) and not spec.get('errorCall') else 'JSON'}'"
+        examples = " or ".join(f"{option} '{t['name']}={'{}' if args_fit(t, {}) and not spec.get('errorCall') else 'JSON'}'"
                                for t in fitting[:3])
         what = "with arguments that make it fail as a tool error, isError" if spec.get("errorCall") else "with arguments it succeeds with"
         why = ("the suite makes no failing call of its own" if spec.get("errorCall")

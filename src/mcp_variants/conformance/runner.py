@@ -19,11 +19,13 @@ from typing import Any
 
 from .. import __version__
 from .binding import BindingFailure, BindingSkip, CallConfig, bind_all
+from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
 from .scenarios import server_vectors
-from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, verdict_lines
+from .tool_report import tool_lines, tool_report
+from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, status_mark, status_totals, totals_line, verdict_lines
 from .wire import RoundTrip, Target, TargetError, ext_key
 from .wire_schema import SchemaReport
 
@@ -177,6 +179,8 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
         entry = _merge(entries)
     except BindingSkip as exc:
         entry = {"status": "skip", "reason": str(exc), "need": exc.need, "evidence": {}}
+        if not exc.applicable:
+            entry["applicable"] = False
     except BindingFailure as exc:
         entry = {"status": "fail", "reason": str(exc), "evidence": {}}
     entry["durationMs"] = round((time.monotonic() - started) * 1000, 1)
@@ -211,6 +215,8 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
             merged = {"status": status, "reason": reason if status != "pass" else "",
                       "evidence": {"runs": [e["evidence"] for e in entries],
                                    "tools": {tool(e): e["status"] for e in entries}}}
+            if status == "fail":
+                merged["failures"] = [f for e in entries for f in e.get("failures", [])]
             if status == "skip":
                 merged.update({k: entries[0][k] for k in ("need", "applicable") if k in entries[0]})
             return merged
@@ -220,7 +226,7 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
 def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
                entry: dict[str, Any], evidence: dict[str, Any]) -> None:
     done: dict[str, Any] = {}
-    failures: list[str] = []
+    failures: list[dict[str, Any]] = []
     for step in steps:
         unbound = placeholders(step.get("params"))
         if unbound:
@@ -247,7 +253,11 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             entry["applicable"] = False  # the SEP's rules for a version bind the servers that serve it
             return
         if trip.problem:
-            _conclude(entry, [*failures, f"step {step['id']}: {trip.problem}"])
+            _conclude(entry, [*failures, failure(step, trip.problem)])
+            return
+        if step.get("mustSucceed") and (failed := call_failure(trip.response)):
+            record["callFailed"] = failed
+            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {failed}", call_failed=True)])
             return
         document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
@@ -261,18 +271,35 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             return
         verdicts = [evaluate(c, document) for c in step.get("checks", [])]
         record["checks"] = [v.to_json() for v in verdicts]
-        failures += [f"step {step['id']}: {_describe(v)}" for v in verdicts if not v.ok]
+        failures += [failure(step, _describe(v)) for v in verdicts if not v.ok]
         done[step["id"]] = {"request": trip.request, "response": trip.response}
     _conclude(entry, failures)
 
 
-def _conclude(entry: dict[str, Any], failures: Sequence[str], skipped: str | None = None) -> None:
+def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False) -> dict[str, Any]:
+    """One failure of a scenario: its own message, the step, the version it spoke and the tool it called."""
+    params = step.get("params") if isinstance(step.get("params"), dict) else {}
+    tool = params.get("name") if step.get("method") == "tools/call" else None
+    out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
+    if tool is not None:
+        out.update(tool=tool, arguments=params.get("arguments"))
+    if call_failed:
+        out["callFailed"] = True
+    return out
+
+
+def failure_text(item: Mapping[str, Any]) -> str:
+    where = f"{item['tool']} at {item['version']}" if item.get("tool") else f"{item.get('method')} at {item['version']}"
+    return f"step {item['step']} ({where}): {item['message']}"
+
+
+def _conclude(entry: dict[str, Any], failures: Sequence[Mapping[str, Any]], skipped: str | None = None) -> None:
     """fail when any check failed, else skip when a step could not be judged, else pass. A failure already
-    seen is never downgraded by a later step that cannot run: `ok` ignores skips, so that would pass it."""
+    seen is never downgraded by a later step that cannot run: `ok` ignores skips, so that would pass it.
+    Every failure is kept (`failures`), each with its own message, step, version and tool."""
     if failures:
-        more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
         then = f"; then {skipped}" if skipped else ""
-        entry.update(status="fail", reason=failures[0] + more + then)
+        entry.update(status="fail", reason="; ".join(failure_text(f) for f in failures) + then, failures=list(failures))
     elif skipped:
         entry.update(status="skip", reason=skipped)
 
@@ -322,14 +349,17 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         results.append(full)
         if progress:
             progress(vector, full)
-    totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
-    required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
+    totals = status_totals(results)
+    # A call the suite needed that failed fails the run whatever the scenario's level: the server's tool is broken.
+    required_failures = [r["id"] for r in results if r["status"] == "fail" and (
+        r["level"] in REQUIRED_LEVELS or any(f.get("callFailed") for f in r.get("failures", [])))]
     wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
     judgeable = must_ids(v for v in all_vectors() if v.get("kind") in config.kinds)
     verdict = judge(results, judgeable, failed=bool(required_failures) or (wire is not None and not wire["ok"]),
                     allow_skips=config.allow_skips)
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
+        **({"tools": tool_report(discovery, results, config.calls)} if discovery is not None else {}),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
         "ok": verdict["exitCode"] == EXIT_OK,
         "verdict": verdict,
@@ -352,16 +382,21 @@ def wire_schema_summary(report: SchemaReport, implementation: str, limit: int = 
 
 
 def format_line(result: Mapping[str, Any]) -> str:
-    mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result["status"]]
+    mark = status_mark(result)
     line = f"{mark}  {result['level']:<6} {result['id']}"
-    if result["status"] != "pass":
+    if result["status"] == "fail" and result.get("failures"):
+        shown = result["failures"][:8]
+        line += "".join(f"\n        {failure_text(f)[:600]}" for f in shown)
+        if len(result["failures"]) > len(shown):
+            line += f"\n        (+{len(result['failures']) - len(shown)} more in the scorecard)"
+    elif result["status"] != "pass":
         line += f"\n        {result['reason'][:600]}"
     return line
 
 
 def summary_line(scorecard: Mapping[str, Any]) -> str:
-    """The totals, then the verdict's lines (verdict.verdict_lines): what was exercised, what each scenario that
-    could not be needs, and OK / FAIL / INCOMPLETE."""
+    """The totals, every tool (called or not, and why), then the verdict's lines (verdict.verdict_lines): what was
+    exercised, what each scenario that could not be needs, and OK / FAIL / INCOMPLETE."""
     t = scorecard["totals"]
     wire = scorecard.get("wireSchema")
     problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
@@ -369,5 +404,5 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
         problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
     checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
     seconds = scorecard["durationMs"] / 1000
-    head = f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip in {seconds:.1f} s{checked}."
-    return "\n".join([head, *verdict_lines(scorecard["verdict"], problems, "check")])
+    head = totals_line(t) + f" in {seconds:.1f} s{checked}."
+    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *verdict_lines(scorecard["verdict"], problems, "check")])

@@ -71,10 +71,6 @@ MODERN_VARIANTS = "$.steps.modern.response.result.tools[?@.name=='{{t}}'].output
 IS_ASSISTANT_STRUCTURED = "[?@.audience=='assistant' && @.format=='structured']"
 OUTPUTS = f"{R}.outputs"
 
-NOT_ERROR = [{"op": "notEquals", "path": f"{R}.isError", "value": True,
-              "says": "the tool call succeeded (isError is not true); configure a call that succeeds with --call TOOL=JSON"}]
-
-
 # ---- building blocks --------------------------------------------------------------------------------------
 
 
@@ -87,14 +83,16 @@ def list_step(step_id: str = "list", *, version: str = OUTPUTS_VERSION, ui: bool
 
 def call_step(requested: Any = None, *, step_id: str = "call", version: str = OUTPUTS_VERSION, ui: bool = False,
               checks: list[dict[str, Any]] | None = None, expect_success: bool = True) -> dict[str, Any]:
-    """tools/call of the bound tool with its bound arguments; `requested` verbatim (None: omitted)."""
+    """tools/call of the bound tool with its bound arguments; `requested` verbatim (None: omitted). `expect_success`:
+    the scenario needs the call to succeed (`mustSucceed`), so a call that fails (a JSON-RPC error, isError, an internal
+    error output) fails the scenario with the server's own message: the runner judges it before the checks."""
     params: dict[str, Any] = {"name": "{{tool}}", "arguments": "{{arguments}}"}
     if requested is not None:
         params["requestedOutputs"] = requested
     step: dict[str, Any] = {"id": step_id, "version": version, "extensions": UI_EXTENSIONS if ui else {},
                             "method": "tools/call", "params": params, "checks": checks or []}
     if expect_success:
-        step["skipUnless"] = NOT_ERROR
+        step["mustSucceed"] = True
     return step
 
 

@@ -71,9 +71,29 @@ def judge(results: Sequence[Mapping[str, Any]], judgeable: Iterable[str], *, fai
         "mustRules": {"exercised": len(done), "of": len(judgeable), "inSep": len(sep_must_rules()),
                       "notExercised": sorted(judgeable - done)},
         "unexercised": [{"id": r["id"], "level": r["level"], "need": r.get("need") or r.get("reason", "")} for r in missing],
-        "notApplicable": [{"id": r["id"], "reason": r.get("reason", "")} for r in results
-                          if r["status"] == "skip" and not r.get("applicable", True)],
+        "notApplicable": [{"id": r["id"], "reason": r.get("reason", "")} for r in results if not_applicable(r)],
     }
+
+
+def not_applicable(result: Mapping[str, Any]) -> bool:
+    return result["status"] == "skip" and result.get("applicable", True) is False
+
+
+def status_totals(results: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """pass, fail, skip (applies but was not exercised) and notApplicable, each scenario counted once."""
+    return {"scenarios": len(results), "pass": sum(1 for r in results if r["status"] == "pass"),
+            "fail": sum(1 for r in results if r["status"] == "fail"),
+            "skip": sum(1 for r in results if r["status"] == "skip" and not not_applicable(r)),
+            "notApplicable": sum(1 for r in results if not_applicable(r))}
+
+
+def totals_line(totals: Mapping[str, int]) -> str:
+    return (f"{totals['scenarios']} scenarios: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} not exercised, "
+            f"{totals['notApplicable']} not applicable")
+
+
+def status_mark(result: Mapping[str, Any]) -> str:
+    return "N/A " if not_applicable(result) else {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result["status"]]
 
 
 def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: str) -> list[str]:
@@ -86,7 +106,8 @@ def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: 
         lines.append(f"not exercised ({len(verdict['unexercised'])} required scenario(s)); to exercise them:")
         lines += [f"  {u['id']}: {u['need']}" for u in verdict["unexercised"]]
     if verdict["notApplicable"]:
-        lines.append("not applicable: " + "; ".join(f"{n['id']} ({n['reason']})" for n in verdict["notApplicable"]))
+        lines.append(f"not applicable ({len(verdict['notApplicable'])}; they do not stand between the target and OK):")
+        lines += [f"  {n['id']}: {n['reason']}" for n in verdict["notApplicable"]]
     if verdict["status"] == "fail":
         lines.append(f"FAIL: {'; '.join(problems)}")
     elif verdict["status"] == "incomplete":
