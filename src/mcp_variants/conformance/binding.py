@@ -45,6 +45,7 @@ from .constants import (
     CORE_AUDIENCES,
     CORE_SELECTORS,
     PROGRAMMATIC_STRUCTURED,
+    UI,
     USER_CONTENT,
     USER_STRUCTURED,
 )
@@ -190,6 +191,41 @@ def _fit(tool: Mapping[str, Any], arguments: dict[str, Any], spec: Mapping[str, 
     if structured:
         bindings["structured"] = structured[0]
     return bindings
+
+
+def view_uris(tool: Mapping[str, Any]) -> list[str]:
+    """The ui:// views a tool names: `_meta.ui.resourceUri`, or the legacy `_meta["ui/resourceUri"]`."""
+    meta = tool.get("_meta")
+    if not isinstance(meta, dict):
+        return []
+    ui = meta.get("ui")
+    found = [ui.get("resourceUri") if isinstance(ui, dict) else None, meta.get("ui/resourceUri")]
+    return [u for u in dict.fromkeys(found) if isinstance(u, str)]
+
+
+def bind_apps(what: str, listings: Mapping[str, list[dict[str, Any]] | str]) -> list[dict[str, Any]]:
+    """The Apps scenarios' bindings (a vector's `bind.apps`): "advertised" binds `{{tools}}`, the tools that list a ui
+    variant or name a view; "views" binds `{{uri}}` and `{{tools}}` once per distinct view. Not applicable (BindingSkip)
+    when no tool of either listing mentions the extension."""
+    tools = [t for listing in listings.values() if not isinstance(listing, str) for t in listing
+             if isinstance(t, dict) and isinstance(t.get("name"), str)]
+    apps = [t for t in tools if view_uris(t) or any(s["audience"] == UI for s in selectors_of(t))]
+    names = list(dict.fromkeys(t["name"] for t in apps))
+    if not names:
+        raise BindingSkip(f"no tool the server lists declares an {UI} variant or names a ui:// view", applicable=False)
+    if what == "advertised":
+        return [{"bindings": {"tools": ", ".join(names)}, "why": f"{', '.join(names)} mention the Apps extension"}]
+    views: dict[str, list[str]] = {}
+    for tool in apps:
+        for uri in view_uris(tool):
+            views.setdefault(uri, [])
+            if tool["name"] not in views[uri]:
+                views[uri].append(tool["name"])
+    if not views:
+        raise BindingSkip(f"no tool the server lists names a ui:// view (_meta.ui.resourceUri); {', '.join(names)} list the ui "
+                          "variant only", applicable=False)
+    return [{"bindings": {"uri": uri, "tools": ", ".join(named)}, "why": f"{uri}, named by {', '.join(named)}"}
+            for uri, named in views.items()]
 
 
 def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> list[dict[str, Any]]:

@@ -45,7 +45,8 @@ def server_text(result: dict[str, Any]) -> str:
         error = structured.get("error") if isinstance(structured, dict) else None
         if isinstance(error, dict):
             texts.append(str(error.get("message") or json.dumps(error)))
-    return _cut(" | ".join(dict.fromkeys(t.strip() for t in texts if t.strip())))
+    flat = (" ".join(t.split()) for t in texts)  # one line each: a traceback's newlines would break the summary's lines
+    return _cut(" | ".join(dict.fromkeys(t for t in flat if t)))
 
 
 def _outputs(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .binding import BindingFailure, BindingSkip, CallConfig, bind_all
+from .binding import BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
 from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
@@ -172,7 +172,9 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
     started = time.monotonic()
     try:
         choices: list[dict[str, Any] | None] = [None]
-        if vector.get("bind", {}).get("tool"):
+        if vector.get("bind", {}).get("apps"):
+            choices = list(bind_apps(vector["bind"]["apps"], discovery.listings))
+        elif vector.get("bind", {}).get("tool"):
             found = bind_all(vector["bind"]["tool"], discovery.listings, config.calls)
             choices = list(found if config.all_tools else found[:1])
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
@@ -193,7 +195,7 @@ def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, targe
     entry["evidence"] = evidence
     bindings: dict[str, Any] = dict(chosen["bindings"]) if chosen else {}
     if chosen:
-        evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments")}}
+        evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments", "uri")}}
     try:
         _run_steps(vector, render(vector["steps"], bindings), target, config, entry, evidence)
     except CheckError as exc:
@@ -206,7 +208,8 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
     if len(entries) == 1:
         return entries[0]
     def tool(entry: dict[str, Any]) -> Any:
-        return entry["evidence"].get("binding", {}).get("tool")
+        binding = entry["evidence"].get("binding", {})
+        return binding.get("tool") or binding.get("uri")
 
     for status in ("fail", "pass", "skip"):
         hits = [e for e in entries if e["status"] == status]
@@ -241,6 +244,8 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
                                   "elapsedMs": round(trip.elapsed_ms, 1)}
         if trip.http:
             record["http"] = trip.http
+        if step.get("mustSucceed"):
+            record["mustSucceed"] = True
         if trip.schema_violations:
             record["schemaViolations"] = [v.to_json() for v in trip.schema_violations]
         evidence["steps"].append(record)

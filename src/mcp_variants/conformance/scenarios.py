@@ -338,8 +338,8 @@ def legacy_scenario(version: str, plan: int | None = None) -> dict[str, Any]:
 
 def must_scenarios() -> list[dict[str, Any]]:
     """Every MUST (and SHOULD) a server can be seen breaking, in the order the scorecard lists them."""
-    return [*declaration_musts(), *fallback_musts(), *output_musts(), *older_version_rules(), *declaration_shoulds(),
-            *result_shoulds()]
+    return [*declaration_musts(), *apps_musts(), *fallback_musts(), *output_musts(), *older_version_rules(),
+            *declaration_shoulds(), *result_shoulds()]
 
 
 def declaration_musts() -> list[dict[str, Any]]:
@@ -582,6 +582,32 @@ def result_shoulds() -> list[dict[str, Any]]:
         binding=bind(errorCall=True),
         note="Needs a call that fails inside the tool; the default for this server is execute_code with code 1/0."))
     return out
+
+def apps_musts() -> list[dict[str, Any]]:
+    """A server that lists a ui variant or names a ui:// view (`_meta.ui.resourceUri`) serves the Apps extension:
+    server/discover advertises io.modelcontextprotocol/ui (NO_UNNEGOTIATED_LISTING, EXTENSION_ONLY_NEGOTIATED: the
+    extension audience needs both sides to advertise it), and every view a listed tool names can be read. Not
+    applicable to a server none of whose tools mentions the extension."""
+    discover = {"id": "discover", "version": OUTPUTS_VERSION, "extensions": UI_EXTENSIONS, "method": "server/discover", "params": {},
+                "checks": [is_result(),
+                           check("exists", f"$.response.result.capabilities.extensions['{UI}']",
+                                 f"server/discover advertises {UI} in capabilities.extensions (tools that list a ui variant or a "
+                                 "ui:// view: {{tools}})")]}
+    read = {"id": "read", "version": OUTPUTS_VERSION, "extensions": UI_EXTENSIONS, "method": "resources/read",
+            "params": {"uri": "{{uri}}"},
+            "checks": [check("exists", R, "the view {{uri}} (named in _meta.ui.resourceUri by {{tools}}) can be read: resources/read "
+                                          "answers a result, not an error"),
+                       check("minLength", f"{R}.contents", "resources/read returns the view's contents", value=1)]}
+    return [
+        scenario("must-apps-extension-advertised", "A server that lists a ui variant or a ui:// view advertises the Apps extension",
+                 [NO_UNNEGOTIATED_LISTING, EXTENSION_ONLY_NEGOTIATED], [discover], binding={"apps": "advertised"},
+                 note="Applies when a tool lists an io.modelcontextprotocol/ui variant or _meta.ui.resourceUri in either listing."),
+        scenario("must-ui-view-readable", "Every ui:// view a listed tool names can be read",
+                 [NO_UNNEGOTIATED_LISTING], [read], binding={"apps": "views"}, level="MUST",
+                 note="One run per distinct view (_meta.ui.resourceUri, or the legacy _meta['ui/resourceUri']). A view that cannot be "
+                      "read leaves every Apps host with a ui variant it cannot render."),
+    ]
+
 
 def server_vectors() -> list[dict[str, Any]]:
     """Every server scenario, in the order the scorecard lists them."""

@@ -46,13 +46,16 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
             name = params.get("name")
             if not isinstance(name, str):
                 continue
-            entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "refused": 0})
+            entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "failedAsAsked": 0, "refused": 0})
             response = step.get("response")
             error = response.get("error") if isinstance(response, dict) else None
             if isinstance(error, dict):
                 entry["refused"] += 1  # a JSON-RPC error: what the refusal scenarios ask for, or a failure they report
             elif failed := call_failure(response):
-                entry["failed"].setdefault(step["version"], failed)
+                if step.get("mustSucceed"):
+                    entry["failed"].setdefault(step["version"], failed)
+                else:
+                    entry["failedAsAsked"] += 1  # a scenario that asks for a failing call (--error-call)
             elif step["version"] not in entry["succeeded"]:
                 entry["succeeded"].append(step["version"])
     chosen = {t["name"]: why for t, _, why in callable_tools(list(listed.values()), calls)}
@@ -96,8 +99,10 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
         for version, message in entry["failed"].items():
             by_message.setdefault(message, []).append(version)
         parts += [f"FAILED at {', '.join(versions)}: {message}" for message, versions in by_message.items()]
+        if entry["failedAsAsked"]:
+            parts.append(f"{entry['failedAsAsked']} failing call(s) a scenario asked for (isError, as --error-call meant)")
         if entry["refused"]:
-            parts.append(f"{entry['refused']} JSON-RPC error answer(s)")
+            parts.append(f"{entry['refused']} JSON-RPC error answer(s) (the refusals scenarios ask for)")
         lines.append(f"  {entry['name']}: called: {'; '.join(parts)}")
     return lines
 
