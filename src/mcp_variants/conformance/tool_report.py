@@ -49,7 +49,7 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
             entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "failedAsAsked": 0, "refused": 0})
             response = step.get("response")
             error = response.get("error") if isinstance(response, dict) else None
-            if isinstance(error, dict):
+            if isinstance(error, dict) and not step.get("mustSucceed"):
                 entry["refused"] += 1  # a JSON-RPC error: what the refusal scenarios ask for, or a failure they report
             elif failed := call_failure(response):
                 if step.get("mustSucceed"):

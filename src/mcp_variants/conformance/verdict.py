@@ -49,7 +49,7 @@ def exercised_ids(result: Mapping[str, Any]) -> set[str]:
         return set()
     judged = result.get("checkIds")
     if isinstance(judged, dict):
-        return set(judged)
+        return {check_id for check_id, status in judged.items() if status != "skip"}
     return {r["check"] for r in result.get("rules", []) if r.get("check")}
 
 
