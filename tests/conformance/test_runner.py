@@ -66,7 +66,7 @@ def test_the_scripted_server_passes() -> None:
 
 
 def leaky_then_error(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """2024-11-05: tools/list leaks outputVariants, then the call comes back isError (the call step's skipUnless)."""
+    """2024-11-05: tools/list leaks outputVariants, then the call the scenario needs comes back isError (a failure too)."""
     if version == "2024-11-05":
         return {"result": {"tools": [TOOL]}} if method == "tools/list" else {"result": {"content": TEXT, "isError": True}}
     return conforming(version, method, params)
@@ -82,15 +82,17 @@ def no_outputs_then_unsupported(version: str, method: str, params: Mapping[str, 
 
 
 @pytest.mark.parametrize(("answer", "scenario", "first", "then"), [
-    (leaky_then_error, "must-legacy-shapes-2024-11-05", "step list: every tool has the legacy shape", "precondition not met"),
-    (no_outputs_then_unsupported, "should-legacy-content-from-assistant-content", "step modern: the result has an `outputs` array",
+    (leaky_then_error, "must-legacy-shapes-2024-11-05", ("list", "every tool has the legacy shape"),
+     "step call (list_files at 2024-11-05): the call this scenario needs failed: isError: true"),
+    (no_outputs_then_unsupported, "should-legacy-content-from-assistant-content", ("modern", "the result has an `outputs` array"),
      "the server does not serve 2026-07-28"),
 ])
-def test_a_later_skip_never_hides_a_failure(answer: Answer, scenario: str, first: str, then: str) -> None:
+def test_a_later_skip_or_failure_never_hides_a_failure(answer: Answer, scenario: str, first: tuple[str, str], then: str) -> None:
     card = scorecard(answer, scenario)
     [result] = card["scenarios"]
     assert result["status"] == "fail", result
-    assert result["reason"].startswith(first) and then in result["reason"], result["reason"]
+    assert result["failures"][0]["step"] == first[0] and result["failures"][0]["message"].startswith(first[1]), result["failures"]
+    assert then in result["reason"], result["reason"]
     assert (scenario in card["requiredFailures"]) is (result["level"] != "SHOULD")  # a SHOULD is reported, never required
 
 
