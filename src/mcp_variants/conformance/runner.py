@@ -274,15 +274,16 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             entry["need"] = (f"{unmet[0].says} (the suite called {called.get('tool')} with {json.dumps(called.get('arguments'))})"
                              if called else unmet[0].says)
             return
-        verdicts = [evaluate(c, document) for c in step.get("checks", [])]
-        record["checks"] = [v.to_json() for v in verdicts]
-        failures += [failure(step, _describe(v)) for v in verdicts if not v.ok]
+        judged = [(c, evaluate(c, document)) for c in step.get("checks", [])]
+        record["checks"] = [{**v.to_json(), **({"check": c["check"]} if "check" in c else {})} for c, v in judged]
+        failures += [failure(step, _describe(v), check_id=c.get("check")) for c, v in judged if not v.ok]
         done[step["id"]] = {"request": trip.request, "response": trip.response}
     _conclude(entry, failures)
 
 
-def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False) -> dict[str, Any]:
-    """One failure of a scenario: its own message, the step, the version it spoke and the tool it called."""
+def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None) -> dict[str, Any]:
+    """One failure of a scenario: its own message, the step, the version it spoke, the tool it called and, when the
+    failed check names the rule it judges, that rule's check id."""
     params = step.get("params") if isinstance(step.get("params"), dict) else {}
     tool = params.get("name") if step.get("method") == "tools/call" else None
     out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
@@ -290,6 +291,8 @@ def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False)
         out.update(tool=tool, arguments=params.get("arguments"))
     if call_failed:
         out["callFailed"] = True
+    if check_id:
+        out["check"] = check_id
     return out
 
 
@@ -307,6 +310,17 @@ def _conclude(entry: dict[str, Any], failures: Sequence[Mapping[str, Any]], skip
         entry.update(status="fail", reason="; ".join(failure_text(f) for f in failures) + then, failures=list(failures))
     elif skipped:
         entry.update(status="skip", reason=skipped)
+
+
+def rule_verdicts(result: Mapping[str, Any]) -> dict[str, str] | None:
+    """A failed server scenario's verdict per check id it cites, when every failure names the rule it breaks
+    (scenarios.judges): only those ids fail, the others passed. None (the scenario's verdict stands for all its ids)
+    when a failure names no rule: a call that failed, a transport problem, a check that judges its rules together."""
+    failures = result.get("failures") or []
+    if result["status"] != "fail" or not failures or any(not f.get("check") for f in failures):
+        return None
+    broken = {f["check"] for f in failures}
+    return {r["check"]: "fail" if r["check"] in broken else "pass" for r in result.get("rules", []) if r.get("check")}
 
 
 def _describe(verdict: Verdict) -> str:
@@ -349,6 +363,8 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             entry = run_client_vector(vector)
         full = {"id": vector["id"], "title": vector.get("title"), "kind": vector.get("kind"), "level": vector.get("level"),
                 **({"plan": vector["plan"]} if "plan" in vector else {}), "rules": vector.get("rules", []), **entry}
+        if vector.get("kind") == "server" and (ids := rule_verdicts(full)):
+            full["checkIds"] = ids
         if vector.get("kind") == "client":
             full["subject"] = "the mcp-variants reference client (mcp_variants.client), against a scripted server"
         results.append(full)

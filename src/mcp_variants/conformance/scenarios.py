@@ -100,6 +100,12 @@ def check(op: str, path: str, says: str, **extra: Any) -> dict[str, Any]:
     return {"op": op, "path": path, "says": says, **extra}
 
 
+def judges(rule: dict[str, str], item: dict[str, Any]) -> dict[str, Any]:
+    """`item`, naming the check id of the rule it judges: a failure of it is reported under that id alone
+    (scorecards.py), not copied onto every id the scenario cites."""
+    return {**item, "check": rule["check"]}
+
+
 def combo(op: str, says: str, **extra: Any) -> dict[str, Any]:
     """anyOf / forEach: a check made of nested checks (no `path` of its own)."""
     return {"op": op, "says": says, **extra}
@@ -110,10 +116,12 @@ def is_result() -> dict[str, Any]:
 
 
 def outputs_array() -> dict[str, Any]:
-    return check("type", OUTPUTS, "the result has an `outputs` array", value="array")
+    return judges(OUTPUTS_ARRAY, check("type", OUTPUTS, "the result has an `outputs` array", value="array"))
 
 
 def count_outputs(n: int) -> dict[str, Any]:
+    """Untagged, like same_as_requested: one count too many or too few breaks one of several rules (exactly one
+    output per selector, nothing unrequested), judged under the scenario's rules together."""
     return check("count", f"{OUTPUTS}[*]", f"exactly {n} output{'s' if n != 1 else ''}", value=n)
 
 
@@ -125,13 +133,15 @@ def same_as_requested() -> dict[str, Any]:
 def only(selector: dict[str, str]) -> list[dict[str, Any]]:
     a, f = selector["audience"], selector["format"]
     return [count_outputs(1),
-            check("equals", f"{OUTPUTS}[*].audience", f"the output's audience is {a}", value=a),
-            check("equals", f"{OUTPUTS}[*].format", f"the output's format is {f}", value=f)]
+            judges(MATCH_SELECTOR, check("equals", f"{OUTPUTS}[*].audience", f"the output's audience is {a}", value=a)),
+            judges(MATCH_SELECTOR, check("equals", f"{OUTPUTS}[*].format", f"the output's format is {f}", value=f))]
 
 
 def no_legacy_fields() -> list[dict[str, Any]]:
-    return [check("absent", f"{R}.content", "no top-level `content` (a 2026-12-01 result carries `outputs` only)"),
-            check("absent", f"{R}.structuredContent", "no top-level `structuredContent` (a 2026-12-01 result carries `outputs` only)")]
+    return [judges(SHAPES_BY_VERSION, check("absent", f"{R}.content", "no top-level `content` (a 2026-12-01 result carries `outputs` "
+                                                                      "only)")),
+            judges(SHAPES_BY_VERSION, check("absent", f"{R}.structuredContent", "no top-level `structuredContent` (a 2026-12-01 result "
+                                                                                "carries `outputs` only)"))]
 
 
 def output_shapes() -> list[dict[str, Any]]:
@@ -157,15 +167,15 @@ def schema_path(selector: dict[str, str], step: str = "list", audience: str | No
 
 def valid(selector: dict[str, str]) -> dict[str, Any]:
     a, f = selector["audience"], selector["format"]
-    return check("validAgainst", f"{OUTPUTS}[?@.audience=='{a}' && @.format=='{f}'].structuredContent",
-                 f"the {a}/{f} output is valid against the schema its variant declares (vacuously true if it declares none)",
-                 schemaPath=schema_path(selector), vacuous=True)
+    return judges(VALIDATE_EACH, check("validAgainst", f"{OUTPUTS}[?@.audience=='{a}' && @.format=='{f}'].structuredContent",
+                                       f"the {a}/{f} output is valid against the schema its variant declares (vacuously true if it "
+                                       "declares none)", schemaPath=schema_path(selector), vacuous=True))
 
 
 def refused() -> list[dict[str, Any]]:
-    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid "
-                                                     f"params)", value=INVALID_PARAMS),
-            check("absent", "$.response.result", "no result: nothing is substituted for the refused selector")]
+    return [judges(REJECT, check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid "
+                                                                    f"params)", value=INVALID_PARAMS)),
+            judges(NO_SUBSTITUTE, check("absent", "$.response.result", "no result: nothing is substituted for the refused selector"))]
 
 
 def bind(*, declares: list[dict[str, str]] | None = None, ui: bool = False, **extra: Any) -> dict[str, Any]:
@@ -188,8 +198,37 @@ def scenario(sid: str, title: str, rules: list[dict[str, str]], steps: list[dict
     if note:
         vector["note"] = note
     vector["bind"] = binding or {}
+    if vector["level"] == "SHOULD":  # its checks judge the SHOULD it cites, not the MUSTs a shared helper names
+        steps = [{**step, "checks": _untagged(step["checks"])} if step.get("checks") else step for step in steps]
+    else:  # a MUST scenario cites every rule its checks judge
+        cited = {r["check"] for r in rules if "check" in r}
+        vector["rules"] = [*rules, *(RULE_BY_ID[i] for i in dict.fromkeys(_tags(steps)) if i not in cited)]
     vector["steps"] = steps
     return vector
+
+
+# The rules the shared helpers' checks judge (`judges`), by check id.
+RULE_BY_ID: dict[str, dict[str, str]] = {r["check"]: r for r in (OUTPUTS_ARRAY, MATCH_SELECTOR, SHAPES_BY_VERSION, VALIDATE_EACH,
+                                                                  REJECT, NO_SUBSTITUTE)}
+
+
+def _tags(items: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for item in items:
+        if isinstance(item.get("check"), str):
+            out.append(item["check"])
+        out += _tags(item.get("checks", []))
+    return out
+
+
+def _untagged(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for item in checks:
+        kept = {k: v for k, v in item.items() if k != "check"}
+        if "checks" in kept:
+            kept["checks"] = _untagged(kept["checks"])
+        out.append(kept)
+    return out
 
 
 # ---- the testing plan (server side) -------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .rules import SEP_URL
+from .runner import failure_text
 
 _SEVERITY: Final = {"SKIPPED": 0, "SUCCESS": 1, "WARNING": 2, "FAILURE": 3}
 _SCHEMA_REFERENCE: Final = {"id": "MCP-Schema", "url": "mcp_variants/conformance/vectors/schema/2026-12-01.json"}
@@ -39,6 +40,14 @@ def _violations(node: Any) -> list[Any]:
     return []
 
 
+def _messages(result: Mapping[str, Any], check_id: str) -> str:
+    """The failures reported under `check_id`: those naming it when the scenario's failures name their rules
+    (runner.failure), else every failure of the scenario (client mode's checks are judged per id already)."""
+    failures = [f for f in result.get("failures") or [] if isinstance(f, dict)]
+    own = [f for f in failures if f.get("check") == check_id] if "checkIds" in result and failures else []
+    return "; ".join(failure_text(f) for f in own) or str(result["reason"])
+
+
 def scenario_checks(result: Mapping[str, Any], timestamp: str) -> list[dict[str, Any]]:
     """The official-format checks of one scorecard entry."""
     by_id: dict[str, dict[str, Any]] = {}
@@ -52,7 +61,7 @@ def scenario_checks(result: Mapping[str, Any], timestamp: str) -> list[dict[str,
                  "specReferences": [{"id": "SEP-3279", "url": SEP_URL}],
                  "details": {"scenario": result["id"], "level": rule["level"]}}
         if entry["status"] in ("FAILURE", "WARNING") and result.get("reason"):
-            entry["errorMessage"] = result["reason"]
+            entry["errorMessage"] = _messages(result, check_id)
         known = by_id.get(check_id)
         if known is None or _SEVERITY[entry["status"]] > _SEVERITY[known["status"]]:
             by_id[check_id] = entry
