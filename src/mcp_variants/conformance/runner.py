@@ -215,7 +215,7 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
         hits = [e for e in entries if e["status"] == status]
         if hits and (status != "skip" or len(hits) == len(entries)):
             reason = "; ".join(f"[{tool(e)}] {e['reason']}" for e in entries if e["status"] in ("fail", "skip") and e["reason"])
-            merged = {"status": status, "reason": reason if status != "pass" else "",
+            merged: dict[str, Any] = {"status": status, "reason": reason if status != "pass" else "",
                       "evidence": {"runs": [e["evidence"] for e in entries],
                                    "tools": {tool(e): e["status"] for e in entries}}}
             if status == "fail":
@@ -284,7 +284,7 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
 def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None) -> dict[str, Any]:
     """One failure of a scenario: its own message, the step, the version it spoke, the tool it called and, when the
     failed check names the rule it judges, that rule's check id."""
-    params = step.get("params") if isinstance(step.get("params"), dict) else {}
+    params: dict[str, Any] = step.get("params") or {}
     tool = params.get("name") if step.get("method") == "tools/call" else None
     out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
     if tool is not None:

@@ -39,10 +39,10 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
     seen: dict[str, dict[str, Any]] = {}
     for result in results:
         for step in _steps(result.get("evidence")):
-            request = step.get("request") if isinstance(step.get("request"), dict) else {}
+            request: dict[str, Any] = step.get("request") or {}
             if request.get("method") != "tools/call":
                 continue
-            params = request.get("params") if isinstance(request.get("params"), dict) else {}
+            params: dict[str, Any] = request.get("params") or {}
             name = params.get("name")
             if not isinstance(name, str):
                 continue
