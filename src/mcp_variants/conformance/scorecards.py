@@ -7,9 +7,10 @@
      "timestamp", "specReferences": [{"id", "url"}], "errorMessage"?, "details"?}
 
 and its `traceability` command reads every `**/checks.json` under a folder. A scenario here
-emits one check per rule it cites (the rule's `sep-3279-...` id; status from the scenario's
-verdict, WARNING for a failed SHOULD), or, in client mode, one per rule its checks judge
-(each id's own verdict), plus the official `wire-schema-valid` for its 2026-12-01 messages.
+emits one check per rule it cites (the rule's `sep-3279-...` id; WARNING for a failed SHOULD), each
+with its own verdict and messages when the scenario's failures name the rules they break
+(`checkIds`: a server check that `judges` one rule, every client check), else the scenario's
+verdict, plus the official `wire-schema-valid` for its 2026-12-01 messages.
 """
 
 from __future__ import annotations
