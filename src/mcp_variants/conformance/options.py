@@ -11,8 +11,9 @@ from typing import Any
 
 ENV = "MCP_CONFORMANCE_"
 # Kept here rather than imported from verdict.py: the server's CLI builds this parser on every start.
-ALLOW_SKIPS_HELP = ("accept required scenarios that could not be exercised: the verdict stays INCOMPLETE, the exit status "
-                    "is 0 (say why where you pass it)")
+ALLOW_SKIPS_HELP = ("accept required scenarios that apply but could not be exercised: the verdict stays INCOMPLETE, the exit "
+                    "status is 0 (say why where you pass it). A scenario that does not apply needs nothing; a failure, a "
+                    "failed call included, exits 1 whatever this says")
 
 
 def _tool_args(text: str) -> tuple[str, dict[str, Any]]:

@@ -1,10 +1,11 @@
 """The verdict of a run: what was judged, not only what did not fail.
 
-A required scenario (MUST or testing-plan) that could not be exercised is not a pass: the run is
-*incomplete*, with its own exit status, unless the caller accepts skips explicitly
-(`--allow-skips`). A scenario skipped because the server does not serve the protocol version it is
-about is not applicable rather than unexercised: the SEP's rules for that version bind only servers
-that serve it. Every verdict says how many of the SEP's MUST rules (the check ids of rules.py, the
+A required scenario (MUST or testing-plan) that applies but could not be exercised is not a pass: the
+run is *incomplete*, with its own exit status, unless the caller accepts skips explicitly
+(`--allow-skips`, which never hides a failure). A scenario about what the server does not have (no
+listed tool declares the variant it is about, no tool mentions the Apps extension, the server does not
+serve its protocol version) is *not applicable* rather than unexercised: the SEP's rules for those bind
+only servers that have them, and it never stands between a server and OK. Every verdict says how many of the SEP's MUST rules (the check ids of rules.py, the
 ids sep-3279.yaml maps) the run exercised, out of those its scenarios can judge.
 
 Exit statuses of `mcp-variants check` and `mcp-variants check-client`: EXIT_CODES below.
@@ -20,12 +21,12 @@ from . import rules
 EXIT_OK: Final = 0  # every selected required scenario exercised and passed (or skips accepted with --allow-skips)
 EXIT_FAIL: Final = 1  # a MUST or testing-plan scenario failed, or a message broke the wire schema; skips never hide it
 EXIT_UNREACHABLE: Final = 2  # the target cannot be started or reached, or the options are wrong
-EXIT_INCOMPLETE: Final = 3  # nothing failed, but a required scenario could not be exercised
+EXIT_INCOMPLETE: Final = 3  # nothing failed, but a required scenario that applies could not be exercised
 EXIT_CODES: Final = f"""Exit status: 0: OK, every selected MUST and testing-plan scenario was exercised and passed
 (or --allow-skips accepted those that could not be); {EXIT_FAIL}: a required scenario failed, or a message broke
 the wire schema (whatever else was skipped); {EXIT_UNREACHABLE}: the target cannot be started or reached, or the
-options are wrong; {EXIT_INCOMPLETE}: INCOMPLETE, nothing failed but a required scenario could not be exercised
-(each says what it needs)."""
+options are wrong; {EXIT_INCOMPLETE}: INCOMPLETE, nothing failed but a required scenario that applies could not be
+exercised (each says what it needs). A scenario that does not apply (not applicable) never changes the exit status."""
 
 REQUIRED_LEVELS: Final = frozenset({"MUST", "PLAN"})
 
