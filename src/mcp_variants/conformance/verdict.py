@@ -5,8 +5,9 @@ run is *incomplete*, with its own exit status, unless the caller accepts skips e
 (`--allow-skips`, which never hides a failure). A scenario about what the server does not have (no
 listed tool declares the variant it is about, no tool mentions the Apps extension, the server does not
 serve its protocol version) is *not applicable* rather than unexercised: the SEP's rules for those bind
-only servers that have them, and it never stands between a server and OK. Every verdict says how many of the SEP's MUST rules (the check ids of rules.py, the
-ids sep-3279.yaml maps) the run exercised, out of those its scenarios can judge.
+only servers that have them, and it never stands between a server and OK. Every verdict says how many
+of the SEP's MUST rules (the check ids of rules.py, the ids sep-3279.yaml maps) the run exercised, out
+of those its scenarios can judge.
 
 Exit statuses of `mcp-variants check` and `mcp-variants check-client`: EXIT_CODES below.
 """
