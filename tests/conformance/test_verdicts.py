@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from support.servers import python_command
+from support.servers import python_command, serve_command
+
+from .conftest import BROKEN
 
 CHECK = [sys.executable, "-m", "mcp_variants", "check"]
 CHECK_CLIENT = [sys.executable, "-m", "mcp_variants", "check-client"]
@@ -78,11 +80,28 @@ def test_a_plain_two_tool_server_given_its_calls_is_ok(tmp_path: Path) -> None:
     assert scorecard["totals"]["fail"] == 0 and scorecard["totals"]["notApplicable"] == len(not_applicable)
 
 
-def test_without_its_call_the_two_tool_server_says_which_tool_was_not_called_and_why() -> None:
-    done = run([*CHECK, "--server-cmd", server("two_tools"), "--kind", "server", "-q"])
+def test_with_all_tools_the_summary_says_which_tool_was_not_called_and_why() -> None:
+    """--all-tools without the write tool's call: every scenario runs on the read-only tool, and the summary says
+    that add_note was never called, and why (it once said OK and named no tool)."""
+    done = run([*CHECK, "--server-cmd", server("two_tools"), "--kind", "server", "-q", "--all-tools"])
     assert "  add_note: not called: not annotated readOnlyHint: true, so the suite does not call it unasked; " \
            "pass --call 'add_note=JSON' to include it" in done.stdout, done.stdout[-3000:]
-    assert "  list_notes: called: succeeded at" in done.stdout
+    assert "  list_notes: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout
+
+
+def test_checks_json_reports_a_failure_under_the_rule_it_breaks(tmp_path: Path) -> None:
+    """A structured output that breaks its schema (broken/schema_break.py) fails plan-02 under
+    server-validates-each-structured-output alone, with its own message; the scenario's other ids pass."""
+    command = shlex.join(serve_command(tmp_path, script=BROKEN / "schema_break.py"))
+    done = run([*CHECK, "--server-cmd", command, "--kind", "server", "--only", "plan-02", "-q", "-o", str(tmp_path / "results")])
+    assert done.returncode == 1, done.stdout + done.stderr
+    [path] = (tmp_path / "results").glob("server-plan-02-code-mode-*/checks.json")
+    checks = {c["id"]: c for c in json.loads(path.read_text())}
+    failed = {i for i, c in checks.items() if c["status"] == "FAILURE"}
+    assert failed == {"sep-3279-server-validates-each-structured-output"}, {i: c["status"] for i, c in checks.items()}
+    message = checks["sep-3279-server-validates-each-structured-output"]["errorMessage"]
+    assert message.startswith("step call (") and "at 2026-12-01): the programmatic/structured output is valid against" in message
+    assert checks["sep-3279-server-one-output-per-selector"]["status"] == "SUCCESS"
 
 
 def test_a_ui_view_whose_apps_extension_is_not_served_fails(tmp_path: Path) -> None:
