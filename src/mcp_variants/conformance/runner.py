@@ -216,8 +216,8 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
         if hits and (status != "skip" or len(hits) == len(entries)):
             reason = "; ".join(f"[{tool(e)}] {e['reason']}" for e in entries if e["status"] in ("fail", "skip") and e["reason"])
             merged: dict[str, Any] = {"status": status, "reason": reason if status != "pass" else "",
-                      "evidence": {"runs": [e["evidence"] for e in entries],
-                                   "tools": {tool(e): e["status"] for e in entries}}}
+                                      "evidence": {"runs": [e["evidence"] for e in entries],
+                                                   "tools": {tool(e): e["status"] for e in entries}}}
             if status == "fail":
                 merged["failures"] = [f for e in entries for f in e.get("failures", [])]
             if status == "skip":
