@@ -6,8 +6,8 @@ scenario, picks the first tool that declares the variants the scenario needs and
 called. A tool can be called when
 
 1. the user configured its arguments (`--call TOOL=JSON`), or
-2. it is one of the built-in defaults below (which suit this project's own server) and
-   those arguments are valid against its inputSchema, or
+2. it is one of the built-in defaults below, the server is this project's own (runner.OWN_SERVER: the
+   runner turns them off for any other) and those arguments are valid against its inputSchema, or
 3. it is annotated `readOnlyHint: true` and `{}` is valid against its inputSchema,
 
 in that order of preference. A tool that may change something is never called unless it
@@ -50,7 +50,7 @@ from .constants import (
     USER_STRUCTURED,
 )
 
-# Arguments that make this project's own tools succeed (and fail, for the error scenario).
+# Arguments that make this project's own tools succeed (and fail, for the error scenario); used on its server only.
 DEFAULT_CALLS: dict[str, dict[str, Any]] = {
     "list_files": {},
     "list_kernels": {},

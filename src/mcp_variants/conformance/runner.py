@@ -8,6 +8,7 @@ record pass / fail / skip with the evidence: the bindings, every request and res
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import time
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .. import __version__
 from .binding import BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
@@ -116,6 +117,7 @@ class Discovery:
         self.listings: dict[str, list[dict[str, Any]] | str] = {}
         self.evidence: dict[str, Any] = {}
         self.transport_problems: list[str] = []
+        self.server_name: str | None = None
 
     def run(self) -> None:
         for name, extensions in (("plain", {}), ("ui", UI_EXTENSIONS)):
@@ -130,6 +132,22 @@ class Discovery:
                 self.listings[name] = response["result"]["tools"]
             self.evidence[name] = (self.listings[name] if isinstance(self.listings[name], str)
                                    else [t.get("name") for t in self.listings[name] if isinstance(t, dict)])
+        self.server_name = discovered_name(self.target.exchange(OUTPUTS_VERSION, {}, "server/discover", {}, self.timeout).response)
+        self.evidence["serverName"] = self.server_name
+
+
+OWN_SERVER: Final = "mcp-variants"  # the serverInfo name of this project's server: the built-in default calls suit it alone
+
+
+def discovered_name(response: Any) -> str | None:
+    """The server's name from server/discover: `serverInfo` in the result or in its `_meta`, or None."""
+    result = response.get("result") if isinstance(response, dict) else None
+    if not isinstance(result, dict):
+        return None
+    meta = result.get("_meta")
+    info = result.get("serverInfo") or (meta.get("io.modelcontextprotocol/serverInfo") if isinstance(meta, dict) else None)
+    name = info.get("name") if isinstance(info, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def list_all(target: Target, version: str, extensions: Mapping[str, Any] | None, timeout: float,
@@ -353,6 +371,9 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
         if unknown := config.calls.unknown_tools(discovery.listings):
             raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
+        if config.calls.use_defaults and discovery.server_name != OWN_SERVER:
+            # another server's execute_code (or list_files) is not ours: nothing that is not read-only is called unasked
+            config = dataclasses.replace(config, calls=dataclasses.replace(config.calls, use_defaults=False))
         scorecard["discovery"] = discovery.evidence
     results = []
     for vector in vectors:
