@@ -58,6 +58,7 @@ DEFAULT_CALLS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_ERROR_CALLS: dict[str, dict[str, Any]] = {"execute_code": {"code": "1/0"}}
 
+READ_ONLY_CHOICE = "read-only, needs no arguments"  # why the suite calls a tool nobody configured
 OTHER_ORDER = (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED, USER_STRUCTURED, USER_CONTENT)
 STRUCTURED_ORDER = (ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, USER_STRUCTURED)
 
@@ -153,7 +154,7 @@ def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: b
     if not errors:
         for listed, tool in by_name.items():
             if isinstance(listed, str) and listed not in seen and read_only(tool) and args_fit(tool, {}):
-                out.append((tool, {}, "read-only, needs no arguments"))
+                out.append((tool, {}, READ_ONLY_CHOICE))
                 seen.add(listed)
     return out
 

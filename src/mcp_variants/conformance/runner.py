@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .. import __version__
-from .binding import BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
+from .binding import READ_ONLY_CHOICE, BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
 from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
@@ -280,7 +280,11 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             return
         if step.get("mustSucceed") and (failed := call_failure(trip.response)):
             record["callFailed"] = failed
-            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {failed}", call_failed=True)])
+            chosen = evidence.get("binding", {})
+            hint = (f" (the suite chose this call itself: {chosen.get('tool')} is read-only and its inputSchema accepts "
+                    f"{json.dumps(chosen.get('arguments'))}; if that is not a call it should answer, pass --call "
+                    f"'{chosen.get('tool')}=JSON' with arguments it succeeds with)" if READ_ONLY_CHOICE in chosen.get("chosen", "") else "")
+            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {failed}{hint}", call_failed=True)])
             return
         document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
