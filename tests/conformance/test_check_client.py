@@ -16,7 +16,6 @@ import pytest
 
 from mcp_variants.conformance import client_check
 from mcp_variants.conformance.client_scenarios import client_mode_scenarios
-from mcp_variants.conformance.verdict import EXIT_INCOMPLETE
 
 HERE = Path(__file__).resolve().parent
 BROKEN_CLIENTS = HERE / "broken_clients"
@@ -112,21 +111,20 @@ def test_a_client_that_hangs_or_reports_garbage_fails(tmp_path: Path) -> None:
     assert done.returncode == 1 and "deliveries file: line 1 is not JSON" in done.stdout, done.stdout
 
 
-def test_a_client_that_calls_nothing_is_not_judged(tmp_path: Path) -> None:
-    """A client that exits without calling the tool passes every "never does X" check of nothing. Those scenarios
-    are skipped, the run INCOMPLETE (exit 3), each naming what the client must do; a failure elsewhere still exits 1."""
+def test_a_client_that_calls_nothing_fails_and_says_what_it_left_undone(tmp_path: Path) -> None:
+    """A client that exits without calling the tool would pass every "never does X" check of nothing. It once made
+    those scenarios skips (INCOMPLETE, exit 0 with --allow-skips); each now requires first that the client did
+    what it hands it, so the client fails them, naming what it did not do, and --allow-skips changes nothing."""
     idle = f"{sys.executable} -c pass"
     quiet = ["--scenario", "client-code-mode-variant-not-declared,client-no-user-display", "-q"]
     done = check_client("--command", idle, *quiet, "--scorecard", str(tmp_path / "card.json"))
-    assert done.returncode == EXIT_INCOMPLETE, done.stdout + done.stderr
-    assert "2 scenarios: 0 pass, 0 fail, 2 skip" in done.stdout
-    assert "  client-no-user-display: the client calls search_customers with the arguments of MCP_CONFORMANCE_CONTEXT" in done.stdout
-    assert "\nINCOMPLETE: 2 required scenario(s) could not be exercised (--allow-skips accepts that)\n" in done.stdout
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "2 scenarios: 0 pass, 2 fail" in done.stdout
+    assert "the client did not do what the scenario hands it, so none of its checks can pass: no tools/call of search_customers " \
+           "at 2026-12-01; no delivery reported in MCP_CONFORMANCE_DELIVERIES" in done.stdout
     verdict = json.loads((tmp_path / "card.json").read_text())["verdict"]
-    assert verdict["mustRules"]["exercised"] == 0 and verdict["status"] == "incomplete"
-    assert check_client("--command", idle, *quiet, "--allow-skips").returncode == 0
-    failing = check_client("--command", idle, "--scenario", "client-no-user-display,client-conversational", "-q")
-    assert failing.returncode == 1 and "\nFAIL: 1 required scenario(s) failed\n" in failing.stdout, failing.stdout
+    assert verdict["mustRules"]["exercised"] == 0 and verdict["status"] == "fail"
+    assert check_client("--command", idle, *quiet, "--allow-skips").returncode == 1
 
 
 def test_a_command_that_cannot_start_exits_2() -> None:

@@ -4,7 +4,8 @@ check nobody has seen fail; a new scenario without a broken counterpart fails he
 
 The broken targets and what each must fail are declared beside the tests that run them and assert
 exactly that: test_broken.py (servers), test_host_can_fail.py (the reference client, patched in
-process, on the host scenarios) and test_check_client.py (client processes, `check-client`).
+process, on the host scenarios), test_check_client.py (client processes, `check-client`) and test_verdicts.py
+(standalone fixture servers, tests/conformance/servers/).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from mcp_variants.conformance.scenarios import server_vectors
 from .test_broken import EXPECTED as BROKEN_SERVERS
 from .test_check_client import EXPECTED as BROKEN_CLIENTS
 from .test_host_can_fail import BREAKS as BROKEN_HOSTS
+from .test_verdicts import FAILS as FIXTURE_SERVERS
 
 # kind -> (every scenario id, broken target -> the scenarios its test asserts it fails)
 COVERAGE: dict[str, tuple[list[str], dict[str, set[str]]]] = {
-    "server": ([v["id"] for v in server_vectors()], BROKEN_SERVERS),
+    "server": ([v["id"] for v in server_vectors()], {**BROKEN_SERVERS, **FIXTURE_SERVERS}),
     "host": ([v["id"] for v in client_vectors()], {name: failed for name, (_, failed) in BROKEN_HOSTS.items()}),
     "client-mode": ([v["id"] for v in client_mode_scenarios()], {name: failed for name, (_, failed) in BROKEN_CLIENTS.items()}),
 }

@@ -14,8 +14,10 @@ from mcp_variants.conformance.runner import RunConfig, all_vectors, run
 from mcp_variants.conformance.wire import RoundTrip, Target
 
 Answer = Callable[[str, str, Mapping[str, Any]], dict[str, Any]]  # (version, method, params) -> `result` or `error`
-TOOL = {"name": "list_files", "inputSchema": {"type": "object"}, "outputVariants": [ASSISTANT_CONTENT]}
-LEGACY_TOOL = {"name": "list_files", "inputSchema": {"type": "object"}}
+# Read-only and needing no arguments, so the suite calls it unasked (its built-in defaults are for this project's server only).
+READ_ONLY = {"readOnlyHint": True}
+TOOL = {"name": "list_files", "inputSchema": {"type": "object"}, "annotations": READ_ONLY, "outputVariants": [ASSISTANT_CONTENT]}
+LEGACY_TOOL = {"name": "list_files", "inputSchema": {"type": "object"}, "annotations": READ_ONLY}
 TEXT = [{"type": "text", "text": "3 files"}]
 
 
@@ -66,7 +68,7 @@ def test_the_scripted_server_passes() -> None:
 
 
 def leaky_then_error(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """2024-11-05: tools/list leaks outputVariants, then the call comes back isError (the call step's skipUnless)."""
+    """2024-11-05: tools/list leaks outputVariants, then the call the scenario needs comes back isError (a failure too)."""
     if version == "2024-11-05":
         return {"result": {"tools": [TOOL]}} if method == "tools/list" else {"result": {"content": TEXT, "isError": True}}
     return conforming(version, method, params)
@@ -82,15 +84,17 @@ def no_outputs_then_unsupported(version: str, method: str, params: Mapping[str, 
 
 
 @pytest.mark.parametrize(("answer", "scenario", "first", "then"), [
-    (leaky_then_error, "must-legacy-shapes-2024-11-05", "step list: every tool has the legacy shape", "precondition not met"),
-    (no_outputs_then_unsupported, "should-legacy-content-from-assistant-content", "step modern: the result has an `outputs` array",
+    (leaky_then_error, "must-legacy-shapes-2024-11-05", ("list", "every tool has the legacy shape"),
+     "step call (list_files at 2024-11-05): the call this scenario needs failed: isError: true"),
+    (no_outputs_then_unsupported, "should-legacy-content-from-assistant-content", ("modern", "the result has an `outputs` array"),
      "the server does not serve 2026-07-28"),
 ])
-def test_a_later_skip_never_hides_a_failure(answer: Answer, scenario: str, first: str, then: str) -> None:
+def test_a_later_skip_or_failure_never_hides_a_failure(answer: Answer, scenario: str, first: tuple[str, str], then: str) -> None:
     card = scorecard(answer, scenario)
     [result] = card["scenarios"]
     assert result["status"] == "fail", result
-    assert result["reason"].startswith(first) and then in result["reason"], result["reason"]
+    assert result["failures"][0]["step"] == first[0] and result["failures"][0]["message"].startswith(first[1]), result["failures"]
+    assert then in result["reason"], result["reason"]
     assert (scenario in card["requiredFailures"]) is (result["level"] != "SHOULD")  # a SHOULD is reported, never required
 
 
@@ -113,3 +117,32 @@ def test_an_error_or_empty_answer_to_tools_list_satisfies_no_every(answer: Answe
     assert not card["ok"]
     combinations = next(r for r in card["scenarios"] if r["id"] == "must-core-combinations-only")
     assert "nothing at $.response.result.tools[*]: nothing was judged" in combinations["reason"]
+
+
+def named(server: str, calls: list[str]) -> Answer:
+    """A server named `server` (server/discover's serverInfo) with one tool, execute_code, not annotated read-only;
+    every tools/call it gets is recorded in `calls`."""
+    tool = {"name": "execute_code", "inputSchema": {"type": "object"}, "outputVariants": [ASSISTANT_CONTENT]}
+
+    def answer(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        if method == "server/discover":
+            return {"result": {"supportedVersions": [OUTPUTS_VERSION], "capabilities": {}, "serverInfo": {"name": server}}}
+        if method == "tools/list":
+            return {"result": {"tools": [tool]}}
+        calls.append(str(params.get("arguments")))
+        return {"result": {"outputs": [{**ASSISTANT_CONTENT, "content": TEXT}]}}
+
+    return answer
+
+
+@pytest.mark.parametrize(("server", "called"), [("someone-elses-server", False), ("mcp-variants", True)])
+def test_the_built_in_calls_run_on_this_projects_server_only(server: str, called: bool) -> None:
+    """The built-in default `execute_code {"code": "print(1)"}` suits this project's server; another server's
+    execute_code (not read-only) is never run unasked: the scenario applies, but is not exercised."""
+    calls: list[str] = []
+    card = scorecard(named(server, calls), "plan-01-conversational")
+    assert bool(calls) is called, calls
+    [result] = card["scenarios"]
+    assert result["status"] == ("pass" if called else "skip") and result.get("applicable", True), result
+    [tool] = card["tools"]
+    assert tool["called"] is called

@@ -15,7 +15,7 @@ from mcp_variants.conformance.runner import RunConfig, all_vectors, load_vectors
 
 from .conftest import Suite, target_labels
 
-BINDINGS = {"tool", "arguments", "declared", "declaredCore", "undeclared", "other", "structured"}
+BINDINGS = {"tool", "arguments", "declared", "declaredCore", "undeclared", "other", "structured", "tools", "uri"}
 LEVELS = {"MUST", "PLAN", "SHOULD"}
 
 
@@ -61,7 +61,7 @@ def test_vectors_are_well_formed() -> None:
                 unknown = placeholders(step["params"]) - BINDINGS
                 if unknown:
                     problems.append(f"{where}/{step['id']}: unknown placeholders {sorted(unknown)}")
-                if placeholders(step["params"]) and not v["bind"].get("tool"):
+                if placeholders(step["params"]) and not (v["bind"].get("tool") or v["bind"].get("apps")):
                     problems.append(f"{where}/{step['id']}: placeholders but no binding")
                 problems += _check_checks(step.get("checks", []) + step.get("skipUnless", []), f"{where}/{step['id']}", BINDINGS)
         else:

@@ -1,8 +1,8 @@
 """The examples of examples/ pass the SEP-3279 suite (`mcp-variants check`: every MUST and testing-plan scenario
 that their variants reach) on stdio and on streamable HTTP; the migrated tool answers old clients exactly as
 before its migration. An example is a small server, not a fixture: the scenarios about variants it does not
-declare (an MCP Apps view, user/content...) cannot be exercised on it, so its run passes --allow-skips, and the
-verdict must name exactly those (UNEXERCISABLE)."""
+declare (an MCP Apps view, user/content...) do not apply to it, and the verdict must list exactly those as not
+applicable (NOT_APPLICABLE), with no --allow-skips: a server needs nothing it does not use to be OK."""
 
 from __future__ import annotations
 
@@ -33,10 +33,10 @@ CALLS = {
     "bookshelf.py": (['find_books={"text": "austen"}', "shelf_table={}", "shelf_view={}", "count_books={}", "shelf_stats={}"],
                      'find_books={"text": " "}'),
 }
-# The required scenarios each example cannot show, for want of the variants they need; nothing else may stay unexercised.
+# The scenarios that do not apply to each example, for want of the variants they are about; nothing may stay unexercised.
 APPS = {"plan-06-apps-call", "plan-08-app-only-explicit-ui", "plan-09-app-only-fallback", "plan-10b-unnegotiated-extension",
-        "plan-11-independent-schemas"}  # an io.modelcontextprotocol/ui variant
-UNEXERCISABLE = {
+        "plan-11-independent-schemas", "must-apps-extension-advertised", "must-ui-view-readable"}  # the Apps extension
+NOT_APPLICABLE = {
     "world_clock.py": {*APPS, "plan-03-structured-model-input", "plan-04-user-media"},  # assistant/structured, user/content
     "migration/after.py": {*APPS, "plan-02-code-mode", "plan-04-user-media"},  # programmatic/structured, user/content
 }
@@ -53,13 +53,14 @@ class Checked:
 
 
 def passed(run: Checked, example: str | None = None) -> dict[str, Any]:
-    """The run's scorecard, once its exit status and summary say no scenario failed, and its verdict leaves
-    unexercised exactly what `example` cannot show (a server not in UNEXERCISABLE: nothing; None: not checked)."""
+    """The run's scorecard, once its exit status and summary say no scenario failed, its verdict leaves nothing
+    unexercised, and lists as not applicable exactly what `example` does not declare (NOT_APPLICABLE; None: not checked)."""
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     assert re.search(r"\d+ scenarios: \d+ pass, 0 fail", run.stdout), run.stdout[-2000:]
     assert run.scorecard is not None
+    assert run.scorecard["verdict"]["unexercised"] == [], run.stdout[-3000:]
     if example is not None:
-        assert {u["id"] for u in run.scorecard["verdict"]["unexercised"]} == UNEXERCISABLE.get(example, set()), run.stdout[-3000:]
+        assert {n["id"] for n in run.scorecard["verdict"]["notApplicable"]} == NOT_APPLICABLE.get(example, set()), run.stdout[-3000:]
     return run.scorecard
 
 
@@ -77,11 +78,9 @@ def run_suite(argv: list[str], transport: str, calls: list[str], scorecard: Path
 
 
 def example_calls(example: str) -> list[str]:
-    """The calls with which `example` succeeds and fails (it has none of the suite's default tools), and, for an example
-    that cannot show every scenario, the acceptance of what it cannot (UNEXERCISABLE, checked by `passed`)."""
+    """The calls with which `example` succeeds and fails (it has none of the suite's default tools)."""
     calls, bad = CALLS[example]
-    accept = ["--allow-skips"] if example in UNEXERCISABLE else []
-    return ["--no-default-calls", *(arg for ok in calls for arg in ("--call", ok)), "--error-call", bad, *accept]
+    return ["--no-default-calls", *(arg for ok in calls for arg in ("--call", ok)), "--error-call", bad]
 
 
 def check(example: str, transport: str, scorecard: Path) -> Checked:

@@ -6,14 +6,15 @@ scenario, picks the first tool that declares the variants the scenario needs and
 called. A tool can be called when
 
 1. the user configured its arguments (`--call TOOL=JSON`), or
-2. it is one of the built-in defaults below (which suit this project's own server) and
-   those arguments are valid against its inputSchema, or
+2. it is one of the built-in defaults below, the server is this project's own (runner.OWN_SERVER: the
+   runner turns them off for any other) and those arguments are valid against its inputSchema, or
 3. it is annotated `readOnlyHint: true` and `{}` is valid against its inputSchema,
 
 in that order of preference. A tool that may change something is never called unless it
 was configured (or is one of the defaults), so pointing the suite at a server cannot make
-it delete or launch anything by accident. A scenario with no suitable tool is skipped, naming what it
-needs: a tool to declare, or the `--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
+it delete or launch anything by accident. A scenario no listed tool fits (none declares what it is about) is
+not applicable; one that a listed tool fits but the suite may not call is skipped (not exercised), naming the
+`--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
 
 | key | meaning |
 |---|---|
@@ -44,11 +45,12 @@ from .constants import (
     CORE_AUDIENCES,
     CORE_SELECTORS,
     PROGRAMMATIC_STRUCTURED,
+    UI,
     USER_CONTENT,
     USER_STRUCTURED,
 )
 
-# Arguments that make this project's own tools succeed (and fail, for the error scenario).
+# Arguments that make this project's own tools succeed (and fail, for the error scenario); used on its server only.
 DEFAULT_CALLS: dict[str, dict[str, Any]] = {
     "list_files": {},
     "list_kernels": {},
@@ -56,6 +58,7 @@ DEFAULT_CALLS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_ERROR_CALLS: dict[str, dict[str, Any]] = {"execute_code": {"code": "1/0"}}
 
+READ_ONLY_CHOICE = "read-only, needs no arguments"  # why the suite calls a tool nobody configured
 OTHER_ORDER = (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED, USER_STRUCTURED, USER_CONTENT)
 STRUCTURED_ORDER = (ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, USER_STRUCTURED)
 
@@ -89,11 +92,14 @@ class CallConfig:
 
 
 class BindingSkip(Exception):
-    """No tool fits: the scenario is skipped with this reason, and `need` says what would let it run."""
+    """No callable tool fits: the scenario is skipped with this reason, and `need` says what would let it run.
+    `applicable=False`: no tool the server lists declares what the scenario is about, so its rules do not bind
+    this server (not applicable, which does not stand between a server and OK)."""
 
-    def __init__(self, reason: str, need: str = "") -> None:
+    def __init__(self, reason: str, need: str = "", *, applicable: bool = True) -> None:
         super().__init__(reason)
         self.need = need
+        self.applicable = applicable
 
 
 class BindingFailure(Exception):
@@ -109,7 +115,7 @@ def selectors_of(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
+def args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
         return arguments == {}
@@ -119,7 +125,7 @@ def _args_fit(tool: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
         return False
 
 
-def _read_only(tool: Mapping[str, Any]) -> bool:
+def read_only(tool: Mapping[str, Any]) -> bool:
     """Only tools that say they change nothing are called without being configured."""
     annotations = tool.get("annotations")
     return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
@@ -142,13 +148,13 @@ def callable_tools(tools: list[dict[str, Any]], config: CallConfig, *, errors: b
         tool = by_name.get(name)
         if tool is None or name in seen:
             continue
-        if source.startswith("--") or _args_fit(tool, args):
+        if source.startswith("--") or args_fit(tool, args):
             out.append((tool, args, source))
             seen.add(name)
     if not errors:
         for listed, tool in by_name.items():
-            if isinstance(listed, str) and listed not in seen and _read_only(tool) and _args_fit(tool, {}):
-                out.append((tool, {}, "read-only, needs no arguments"))
+            if isinstance(listed, str) and listed not in seen and read_only(tool) and args_fit(tool, {}):
+                out.append((tool, {}, READ_ONLY_CHOICE))
                 seen.add(listed)
     return out
 
@@ -188,6 +194,41 @@ def _fit(tool: Mapping[str, Any], arguments: dict[str, Any], spec: Mapping[str, 
     return bindings
 
 
+def view_uris(tool: Mapping[str, Any]) -> list[str]:
+    """The ui:// views a tool names: `_meta.ui.resourceUri`, or the legacy `_meta["ui/resourceUri"]`."""
+    meta = tool.get("_meta")
+    if not isinstance(meta, dict):
+        return []
+    ui = meta.get("ui")
+    found = [ui.get("resourceUri") if isinstance(ui, dict) else None, meta.get("ui/resourceUri")]
+    return [u for u in dict.fromkeys(found) if isinstance(u, str)]
+
+
+def bind_apps(what: str, listings: Mapping[str, list[dict[str, Any]] | str]) -> list[dict[str, Any]]:
+    """The Apps scenarios' bindings (a vector's `bind.apps`): "advertised" binds `{{tools}}`, the tools that list a ui
+    variant or name a view; "views" binds `{{uri}}` and `{{tools}}` once per distinct view. Not applicable (BindingSkip)
+    when no tool of either listing mentions the extension."""
+    tools = [t for listing in listings.values() if not isinstance(listing, str) for t in listing
+             if isinstance(t, dict) and isinstance(t.get("name"), str)]
+    apps = [t for t in tools if view_uris(t) or any(s["audience"] == UI for s in selectors_of(t))]
+    names = list(dict.fromkeys(t["name"] for t in apps))
+    if not names:
+        raise BindingSkip(f"no tool the server lists declares an {UI} variant or names a ui:// view", applicable=False)
+    if what == "advertised":
+        return [{"bindings": {"tools": ", ".join(names)}, "why": f"{', '.join(names)} mention the Apps extension"}]
+    views: dict[str, list[str]] = {}
+    for tool in apps:
+        for uri in view_uris(tool):
+            views.setdefault(uri, [])
+            if tool["name"] not in views[uri]:
+                views[uri].append(tool["name"])
+    if not views:
+        raise BindingSkip(f"no tool the server lists names a ui:// view (_meta.ui.resourceUri); {', '.join(names)} list the ui "
+                          "variant only", applicable=False)
+    return [{"bindings": {"uri": uri, "tools": ", ".join(named)}, "why": f"{uri}, named by {', '.join(named)}"}
+            for uri, named in views.items()]
+
+
 def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]] | str], config: CallConfig) -> list[dict[str, Any]]:
     """Every fitting binding, best first (`--all-tools` runs a scenario with each)."""
     listing_name = spec.get("listing", "plain")
@@ -208,6 +249,8 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
         found.append({"bindings": bindings, "why": why})
     if found:
         return found
+    if not any(isinstance(t, dict) and isinstance(t.get("name"), str) and _fit(t, {}, spec) is not None for t in tools):
+        raise BindingSkip(f"no tool the server lists is what the scenario is about: {describe_need(spec)}", applicable=False)
     raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
 
 
@@ -219,7 +262,7 @@ def need_for(spec: Mapping[str, Any], tools: list[dict[str, Any]], config: CallC
     fitting = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"] not in called
                and _fit(t, {}, spec) is not None]
     if fitting:
-        examples = " or ".join(f"{option} '{t['name']}={'{}' if _args_fit(t, {}) and not spec.get('errorCall') else 'JSON'}'"
+        examples = " or ".join(f"{option} '{t['name']}={'{}' if args_fit(t, {}) and not spec.get('errorCall') else 'JSON'}'"
                                for t in fitting[:3])
         what = "with arguments that make it fail as a tool error, isError" if spec.get("errorCall") else "with arguments it succeeds with"
         why = ("the suite makes no failing call of its own" if spec.get("errorCall")

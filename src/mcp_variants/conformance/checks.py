@@ -17,7 +17,6 @@ Every op, with what it demands of the nodes `path` selects:
 |---|---|
 | exists / absent | at least one node / no node |
 | equals `value` | at least one node, and every node equals `value` |
-| notEquals `value` | no node equals `value` (passes when nothing is selected) |
 | count `value` | exactly `value` nodes are selected |
 | length `value` / minLength `value` | exactly one node, an array/string/object whose length is / is at least `value` |
 | oneOf `values` | every node is in `values` (passes when nothing is selected) |
@@ -233,11 +232,6 @@ def _equals(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str
     return Verdict(ok, says, f"expected {short(value)}, found {short(nodes)}")
 
 
-def _not_equals(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
-    value = check.get("value")
-    return Verdict(not any(n == value and type(n) is type(value) for n in nodes), says, f"found {short(nodes)}")
-
-
 def _count(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
     value = check.get("value")
     return Verdict(len(nodes) == value, says, f"expected {value} node(s), found {len(nodes)}: {short(nodes)}")
@@ -361,7 +355,7 @@ _ON_DOCUMENT: Final[dict[str, Callable[[Mapping[str, Any], Any, str], Verdict]]]
     "anyOf": _any_of, "forEach": _for_each,
 }
 _ON_NODES: Final[dict[str, Callable[[Mapping[str, Any], list[Any], Any, str], Verdict]]] = {
-    "exists": _exists, "absent": _absent, "equals": _equals, "notEquals": _not_equals, "count": _count,
+    "exists": _exists, "absent": _absent, "equals": _equals, "count": _count,
     "length": _length, "minLength": _length, "oneOf": _one_of, "type": _type, "sameSelectors": _same_selectors,
     "uniqueSelectors": _unique_selectors, "validAgainst": _valid_against, "equalsOther": _equals_other,
     "notInOther": _not_in_other, "containsText": _contains_text, "notContainsText": _contains_text, "every": _every,

@@ -14,8 +14,10 @@ argument and, in its environment:
   to a consumer: `{"consumer": "model" | "user" | "program" | "view", "payload": ...}`.
 
 The suite records every message the client sends, reads the deliveries, and evaluates the
-scenario's checks. The client's exit status is recorded, not judged (rejecting a listing
-may well end in a non-zero exit); a client that does not finish in time fails the scenario.
+scenario's checks. Before any check, the client must have done what the scenario hands it
+(`prerequisite`): a client that does nothing, crashes, or exits non-zero where refusing is not the
+right behaviour fails the scenario, whatever its "never does X" checks would say of nothing. A
+client that does not finish in time fails the scenario.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 from .. import __version__
 from .checks import CheckError, evaluate
 from .client_scenarios import CONSUMERS, client_mode_scenarios, scenario_rules
+from .constants import VERSION_KEY
 from .fixture import Fixture, FixtureHttpServer
 from .runner import trim, wire_schema_summary
 from .scorecards import write_outputs
@@ -114,23 +117,22 @@ def run_scenario(command: Sequence[str], scenario: Mapping[str, Any], timeout: f
         failed.insert(0, f"the client did not finish within {timeout:g} s")
     failed += [f"deliveries file: {p}" for p in problems]
     rules = scenario_rules(dict(scenario))
-    # A client that never called the tool leaves the "never does X" checks true of nothing: not exercised.
-    uncalled = scenario.get("expectsCall", True) and not any(m.get("method") == "tools/call" for m in fixture.received
-                                                              if isinstance(m, dict))
-    must_failed = timed_out or bool(problems) or any(
+    unmet = prerequisite(scenario, fixture.received, lines, exit_code, timed_out)
+    if unmet:
+        failed.insert(0, f"the client did not do what the scenario hands it, so none of its checks can pass: {unmet}")
+        ids = {cid: "skip" for cid in ids}  # not judged: the failure is the scenario's, not any rule's
+    must_failed = timed_out or bool(problems) or bool(unmet) or any(
         status == "fail" and next(r["level"] for r in rules if r["check"] == cid) != "SHOULD" for cid, status in ids.items())
     return {
         "id": scenario["id"], "title": scenario["title"], "kind": scenario["kind"],
         "level": "MUST" if must_failed or scenario["level"] == "MUST" else "SHOULD",
         "version": scenario["version"], "rules": rules,
-        "status": "fail" if failed else "skip" if uncalled else "pass",
-        "reason": (failed[0] + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "") if failed
-                   else "the client sent no tools/call, so its requests and routing could not be judged" if uncalled else ""),
-        **({"need": f"the client calls {scenario['context']['tool']} with the arguments of {ENV_CONTEXT} "
-                    f"(mode {scenario['context']['mode']!r}) and reports what each consumer got in {ENV_DELIVERIES}"}
-           if uncalled and not failed else {}),
+        "status": "fail" if failed else "pass",
+        "reason": "; ".join(failed),
+        "failures": failed,
+        **({"prerequisite": unmet} if unmet else {}),
         "mustFailed": must_failed,
-        "checkIds": ids if failed or not uncalled else {},
+        "checkIds": ids,
         "evidence": {"context": scenario["context"], "command": shlex.join(argv), "exitCode": exit_code,
                      "stdout": stdout[-_OUTPUT_KEEP:], "stderr": stderr[-_OUTPUT_KEEP:],
                      "sent": trim(fixture.received), "deliveries": trim(lines),
@@ -138,6 +140,34 @@ def run_scenario(command: Sequence[str], scenario: Mapping[str, Any], timeout: f
                      "schemaViolations": [v.to_json() for v in fixture.schema.violations]},
         "durationMs": round((time.monotonic() - started) * 1000, 1),
     }
+
+
+def prerequisite(scenario: Mapping[str, Any], sent: Sequence[Any], deliveries: Sequence[Any], exit_code: int | None,
+                 timed_out: bool) -> str | None:
+    """What the client left undone of what the scenario hands it (client_scenarios: `requires`), or None.
+
+    "call": a tools/call of the scenario's tool at the scenario's version, at least one delivery reported, exit 0.
+    "list": a tools/list at the scenario's version (refusing what it lists is the right behaviour: any exit status)."""
+    version = scenario["version"]
+    messages = [m for m in sent if isinstance(m, dict)]
+    handshake = any(m.get("method") == "initialize" and (m.get("params") or {}).get("protocolVersion") == version for m in messages)
+
+    def at_version(method: str) -> bool:
+        return any(m.get("method") == method and (
+            ((m.get("params") or {}).get("_meta") or {}).get(VERSION_KEY) == version or handshake) for m in messages)
+
+    if timed_out:
+        return None  # already its own failure
+    if scenario.get("requires", "call") == "list":
+        return None if at_version("tools/list") else f"no tools/list at {version}"
+    missing = []
+    if not at_version("tools/call"):
+        missing.append(f"no tools/call of {scenario['context']['tool']} at {version}")
+    if not deliveries and scenario.get("delivers", True):
+        missing.append(f"no delivery reported in {ENV_DELIVERIES}")
+    if exit_code != 0:
+        missing.append(f"the client exited with status {exit_code} (a client error is allowed only where refusing is right)")
+    return "; ".join(missing) or None
 
 
 def _text(value: Any) -> str:

@@ -8,9 +8,13 @@ lists and advertises (`server`), and checks (checks.py) over the record of the r
      "delivered": {"model": [payloads], "user": [...], "program": [...], "view": [...]},
      "deliveries": [the JSON lines the client reported], "exitCode": 0, "timedOut": false}
 
-A client that sends no tools/call where the scenario hands it one to make (`expectsCall`) is
-not judged: the scenario is skipped, and the run incomplete, rather than passed on checks that are
-true of nothing.
+Every scenario first requires that the client did what the scenario hands it (`requires`):
+"call" (most): a tools/call at the scenario's version, at least one delivery reported (unless the
+host has no consumer for what it asked: `delivers`), and the client ending with exit status 0;
+"list": a tools/list at the scenario's version, for the two scenarios whose listing a client may
+rightly refuse (a client error is allowed there only). Until
+that is met no check of the scenario can pass: a client that does nothing, crashes or does not know
+the scenario fails it (client_check.prerequisite).
 
 Every check names the check id of the rule it judges (`check`), so a scenario's
 checks.json holds one verdict per rule, and a client that breaks one rule fails that id alone.
@@ -138,8 +142,9 @@ def misrouting(annotated: bool = False) -> list[dict[str, Any]]:
 
 def scenario(sid: str, title: str, *, version: str = OUTPUTS_VERSION, mode: str, server: dict[str, Any],
              checks: list[dict[str, Any]], extensions: dict[str, Any] | None = None, consumers: tuple[str, ...] = CONSUMERS,
-             note: str | None = None, expects_call: bool = True) -> dict[str, Any]:
-    """`expects_call`: a client that sends no tools/call has not been judged (the scenario is skipped, not passed)."""
+             note: str | None = None, requires: str = "call", delivers: bool = True) -> dict[str, Any]:
+    """`requires`: what the client must have done before any check is judged ("call" or "list", module docstring);
+    `delivers=False`: the right behaviour may deliver nothing (a host without the consumer the mode is for)."""
     levels = {c["check"]: _level(c["check"]) for c in checks}
     out: dict[str, Any] = {
         "id": sid, "title": title, "kind": "client-mode",
@@ -149,7 +154,8 @@ def scenario(sid: str, title: str, *, version: str = OUTPUTS_VERSION, mode: str,
                     "consumers": list(consumers)},
         "server": {"extensions": False, "listUnnegotiated": False, "legacyOutputVariants": False, **server},
         "checks": checks,
-        "expectsCall": expects_call,
+        "requires": requires,
+        "delivers": delivers,
     }
     if note:
         out["note"] = note
@@ -222,8 +228,8 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                          misrouting()[-1]],
                  note="The fixture lists the ui variant to a client that advertised the extension although the server's "
                       "server/discover does not: only the client's own rule can keep it from asking. Refusing the listing "
-                      "(a server MUST NOT list it) and calling nothing keeps the rule too.",
-                 expects_call=False),
+                      "(a server MUST NOT list it; an error exit is allowed) keeps the rule too, once the client has listed the tools.",
+                 requires="list"),
         scenario("client-code-mode-variant-not-declared",
                  "Code mode against a tool without programmatic/structured asks only for declared variants",
                  mode="code", server={"tools": [tool_entry(ASSISTANT_CONTENT, ASSISTANT_STRUCTURED)]},
@@ -234,7 +240,8 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                          _tagged(NO_AUDIENCE_FALLBACK, check("notContainsText", "$.delivered", "the user output reaches no other consumer",
                                                              value=CANARY["user"])),
                          *misrouting()],
-                 note="context.consumers lists the consumers this host has: here no user display."),
+                 note="context.consumers lists the consumers this host has: here no user display (so it may deliver nothing).",
+                 delivers=False),
         scenario("client-block-annotations", "Block annotations that name another audience do not re-route an output",
                  mode="user-display", server={"tools": [tool_entry(ASSISTANT_CONTENT, USER_CONTENT)], "annotate": True},
                  checks=[*selection([ASSISTANT_CONTENT, USER_CONTENT]), reaches_if_requested("user"), *misrouting(annotated=True)],
@@ -246,8 +253,9 @@ def client_mode_scenarios() -> list[dict[str, Any]]:
                          _tagged(REJECT_TOOL_WITHOUT_VARIANTS, check("notContainsText", "$.delivered",
                                                                      "nothing of a legacy-shaped 2026-12-01 result is used",
                                                                      value=LEGACY_AT_NEW_CANARY))],
-                 note="Repeating the request at an earlier version the server supports is allowed (the SEP's way to use an older shape).",
-                 expects_call=False),
+                 note="Repeating the request at an earlier version the server supports is allowed (the SEP's way to use an older shape); "
+                      "the client must have listed the tools at 2026-12-01, and may end with an error (refusing is right here).",
+                 requires="list"),
         scenario("client-legacy-2026-07-28", "Code mode at 2026-07-28: legacy shapes, no requestedOutputs, the legacy result used",
                  version="2026-07-28", mode="code", server={"tools": tools, "legacyOutputVariants": True},
                  checks=legacy_checks("2026-07-28"),

@@ -11,8 +11,9 @@ from typing import Any
 
 ENV = "MCP_CONFORMANCE_"
 # Kept here rather than imported from verdict.py: the server's CLI builds this parser on every start.
-ALLOW_SKIPS_HELP = ("accept required scenarios that could not be exercised: the verdict stays INCOMPLETE, the exit status "
-                    "is 0 (say why where you pass it)")
+ALLOW_SKIPS_HELP = ("accept required scenarios that apply but could not be exercised: the verdict stays INCOMPLETE, the exit "
+                    "status is 0 (say why where you pass it). A scenario that does not apply needs nothing; a failure, a "
+                    "failed call included, exits 1 whatever this says")
 
 
 def _tool_args(text: str) -> tuple[str, dict[str, Any]]:
@@ -52,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     calls.add_argument("--all-tools", action="store_true",
                        help="run each server scenario with every tool that fits it, not only the first (slower, more thorough)")
     calls.add_argument("--no-default-calls", action="store_true",
-                       help="do not use the built-in defaults (list_files {}, list_kernels {}, execute_code print(1) / 1/0)")
+                       help="do not use the built-in defaults (list_files {}, list_kernels {}, execute_code print(1) / 1/0), which "
+                            "are used only on this project's own server (serverInfo mcp-variants)")
     run_group = parser.add_argument_group("what to run and where to write")
     run_group.add_argument("--scorecard", type=Path, help="write the JSON scorecard here")
     run_group.add_argument("-o", "--output-dir", type=Path, metavar="DIR",

@@ -8,6 +8,7 @@ record pass / fail / skip with the evidence: the bindings, every request and res
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import time
@@ -15,15 +16,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .. import __version__
-from .binding import BindingFailure, BindingSkip, CallConfig, bind_all
+from .binding import READ_ONLY_CHOICE, BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
+from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
 from .scenarios import server_vectors
-from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, verdict_lines
+from .tool_report import tool_lines, tool_report
+from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, status_mark, status_totals, totals_line, verdict_lines
 from .wire import RoundTrip, Target, TargetError, ext_key
 from .wire_schema import SchemaReport
 
@@ -114,6 +117,7 @@ class Discovery:
         self.listings: dict[str, list[dict[str, Any]] | str] = {}
         self.evidence: dict[str, Any] = {}
         self.transport_problems: list[str] = []
+        self.server_name: str | None = None
 
     def run(self) -> None:
         for name, extensions in (("plain", {}), ("ui", UI_EXTENSIONS)):
@@ -128,6 +132,22 @@ class Discovery:
                 self.listings[name] = response["result"]["tools"]
             self.evidence[name] = (self.listings[name] if isinstance(self.listings[name], str)
                                    else [t.get("name") for t in self.listings[name] if isinstance(t, dict)])
+        self.server_name = discovered_name(self.target.exchange(OUTPUTS_VERSION, {}, "server/discover", {}, self.timeout).response)
+        self.evidence["serverName"] = self.server_name
+
+
+OWN_SERVER: Final = "mcp-variants"  # the serverInfo name of this project's server: the built-in default calls suit it alone
+
+
+def discovered_name(response: Any) -> str | None:
+    """The server's name from server/discover: `serverInfo` in the result or in its `_meta`, or None."""
+    result = response.get("result") if isinstance(response, dict) else None
+    if not isinstance(result, dict):
+        return None
+    meta = result.get("_meta")
+    info = result.get("serverInfo") or (meta.get("io.modelcontextprotocol/serverInfo") if isinstance(meta, dict) else None)
+    name = info.get("name") if isinstance(info, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def list_all(target: Target, version: str, extensions: Mapping[str, Any] | None, timeout: float,
@@ -170,13 +190,17 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
     started = time.monotonic()
     try:
         choices: list[dict[str, Any] | None] = [None]
-        if vector.get("bind", {}).get("tool"):
+        if vector.get("bind", {}).get("apps"):
+            choices = list(bind_apps(vector["bind"]["apps"], discovery.listings))
+        elif vector.get("bind", {}).get("tool"):
             found = bind_all(vector["bind"]["tool"], discovery.listings, config.calls)
             choices = list(found if config.all_tools else found[:1])
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
         entry = {"status": "skip", "reason": str(exc), "need": exc.need, "evidence": {}}
+        if not exc.applicable:
+            entry["applicable"] = False
     except BindingFailure as exc:
         entry = {"status": "fail", "reason": str(exc), "evidence": {}}
     entry["durationMs"] = round((time.monotonic() - started) * 1000, 1)
@@ -189,7 +213,7 @@ def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, targe
     entry["evidence"] = evidence
     bindings: dict[str, Any] = dict(chosen["bindings"]) if chosen else {}
     if chosen:
-        evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments")}}
+        evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments", "uri")}}
     try:
         _run_steps(vector, render(vector["steps"], bindings), target, config, entry, evidence)
     except CheckError as exc:
@@ -202,15 +226,18 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
     if len(entries) == 1:
         return entries[0]
     def tool(entry: dict[str, Any]) -> Any:
-        return entry["evidence"].get("binding", {}).get("tool")
+        binding = entry["evidence"].get("binding", {})
+        return binding.get("tool") or binding.get("uri")
 
     for status in ("fail", "pass", "skip"):
         hits = [e for e in entries if e["status"] == status]
         if hits and (status != "skip" or len(hits) == len(entries)):
             reason = "; ".join(f"[{tool(e)}] {e['reason']}" for e in entries if e["status"] in ("fail", "skip") and e["reason"])
-            merged = {"status": status, "reason": reason if status != "pass" else "",
-                      "evidence": {"runs": [e["evidence"] for e in entries],
-                                   "tools": {tool(e): e["status"] for e in entries}}}
+            merged: dict[str, Any] = {"status": status, "reason": reason if status != "pass" else "",
+                                      "evidence": {"runs": [e["evidence"] for e in entries],
+                                                   "tools": {tool(e): e["status"] for e in entries}}}
+            if status == "fail":
+                merged["failures"] = [f for e in entries for f in e.get("failures", [])]
             if status == "skip":
                 merged.update({k: entries[0][k] for k in ("need", "applicable") if k in entries[0]})
             return merged
@@ -220,7 +247,7 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
 def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
                entry: dict[str, Any], evidence: dict[str, Any]) -> None:
     done: dict[str, Any] = {}
-    failures: list[str] = []
+    failures: list[dict[str, Any]] = []
     for step in steps:
         unbound = placeholders(step.get("params"))
         if unbound:
@@ -235,6 +262,8 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
                                   "elapsedMs": round(trip.elapsed_ms, 1)}
         if trip.http:
             record["http"] = trip.http
+        if step.get("mustSucceed"):
+            record["mustSucceed"] = True
         if trip.schema_violations:
             record["schemaViolations"] = [v.to_json() for v in trip.schema_violations]
         evidence["steps"].append(record)
@@ -247,7 +276,15 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             entry["applicable"] = False  # the SEP's rules for a version bind the servers that serve it
             return
         if trip.problem:
-            _conclude(entry, [*failures, f"step {step['id']}: {trip.problem}"])
+            _conclude(entry, [*failures, failure(step, trip.problem)])
+            return
+        if step.get("mustSucceed") and (failed := call_failure(trip.response)):
+            record["callFailed"] = failed
+            chosen = evidence.get("binding", {})
+            hint = (f" (the suite chose this call itself: {chosen.get('tool')} is read-only and its inputSchema accepts "
+                    f"{json.dumps(chosen.get('arguments'))}; if that is not a call it should answer, pass --call "
+                    f"'{chosen.get('tool')}=JSON' with arguments it succeeds with)" if READ_ONLY_CHOICE in chosen.get("chosen", "") else "")
+            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {failed}{hint}", call_failed=True)])
             return
         document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
@@ -259,22 +296,53 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             entry["need"] = (f"{unmet[0].says} (the suite called {called.get('tool')} with {json.dumps(called.get('arguments'))})"
                              if called else unmet[0].says)
             return
-        verdicts = [evaluate(c, document) for c in step.get("checks", [])]
-        record["checks"] = [v.to_json() for v in verdicts]
-        failures += [f"step {step['id']}: {_describe(v)}" for v in verdicts if not v.ok]
+        judged = [(c, evaluate(c, document)) for c in step.get("checks", [])]
+        record["checks"] = [{**v.to_json(), **({"check": c["check"]} if "check" in c else {})} for c, v in judged]
+        failures += [failure(step, _describe(v), check_id=c.get("check")) for c, v in judged if not v.ok]
         done[step["id"]] = {"request": trip.request, "response": trip.response}
     _conclude(entry, failures)
 
 
-def _conclude(entry: dict[str, Any], failures: Sequence[str], skipped: str | None = None) -> None:
+def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None) -> dict[str, Any]:
+    """One failure of a scenario: its own message, the step, the version it spoke, the tool it called and, when the
+    failed check names the rule it judges, that rule's check id."""
+    params: dict[str, Any] = step.get("params") or {}
+    tool = params.get("name") if step.get("method") == "tools/call" else None
+    out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
+    if tool is not None:
+        out.update(tool=tool, arguments=params.get("arguments"))
+    if call_failed:
+        out["callFailed"] = True
+    if check_id:
+        out["check"] = check_id
+    return out
+
+
+def failure_text(item: Mapping[str, Any]) -> str:
+    where = f"{item['tool']} at {item['version']}" if item.get("tool") else f"{item.get('method')} at {item['version']}"
+    return f"step {item['step']} ({where}): {item['message']}"
+
+
+def _conclude(entry: dict[str, Any], failures: Sequence[Mapping[str, Any]], skipped: str | None = None) -> None:
     """fail when any check failed, else skip when a step could not be judged, else pass. A failure already
-    seen is never downgraded by a later step that cannot run: `ok` ignores skips, so that would pass it."""
+    seen is never downgraded by a later step that cannot run: `ok` ignores skips, so that would pass it.
+    Every failure is kept (`failures`), each with its own message, step, version and tool."""
     if failures:
-        more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
         then = f"; then {skipped}" if skipped else ""
-        entry.update(status="fail", reason=failures[0] + more + then)
+        entry.update(status="fail", reason="; ".join(failure_text(f) for f in failures) + then, failures=list(failures))
     elif skipped:
         entry.update(status="skip", reason=skipped)
+
+
+def rule_verdicts(result: Mapping[str, Any]) -> dict[str, str] | None:
+    """A failed server scenario's verdict per check id it cites, when every failure names the rule it breaks
+    (scenarios.judges): only those ids fail, the others passed. None (the scenario's verdict stands for all its ids)
+    when a failure names no rule: a call that failed, a transport problem, a check that judges its rules together."""
+    failures = result.get("failures") or []
+    if result["status"] != "fail" or not failures or any(not f.get("check") for f in failures):
+        return None
+    broken = {f["check"] for f in failures}
+    return {r["check"]: "fail" if r["check"] in broken else "pass" for r in result.get("rules", []) if r.get("check")}
 
 
 def _describe(verdict: Verdict) -> str:
@@ -307,6 +375,9 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
         if unknown := config.calls.unknown_tools(discovery.listings):
             raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
+        if config.calls.use_defaults and discovery.server_name != OWN_SERVER:
+            # another server's execute_code (or list_files) is not ours: nothing that is not read-only is called unasked
+            config = dataclasses.replace(config, calls=dataclasses.replace(config.calls, use_defaults=False))
         scorecard["discovery"] = discovery.evidence
     results = []
     for vector in vectors:
@@ -317,19 +388,24 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             entry = run_client_vector(vector)
         full = {"id": vector["id"], "title": vector.get("title"), "kind": vector.get("kind"), "level": vector.get("level"),
                 **({"plan": vector["plan"]} if "plan" in vector else {}), "rules": vector.get("rules", []), **entry}
+        if vector.get("kind") == "server" and (ids := rule_verdicts(full)):
+            full["checkIds"] = ids
         if vector.get("kind") == "client":
             full["subject"] = "the mcp-variants reference client (mcp_variants.client), against a scripted server"
         results.append(full)
         if progress:
             progress(vector, full)
-    totals = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
-    required_failures = [r["id"] for r in results if r["status"] == "fail" and r["level"] in REQUIRED_LEVELS]
+    totals = status_totals(results)
+    # A call the suite needed that failed fails the run whatever the scenario's level: the server's tool is broken.
+    required_failures = [r["id"] for r in results if r["status"] == "fail" and (
+        r["level"] in REQUIRED_LEVELS or any(f.get("callFailed") for f in r.get("failures", [])))]
     wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
     judgeable = must_ids(v for v in all_vectors() if v.get("kind") in config.kinds)
     verdict = judge(results, judgeable, failed=bool(required_failures) or (wire is not None and not wire["ok"]),
                     allow_skips=config.allow_skips)
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
+        **({"tools": tool_report(discovery, results, config.calls)} if discovery is not None else {}),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
         "ok": verdict["exitCode"] == EXIT_OK,
         "verdict": verdict,
@@ -352,16 +428,21 @@ def wire_schema_summary(report: SchemaReport, implementation: str, limit: int = 
 
 
 def format_line(result: Mapping[str, Any]) -> str:
-    mark = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result["status"]]
+    mark = status_mark(result)
     line = f"{mark}  {result['level']:<6} {result['id']}"
-    if result["status"] != "pass":
+    if result["status"] == "fail" and result.get("failures"):
+        shown = result["failures"][:8]
+        line += "".join(f"\n        {failure_text(f)[:600]}" for f in shown)
+        if len(result["failures"]) > len(shown):
+            line += f"\n        (+{len(result['failures']) - len(shown)} more in the scorecard)"
+    elif result["status"] != "pass":
         line += f"\n        {result['reason'][:600]}"
     return line
 
 
 def summary_line(scorecard: Mapping[str, Any]) -> str:
-    """The totals, then the verdict's lines (verdict.verdict_lines): what was exercised, what each scenario that
-    could not be needs, and OK / FAIL / INCOMPLETE."""
+    """The totals, every tool (called or not, and why), then the verdict's lines (verdict.verdict_lines): what was
+    exercised, what each scenario that could not be needs, and OK / FAIL / INCOMPLETE."""
     t = scorecard["totals"]
     wire = scorecard.get("wireSchema")
     problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
@@ -369,5 +450,5 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
         problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
     checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
     seconds = scorecard["durationMs"] / 1000
-    head = f"{t['scenarios']} scenarios: {t['pass']} pass, {t['fail']} fail, {t['skip']} skip in {seconds:.1f} s{checked}."
-    return "\n".join([head, *verdict_lines(scorecard["verdict"], problems, "check")])
+    head = totals_line(t) + f" in {seconds:.1f} s{checked}."
+    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *verdict_lines(scorecard["verdict"], problems, "check")])

@@ -71,10 +71,6 @@ MODERN_VARIANTS = "$.steps.modern.response.result.tools[?@.name=='{{t}}'].output
 IS_ASSISTANT_STRUCTURED = "[?@.audience=='assistant' && @.format=='structured']"
 OUTPUTS = f"{R}.outputs"
 
-NOT_ERROR = [{"op": "notEquals", "path": f"{R}.isError", "value": True,
-              "says": "the tool call succeeded (isError is not true); configure a call that succeeds with --call TOOL=JSON"}]
-
-
 # ---- building blocks --------------------------------------------------------------------------------------
 
 
@@ -87,19 +83,27 @@ def list_step(step_id: str = "list", *, version: str = OUTPUTS_VERSION, ui: bool
 
 def call_step(requested: Any = None, *, step_id: str = "call", version: str = OUTPUTS_VERSION, ui: bool = False,
               checks: list[dict[str, Any]] | None = None, expect_success: bool = True) -> dict[str, Any]:
-    """tools/call of the bound tool with its bound arguments; `requested` verbatim (None: omitted)."""
+    """tools/call of the bound tool with its bound arguments; `requested` verbatim (None: omitted). `expect_success`:
+    the scenario needs the call to succeed (`mustSucceed`), so a call that fails (a JSON-RPC error, isError, an internal
+    error output) fails the scenario with the server's own message: the runner judges it before the checks."""
     params: dict[str, Any] = {"name": "{{tool}}", "arguments": "{{arguments}}"}
     if requested is not None:
         params["requestedOutputs"] = requested
     step: dict[str, Any] = {"id": step_id, "version": version, "extensions": UI_EXTENSIONS if ui else {},
                             "method": "tools/call", "params": params, "checks": checks or []}
     if expect_success:
-        step["skipUnless"] = NOT_ERROR
+        step["mustSucceed"] = True
     return step
 
 
 def check(op: str, path: str, says: str, **extra: Any) -> dict[str, Any]:
     return {"op": op, "path": path, "says": says, **extra}
+
+
+def judges(rule: dict[str, str], item: dict[str, Any]) -> dict[str, Any]:
+    """`item`, naming the check id of the rule it judges: a failure of it is reported under that id alone
+    (scorecards.py), not copied onto every id the scenario cites."""
+    return {**item, "check": rule["check"]}
 
 
 def combo(op: str, says: str, **extra: Any) -> dict[str, Any]:
@@ -112,10 +116,12 @@ def is_result() -> dict[str, Any]:
 
 
 def outputs_array() -> dict[str, Any]:
-    return check("type", OUTPUTS, "the result has an `outputs` array", value="array")
+    return judges(OUTPUTS_ARRAY, check("type", OUTPUTS, "the result has an `outputs` array", value="array"))
 
 
 def count_outputs(n: int) -> dict[str, Any]:
+    """Untagged, like same_as_requested: one count too many or too few breaks one of several rules (exactly one
+    output per selector, nothing unrequested), judged under the scenario's rules together."""
     return check("count", f"{OUTPUTS}[*]", f"exactly {n} output{'s' if n != 1 else ''}", value=n)
 
 
@@ -127,13 +133,15 @@ def same_as_requested() -> dict[str, Any]:
 def only(selector: dict[str, str]) -> list[dict[str, Any]]:
     a, f = selector["audience"], selector["format"]
     return [count_outputs(1),
-            check("equals", f"{OUTPUTS}[*].audience", f"the output's audience is {a}", value=a),
-            check("equals", f"{OUTPUTS}[*].format", f"the output's format is {f}", value=f)]
+            judges(MATCH_SELECTOR, check("equals", f"{OUTPUTS}[*].audience", f"the output's audience is {a}", value=a)),
+            judges(MATCH_SELECTOR, check("equals", f"{OUTPUTS}[*].format", f"the output's format is {f}", value=f))]
 
 
 def no_legacy_fields() -> list[dict[str, Any]]:
-    return [check("absent", f"{R}.content", "no top-level `content` (a 2026-12-01 result carries `outputs` only)"),
-            check("absent", f"{R}.structuredContent", "no top-level `structuredContent` (a 2026-12-01 result carries `outputs` only)")]
+    return [judges(SHAPES_BY_VERSION, check("absent", f"{R}.content", "no top-level `content` (a 2026-12-01 result carries `outputs` "
+                                                                      "only)")),
+            judges(SHAPES_BY_VERSION, check("absent", f"{R}.structuredContent", "no top-level `structuredContent` (a 2026-12-01 result "
+                                                                                "carries `outputs` only)"))]
 
 
 def output_shapes() -> list[dict[str, Any]]:
@@ -159,15 +167,15 @@ def schema_path(selector: dict[str, str], step: str = "list", audience: str | No
 
 def valid(selector: dict[str, str]) -> dict[str, Any]:
     a, f = selector["audience"], selector["format"]
-    return check("validAgainst", f"{OUTPUTS}[?@.audience=='{a}' && @.format=='{f}'].structuredContent",
-                 f"the {a}/{f} output is valid against the schema its variant declares (vacuously true if it declares none)",
-                 schemaPath=schema_path(selector), vacuous=True)
+    return judges(VALIDATE_EACH, check("validAgainst", f"{OUTPUTS}[?@.audience=='{a}' && @.format=='{f}'].structuredContent",
+                                       f"the {a}/{f} output is valid against the schema its variant declares (vacuously true if it "
+                                       "declares none)", schemaPath=schema_path(selector), vacuous=True))
 
 
 def refused() -> list[dict[str, Any]]:
-    return [check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid "
-                                                     f"params)", value=INVALID_PARAMS),
-            check("absent", "$.response.result", "no result: nothing is substituted for the refused selector")]
+    return [judges(REJECT, check("equals", "$.response.error.code", f"the server answers JSON-RPC error {INVALID_PARAMS} (invalid "
+                                                                    f"params)", value=INVALID_PARAMS)),
+            judges(NO_SUBSTITUTE, check("absent", "$.response.result", "no result: nothing is substituted for the refused selector"))]
 
 
 def bind(*, declares: list[dict[str, str]] | None = None, ui: bool = False, **extra: Any) -> dict[str, Any]:
@@ -190,8 +198,37 @@ def scenario(sid: str, title: str, rules: list[dict[str, str]], steps: list[dict
     if note:
         vector["note"] = note
     vector["bind"] = binding or {}
+    if vector["level"] == "SHOULD":  # its checks judge the SHOULD it cites, not the MUSTs a shared helper names
+        steps = [{**step, "checks": _untagged(step["checks"])} if step.get("checks") else step for step in steps]
+    else:  # a MUST scenario cites every rule its checks judge
+        cited = {r["check"] for r in rules if "check" in r}
+        vector["rules"] = [*rules, *(RULE_BY_ID[i] for i in dict.fromkeys(_tags(steps)) if i not in cited)]
     vector["steps"] = steps
     return vector
+
+
+# The rules the shared helpers' checks judge (`judges`), by check id.
+RULE_BY_ID: dict[str, dict[str, str]] = {r["check"]: r for r in (OUTPUTS_ARRAY, MATCH_SELECTOR, SHAPES_BY_VERSION, VALIDATE_EACH,
+                                                                  REJECT, NO_SUBSTITUTE)}
+
+
+def _tags(items: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for item in items:
+        if isinstance(item.get("check"), str):
+            out.append(item["check"])
+        out += _tags(item.get("checks", []))
+    return out
+
+
+def _untagged(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for item in checks:
+        kept = {k: v for k, v in item.items() if k != "check"}
+        if "checks" in kept:
+            kept["checks"] = _untagged(kept["checks"])
+        out.append(kept)
+    return out
 
 
 # ---- the testing plan (server side) -------------------------------------------------------------------------
@@ -340,8 +377,8 @@ def legacy_scenario(version: str, plan: int | None = None) -> dict[str, Any]:
 
 def must_scenarios() -> list[dict[str, Any]]:
     """Every MUST (and SHOULD) a server can be seen breaking, in the order the scorecard lists them."""
-    return [*declaration_musts(), *fallback_musts(), *output_musts(), *older_version_rules(), *declaration_shoulds(),
-            *result_shoulds()]
+    return [*declaration_musts(), *apps_musts(), *fallback_musts(), *output_musts(), *older_version_rules(),
+            *declaration_shoulds(), *result_shoulds()]
 
 
 def declaration_musts() -> list[dict[str, Any]]:
@@ -584,6 +621,32 @@ def result_shoulds() -> list[dict[str, Any]]:
         binding=bind(errorCall=True),
         note="Needs a call that fails inside the tool; the default for this server is execute_code with code 1/0."))
     return out
+
+def apps_musts() -> list[dict[str, Any]]:
+    """A server that lists a ui variant or names a ui:// view (`_meta.ui.resourceUri`) serves the Apps extension:
+    server/discover advertises io.modelcontextprotocol/ui (NO_UNNEGOTIATED_LISTING, EXTENSION_ONLY_NEGOTIATED: the
+    extension audience needs both sides to advertise it), and every view a listed tool names can be read. Not
+    applicable to a server none of whose tools mentions the extension."""
+    discover = {"id": "discover", "version": OUTPUTS_VERSION, "extensions": UI_EXTENSIONS, "method": "server/discover", "params": {},
+                "checks": [is_result(),
+                           check("exists", f"$.response.result.capabilities.extensions['{UI}']",
+                                 f"server/discover advertises {UI} in capabilities.extensions (tools that list a ui variant or a "
+                                 "ui:// view: {{tools}})")]}
+    read = {"id": "read", "version": OUTPUTS_VERSION, "extensions": UI_EXTENSIONS, "method": "resources/read",
+            "params": {"uri": "{{uri}}"},
+            "checks": [check("exists", R, "the view {{uri}} (named in _meta.ui.resourceUri by {{tools}}) can be read: resources/read "
+                                          "answers a result, not an error"),
+                       check("minLength", f"{R}.contents", "resources/read returns the view's contents", value=1)]}
+    return [
+        scenario("must-apps-extension-advertised", "A server that lists a ui variant or a ui:// view advertises the Apps extension",
+                 [NO_UNNEGOTIATED_LISTING, EXTENSION_ONLY_NEGOTIATED], [discover], binding={"apps": "advertised"},
+                 note="Applies when a tool lists an io.modelcontextprotocol/ui variant or _meta.ui.resourceUri in either listing."),
+        scenario("must-ui-view-readable", "Every ui:// view a listed tool names can be read",
+                 [NO_UNNEGOTIATED_LISTING], [read], binding={"apps": "views"}, level="MUST",
+                 note="One run per distinct view (_meta.ui.resourceUri, or the legacy _meta['ui/resourceUri']). A view that cannot be "
+                      "read leaves every Apps host with a ui variant it cannot render."),
+    ]
+
 
 def server_vectors() -> list[dict[str, Any]]:
     """Every server scenario, in the order the scorecard lists them."""

@@ -7,9 +7,10 @@
      "timestamp", "specReferences": [{"id", "url"}], "errorMessage"?, "details"?}
 
 and its `traceability` command reads every `**/checks.json` under a folder. A scenario here
-emits one check per rule it cites (the rule's `sep-3279-...` id; status from the scenario's
-verdict, WARNING for a failed SHOULD), or, in client mode, one per rule its checks judge
-(each id's own verdict), plus the official `wire-schema-valid` for its 2026-12-01 messages.
+emits one check per rule it cites (the rule's `sep-3279-...` id; WARNING for a failed SHOULD), each
+with its own verdict and messages when the scenario's failures name the rules they break
+(`checkIds`: a server check that `judges` one rule, every client check), else the scenario's
+verdict, plus the official `wire-schema-valid` for its 2026-12-01 messages.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .rules import SEP_URL
+from .runner import failure_text
 
 _SEVERITY: Final = {"SKIPPED": 0, "SUCCESS": 1, "WARNING": 2, "FAILURE": 3}
 _SCHEMA_REFERENCE: Final = {"id": "MCP-Schema", "url": "mcp_variants/conformance/vectors/schema/2026-12-01.json"}
@@ -39,6 +41,14 @@ def _violations(node: Any) -> list[Any]:
     return []
 
 
+def _messages(result: Mapping[str, Any], check_id: str) -> str:
+    """The failures reported under `check_id`: those naming it when the scenario's failures name their rules
+    (runner.failure), else every failure of the scenario (client mode's checks are judged per id already)."""
+    failures = [f for f in result.get("failures") or [] if isinstance(f, dict)]
+    own = [f for f in failures if f.get("check") == check_id] if "checkIds" in result and failures else []
+    return "; ".join(failure_text(f) for f in own) or str(result["reason"])
+
+
 def scenario_checks(result: Mapping[str, Any], timestamp: str) -> list[dict[str, Any]]:
     """The official-format checks of one scorecard entry."""
     by_id: dict[str, dict[str, Any]] = {}
@@ -52,7 +62,7 @@ def scenario_checks(result: Mapping[str, Any], timestamp: str) -> list[dict[str,
                  "specReferences": [{"id": "SEP-3279", "url": SEP_URL}],
                  "details": {"scenario": result["id"], "level": rule["level"]}}
         if entry["status"] in ("FAILURE", "WARNING") and result.get("reason"):
-            entry["errorMessage"] = result["reason"]
+            entry["errorMessage"] = _messages(result, check_id)
         known = by_id.get(check_id)
         if known is None or _SEVERITY[entry["status"]] > _SEVERITY[known["status"]]:
             by_id[check_id] = entry

@@ -1,11 +1,13 @@
 """The verdict of a run: what was judged, not only what did not fail.
 
-A required scenario (MUST or testing-plan) that could not be exercised is not a pass: the run is
-*incomplete*, with its own exit status, unless the caller accepts skips explicitly
-(`--allow-skips`). A scenario skipped because the server does not serve the protocol version it is
-about is not applicable rather than unexercised: the SEP's rules for that version bind only servers
-that serve it. Every verdict says how many of the SEP's MUST rules (the check ids of rules.py, the
-ids sep-3279.yaml maps) the run exercised, out of those its scenarios can judge.
+A required scenario (MUST or testing-plan) that applies but could not be exercised is not a pass: the
+run is *incomplete*, with its own exit status, unless the caller accepts skips explicitly
+(`--allow-skips`, which never hides a failure). A scenario about what the server does not have (no
+listed tool declares the variant it is about, no tool mentions the Apps extension, the server does not
+serve its protocol version) is *not applicable* rather than unexercised: the SEP's rules for those bind
+only servers that have them, and it never stands between a server and OK. Every verdict says how many
+of the SEP's MUST rules (the check ids of rules.py, the ids sep-3279.yaml maps) the run exercised, out
+of those its scenarios can judge.
 
 Exit statuses of `mcp-variants check` and `mcp-variants check-client`: EXIT_CODES below.
 """
@@ -20,12 +22,12 @@ from . import rules
 EXIT_OK: Final = 0  # every selected required scenario exercised and passed (or skips accepted with --allow-skips)
 EXIT_FAIL: Final = 1  # a MUST or testing-plan scenario failed, or a message broke the wire schema; skips never hide it
 EXIT_UNREACHABLE: Final = 2  # the target cannot be started or reached, or the options are wrong
-EXIT_INCOMPLETE: Final = 3  # nothing failed, but a required scenario could not be exercised
+EXIT_INCOMPLETE: Final = 3  # nothing failed, but a required scenario that applies could not be exercised
 EXIT_CODES: Final = f"""Exit status: 0: OK, every selected MUST and testing-plan scenario was exercised and passed
 (or --allow-skips accepted those that could not be); {EXIT_FAIL}: a required scenario failed, or a message broke
 the wire schema (whatever else was skipped); {EXIT_UNREACHABLE}: the target cannot be started or reached, or the
-options are wrong; {EXIT_INCOMPLETE}: INCOMPLETE, nothing failed but a required scenario could not be exercised
-(each says what it needs)."""
+options are wrong; {EXIT_INCOMPLETE}: INCOMPLETE, nothing failed but a required scenario that applies could not be
+exercised (each says what it needs). A scenario that does not apply (not applicable) never changes the exit status."""
 
 REQUIRED_LEVELS: Final = frozenset({"MUST", "PLAN"})
 
@@ -49,7 +51,7 @@ def exercised_ids(result: Mapping[str, Any]) -> set[str]:
         return set()
     judged = result.get("checkIds")
     if isinstance(judged, dict):
-        return set(judged)
+        return {check_id for check_id, status in judged.items() if status != "skip"}
     return {r["check"] for r in result.get("rules", []) if r.get("check")}
 
 
@@ -71,9 +73,29 @@ def judge(results: Sequence[Mapping[str, Any]], judgeable: Iterable[str], *, fai
         "mustRules": {"exercised": len(done), "of": len(judgeable), "inSep": len(sep_must_rules()),
                       "notExercised": sorted(judgeable - done)},
         "unexercised": [{"id": r["id"], "level": r["level"], "need": r.get("need") or r.get("reason", "")} for r in missing],
-        "notApplicable": [{"id": r["id"], "reason": r.get("reason", "")} for r in results
-                          if r["status"] == "skip" and not r.get("applicable", True)],
+        "notApplicable": [{"id": r["id"], "reason": r.get("reason", "")} for r in results if not_applicable(r)],
     }
+
+
+def not_applicable(result: Mapping[str, Any]) -> bool:
+    return result["status"] == "skip" and result.get("applicable", True) is False
+
+
+def status_totals(results: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """pass, fail, skip (applies but was not exercised) and notApplicable, each scenario counted once."""
+    return {"scenarios": len(results), "pass": sum(1 for r in results if r["status"] == "pass"),
+            "fail": sum(1 for r in results if r["status"] == "fail"),
+            "skip": sum(1 for r in results if r["status"] == "skip" and not not_applicable(r)),
+            "notApplicable": sum(1 for r in results if not_applicable(r))}
+
+
+def totals_line(totals: Mapping[str, int]) -> str:
+    return (f"{totals['scenarios']} scenarios: {totals['pass']} pass, {totals['fail']} fail, {totals['skip']} not exercised, "
+            f"{totals['notApplicable']} not applicable")
+
+
+def status_mark(result: Mapping[str, Any]) -> str:
+    return "N/A " if not_applicable(result) else {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[result["status"]]
 
 
 def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: str) -> list[str]:
@@ -86,7 +108,8 @@ def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: 
         lines.append(f"not exercised ({len(verdict['unexercised'])} required scenario(s)); to exercise them:")
         lines += [f"  {u['id']}: {u['need']}" for u in verdict["unexercised"]]
     if verdict["notApplicable"]:
-        lines.append("not applicable: " + "; ".join(f"{n['id']} ({n['reason']})" for n in verdict["notApplicable"]))
+        lines.append(f"not applicable ({len(verdict['notApplicable'])}; they do not stand between the target and OK):")
+        lines += [f"  {n['id']}: {n['reason']}" for n in verdict["notApplicable"]]
     if verdict["status"] == "fail":
         lines.append(f"FAIL: {'; '.join(problems)}")
     elif verdict["status"] == "incomplete":

@@ -470,10 +470,12 @@ class HttpTarget(Target):
         return trip
 
     def routing_headers(self, message: Mapping[str, Any], version: str) -> dict[str, str]:
-        """A stateless request's headers: MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name."""
+        """A stateless request's headers: MCP-Protocol-Version, Mcp-Method and Mcp-Name (the tool's name for
+        tools/call, the uri for resources/read)."""
         headers = {"MCP-Protocol-Version": version, "Mcp-Method": message["method"]}
-        name = (message.get("params") or {}).get("name")
-        if message["method"] == "tools/call" and isinstance(name, str):
+        key = {"tools/call": "name", "resources/read": "uri"}.get(message["method"])
+        name = (message.get("params") or {}).get(key) if key else None
+        if isinstance(name, str):
             headers["Mcp-Name"] = name
         return headers
 

@@ -1,0 +1,110 @@
+"""Every tool the server lists, in the summary: called (at which versions, succeeded or failed) or not, and why.
+
+A verdict that does not say which tools it rests on cannot be trusted: `--all-tools` once said OK without
+having called a tool that is not read-only, and nothing said so. The report is made from the scorecard's own
+evidence (every tools/call a scenario sent, and its answer) and from the binding's rules (binding.py: which
+tools the suite may call unasked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from .binding import CallConfig, args_fit, callable_tools, read_only
+from .call_outcome import call_failure
+
+
+def _steps(evidence: Any) -> Iterator[Mapping[str, Any]]:
+    if not isinstance(evidence, dict):
+        return
+    yield from (s for s in evidence.get("steps", []) if isinstance(s, dict))
+    for run in evidence.get("runs", []):
+        yield from _steps(run)
+
+
+def _listed(discovery: Any) -> dict[str, dict[str, Any]]:
+    tools: dict[str, dict[str, Any]] = {}
+    for listing in discovery.listings.values():
+        for tool in listing if isinstance(listing, list) else []:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                tools.setdefault(tool["name"], tool)
+    return tools
+
+
+def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: CallConfig) -> list[dict[str, Any]]:
+    """One entry per listed tool: `called` with the versions it succeeded and failed at (each failure's message),
+    or `notCalled` with why."""
+    listed = _listed(discovery)
+    seen: dict[str, dict[str, Any]] = {}
+    for result in results:
+        for step in _steps(result.get("evidence")):
+            request: dict[str, Any] = step.get("request") or {}
+            if request.get("method") != "tools/call":
+                continue
+            params: dict[str, Any] = request.get("params") or {}
+            name = params.get("name")
+            if not isinstance(name, str):
+                continue
+            entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "failedAsAsked": 0, "refused": 0})
+            response = step.get("response")
+            error = response.get("error") if isinstance(response, dict) else None
+            if isinstance(error, dict) and not step.get("mustSucceed"):
+                entry["refused"] += 1  # a JSON-RPC error: what the refusal scenarios ask for, or a failure they report
+            elif failed := call_failure(response):
+                if step.get("mustSucceed"):
+                    entry["failed"].setdefault(step["version"], failed)
+                else:
+                    entry["failedAsAsked"] += 1  # a scenario that asks for a failing call (--error-call)
+            elif step["version"] not in entry["succeeded"]:
+                entry["succeeded"].append(step["version"])
+    chosen = {t["name"]: why for t, _, why in callable_tools(list(listed.values()), calls)}
+    report = []
+    for name, tool in listed.items():
+        if name in seen:
+            report.append({"name": name, "called": True, **seen[name]})
+            continue
+        report.append({"name": name, "called": False, "why": _why_not(name, tool, chosen, calls)})
+    for name in seen.keys() - listed.keys():
+        report.append({"name": name, "called": True, "listed": False, **seen[name]})
+    return report
+
+
+def _why_not(name: str, tool: Mapping[str, Any], chosen: Mapping[str, str], calls: CallConfig) -> str:
+    if name in calls.error_calls:
+        return "only its --error-call was configured, and no scenario that needs a failing call chose it"
+    if name in chosen:
+        return (f"callable ({chosen[name]}), but each scenario chose another tool that fits; --all-tools runs every "
+                "scenario with every fitting tool")
+    if not read_only(tool):
+        return f"not annotated readOnlyHint: true, so the suite does not call it unasked; pass --call '{name}=JSON' to include it"
+    if not args_fit(tool, {}):
+        return f"needs arguments; pass --call '{name}=JSON' with arguments it succeeds with"
+    return "no scenario needed it"  # pragma: no cover - a read-only tool needing no arguments is always callable
+
+
+def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The summary's lines about the tools."""
+    if not report:
+        return []
+    lines = [f"tools ({len(report)} listed):"]
+    for entry in report:
+        if not entry["called"]:
+            lines.append(f"  {entry['name']}: not called: {entry['why']}")
+            continue
+        parts = []
+        if entry["succeeded"]:
+            parts.append(f"succeeded at {', '.join(entry['succeeded'])}")
+        by_message: dict[str, list[str]] = {}
+        for version, message in entry["failed"].items():
+            by_message.setdefault(message, []).append(version)
+        parts += [f"FAILED at {', '.join(versions)}: {message}" for message, versions in by_message.items()]
+        if entry["failedAsAsked"]:
+            parts.append(f"{entry['failedAsAsked']} failing call(s) a scenario asked for (isError, as --error-call meant)")
+        if entry["refused"]:
+            parts.append(f"{entry['refused']} JSON-RPC error answer(s) (the refusals scenarios ask for)")
+        lines.append(f"  {entry['name']}: called: {'; '.join(parts)}")
+    return lines
+
+
+

@@ -1,0 +1,128 @@
+"""Verdicts that mean what they say, shown on the wire with real servers and clients (issue 43).
+
+- a call the suite needed that fails is a FAILURE with the server's own message, never a skip, and
+  --allow-skips cannot turn it into exit 0 (servers/always_failing.py, servers/missing_variant.py);
+- a scenario about what a server does not declare is not applicable and does not stand between it and OK
+  (servers/two_tools.py: no Apps, no user variants);
+- a ui variant or view whose Apps extension is not served fails (servers/apps_not_served.py, no SDK);
+- the summary names every tool, called or not and why;
+- a client that does nothing, crashes, or does not know the scenario passes no client scenario.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.servers import python_command, serve_command
+
+from .conftest import BROKEN
+
+CHECK = [sys.executable, "-m", "mcp_variants", "check"]
+CHECK_CLIENT = [sys.executable, "-m", "mcp_variants", "check-client"]
+SERVERS = Path(__file__).resolve().parent / "servers"
+# fixture server -> the scenarios it fails, exactly (test_coverage.py counts them with test_broken.py's)
+FAILS: dict[str, set[str]] = {"apps_not_served": {"must-apps-extension-advertised", "must-ui-view-readable"}}
+
+
+def run(argv: list[str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=timeout)
+
+
+def server(name: str) -> str:
+    return shlex.join([*python_command(), str(SERVERS / f"{name}.py")])
+
+
+@pytest.mark.parametrize("allow_skips", [False, True], ids=["strict", "allow-skips"])
+def test_a_server_whose_only_tool_always_fails_fails_with_its_message(tmp_path: Path, allow_skips: bool) -> None:
+    card = tmp_path / "card.json"
+    done = run([*CHECK, "--server-cmd", server("always_failing"), "--kind", "server", "-q", "--scorecard", str(card),
+                *(["--allow-skips"] if allow_skips else [])])
+    assert done.returncode == 1, done.stdout + done.stderr
+    message = "the inventory database is unreachable (connection refused, 127.0.0.1:5432)"
+    assert f"the call this scenario needs failed: isError: true: {message}" in done.stdout
+    assert f"  stock: called: FAILED at 2026-12-01, 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05: isError: true: {message}" \
+        in done.stdout
+    scorecard = json.loads(card.read_text())
+    failed = {r["id"]: r for r in scorecard["scenarios"] if r["status"] == "fail"}
+    assert "must-fallback-assistant-content" in failed and "precondition not met" not in done.stdout
+    first = failed["must-fallback-assistant-content"]["failures"][0]
+    assert first["tool"] == "stock" and first["version"] == "2026-12-01" and first["callFailed"] and message in first["message"]
+    assert scorecard["verdict"]["status"] == "fail" and "\nFAIL: " in done.stdout
+
+
+def test_a_server_whose_results_lack_a_declared_variant_fails() -> None:
+    done = run([*CHECK, "--server-cmd", server("missing_variant"), "--kind", "server", "-q", "--allow-skips"])
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "isError: true: tool stock returned Results with no entry for assistant/content" in done.stdout
+
+
+def test_a_plain_two_tool_server_given_its_calls_is_ok(tmp_path: Path) -> None:
+    """No Apps, no user variants, one tool that writes and needs arguments: OK, exit 0, no --allow-skips."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, "--server-cmd", server("two_tools"), "--kind", "server", "-q", "--scorecard", str(card),
+                "--call", 'add_note={"text": "hi"}'])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "\nOK\n" in done.stdout, done.stdout[-2000:]
+    scorecard = json.loads(card.read_text())
+    verdict = scorecard["verdict"]
+    assert verdict["status"] == "pass" and verdict["unexercised"] == [] and not verdict["skipsAccepted"]
+    not_applicable = {n["id"] for n in verdict["notApplicable"]}
+    assert {"plan-04-user-media", "plan-05-host-native-table", "plan-06-apps-call", "must-apps-extension-advertised",
+            "must-ui-view-readable"} <= not_applicable
+    assert "  plan-04-user-media: no tool the server lists is what the scenario is about: a tool that declares user/content" in done.stdout
+    assert "  add_note: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout
+    assert scorecard["totals"]["fail"] == 0 and scorecard["totals"]["notApplicable"] == len(not_applicable)
+
+
+def test_with_all_tools_the_summary_says_which_tool_was_not_called_and_why() -> None:
+    """--all-tools without the write tool's call: every scenario runs on the read-only tool, and the summary says
+    that add_note was never called, and why (it once said OK and named no tool)."""
+    done = run([*CHECK, "--server-cmd", server("two_tools"), "--kind", "server", "-q", "--all-tools"])
+    assert "  add_note: not called: not annotated readOnlyHint: true, so the suite does not call it unasked; " \
+           "pass --call 'add_note=JSON' to include it" in done.stdout, done.stdout[-3000:]
+    assert "  list_notes: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout
+
+
+def test_checks_json_reports_a_failure_under_the_rule_it_breaks(tmp_path: Path) -> None:
+    """A structured output that breaks its schema (broken/schema_break.py) fails plan-02 under
+    server-validates-each-structured-output alone, with its own message; the scenario's other ids pass."""
+    command = shlex.join(serve_command(tmp_path, script=BROKEN / "schema_break.py"))
+    done = run([*CHECK, "--server-cmd", command, "--kind", "server", "--only", "plan-02", "-q", "-o", str(tmp_path / "results")])
+    assert done.returncode == 1, done.stdout + done.stderr
+    [path] = (tmp_path / "results").glob("server-plan-02-code-mode-*/checks.json")
+    checks = {c["id"]: c for c in json.loads(path.read_text())}
+    failed = {i for i, c in checks.items() if c["status"] == "FAILURE"}
+    assert failed == {"sep-3279-server-validates-each-structured-output"}, {i: c["status"] for i, c in checks.items()}
+    message = checks["sep-3279-server-validates-each-structured-output"]["errorMessage"]
+    assert message.startswith("step call (") and "at 2026-12-01): the programmatic/structured output is valid against" in message
+    assert checks["sep-3279-server-one-output-per-selector"]["status"] == "SUCCESS"
+
+
+def test_a_ui_view_whose_apps_extension_is_not_served_fails(tmp_path: Path) -> None:
+    card = tmp_path / "card.json"
+    done = run([*CHECK, "--server-cmd", server("apps_not_served"), "--kind", "server", "-q", "--allow-skips", "--scorecard", str(card)])
+    assert done.returncode == 1, done.stdout + done.stderr
+    statuses = {r["id"]: r["status"] for r in json.loads(card.read_text())["scenarios"]}
+    assert statuses["must-apps-extension-advertised"] == "fail" and statuses["must-ui-view-readable"] == "fail"
+    assert {i for i, s in statuses.items() if s == "fail"} == FAILS["apps_not_served"]
+    assert "server/discover advertises io.modelcontextprotocol/ui in capabilities.extensions" in done.stdout
+    assert "the view ui://chart/view.html (named in _meta.ui.resourceUri by chart) can be read" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["true", "false", f"{sys.executable} -c 'import sys; sys.exit(\"Unknown scenario\")'",
+                                     f"{sys.executable} -c 'raise RuntimeError(\"crash\")'"],
+                         ids=["does-nothing", "exits-1", "unknown-scenario", "crashes"])
+def test_a_client_that_does_not_do_the_scenario_passes_none(command: str, tmp_path: Path) -> None:
+    card = tmp_path / "card.json"
+    done = run([*CHECK_CLIENT, "--command", command, "-q", "--scorecard", str(card), "--allow-skips"])
+    assert done.returncode == 1, done.stdout + done.stderr
+    scorecard = json.loads(card.read_text())
+    assert scorecard["totals"]["pass"] == 0 and scorecard["totals"]["fail"] == scorecard["totals"]["scenarios"], scorecard["totals"]
+    assert all(r["prerequisite"] for r in scorecard["scenarios"])
+    assert scorecard["verdict"]["mustRules"]["exercised"] == 0
