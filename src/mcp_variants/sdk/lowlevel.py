@@ -1,6 +1,6 @@
 """The server API's low-level half, for those who build their own toolsets: tools as data (`VariantTool`: a
 checked declaration, one projector per variant, how it runs) in a `ToolSet`, served on the SDK's low-level
-`Server` by `serve_tools`, with the context each request's tools run in. The Jupyter server's 26 tools run on it.
+`Server` by `serve_tools`, with the context each request's tools run in. The Jupyter server's 27 tools run on it.
 
     tools = ToolSet([VariantTool(declaration("add", [variant("assistant/content")], input_schema=schema),
                                  ToolProjectors(success={ASSISTANT: str}), run=add)])
