@@ -126,3 +126,14 @@ def test_a_client_that_does_not_do_the_scenario_passes_none(command: str, tmp_pa
     assert scorecard["totals"]["pass"] == 0 and scorecard["totals"]["fail"] == scorecard["totals"]["scenarios"], scorecard["totals"]
     assert all(r["prerequisite"] for r in scorecard["scenarios"])
     assert scorecard["verdict"]["mustRules"]["exercised"] == 0
+
+
+def test_a_server_that_refuses_the_version_is_told_so_and_what_to_serve_it_with() -> None:
+    """mcp.run() out of habit: tools/list at 2026-12-01 is refused with -32022; the suite says so, not that the tool
+    it was told to call does not exist."""
+    done = run([*CHECK, "--server-cmd", server("served_by_mcp_run"), "--kind", "server", "-q", "--no-default-calls",
+                "--call", 'add_note={"text": "hi"}'])
+    assert done.returncode == 2, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    assert "the server did not list its tools at 2026-12-01" in said and "-32022" in said, said
+    assert "cli(server) or run(server)" in said and "no such tool" not in said, said

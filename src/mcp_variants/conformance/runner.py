@@ -136,6 +136,15 @@ class Discovery:
         self.evidence["serverName"] = self.server_name
 
 
+def _unserved_hint(said: str) -> str:
+    """What a refusal of the version itself (-32022) most often means: a server on the official SDK served by its own
+    runner, which knows no 2026-12-01."""
+    if '"code": -32022' not in said:
+        return ""
+    return (f". It does not serve {OUTPUTS_VERSION} at all: a server written with mcp_variants.sdk or mcp_variants.fastmcp "
+            "is served by that package's cli(server) or run(server), not the SDK's or FastMCP's own server.run()")
+
+
 OWN_SERVER: Final = "mcp-variants"  # the serverInfo name of this project's server: the built-in default calls suit it alone
 
 
@@ -373,6 +382,9 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         discovery.run()
         if len(discovery.transport_problems) == 2:
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
+        if all(isinstance(listed, str) for listed in discovery.listings.values()):
+            raise TargetError(f"the server did not list its tools at {OUTPUTS_VERSION}: {discovery.listings['plain']}"
+                              f"{_unserved_hint(discovery.listings['plain'])}")
         if unknown := config.calls.unknown_tools(discovery.listings):
             raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
         if config.calls.use_defaults and discovery.server_name != OWN_SERVER:
