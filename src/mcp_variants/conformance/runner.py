@@ -383,8 +383,8 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         if len(discovery.transport_problems) == 2:
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
         if all(isinstance(listed, str) for listed in discovery.listings.values()):
-            raise TargetError(f"the server did not list its tools at {OUTPUTS_VERSION}: {discovery.listings['plain']}"
-                              f"{_unserved_hint(discovery.listings['plain'])}")
+            said = str(discovery.listings["plain"])
+            raise TargetError(f"the server did not list its tools at {OUTPUTS_VERSION}: {said}{_unserved_hint(said)}")
         if unknown := config.calls.unknown_tools(discovery.listings):
             raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
         if config.calls.use_defaults and discovery.server_name != OWN_SERVER:
