@@ -423,7 +423,9 @@ def test_a_store_over_tls_with_a_ca_of_its_own_serves(tmp_path: Path) -> None:
 
 def test_a_redis_cluster_is_refused_at_start(tmp_path: Path) -> None:
     folder = tmp_path / "cluster"
-    with RedisServer(folder, extra=["--cluster-enabled", "yes", "--cluster-config-file", str(folder / "nodes.conf")]).start() as cluster:
+    flags = ["--cluster-enabled", "yes", "--cluster-config-file", str(folder / "nodes.conf"),
+             "--cluster-port", str(free_port())]  # else its bus is on the port + 10000, which may be taken
+    with RedisServer(folder, extra=flags).start() as cluster:
         said = serve_fails("--state-url", cluster.url, root=tmp_path)
     assert "cannot start" in said and "is a Redis Cluster, which is not supported" in said and cluster.password not in said, said
 
