@@ -8,6 +8,7 @@ call over streamable HTTP. The order matters: placeholders are numbered as ids a
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,6 +35,7 @@ def collect(norm: Normalizer) -> Collected:
         root.mkdir()
         norm.literal(str(root), "<root>")
         norm.literal(str(folder), "<tmp>")
+        norm.literal(sys.executable, "<python>")  # the server's Python, which list_kernels names: a path of this machine
         norm.fixed_cell_ids.update(NOTEBOOK_CELL_IDS)
         lay_out_root(root)
         jupyter = JupyterServerProcess(folder / "jupyter").spawn()  # starts while the chapter examples run

@@ -113,6 +113,12 @@ def with_lab(venv: Path, empty: Path) -> None:
     run(venv, "python", "-c", "import jupyterlab, jupyter_collaboration, mcp_variants.server.cli", cwd=empty)
 
 
+def with_smolagents(venv: Path, empty: Path) -> None:
+    """What the extra adds: smolagents beside the reference client's tools for its CodeAgent (docs/guides/code-mode.md)."""
+    suite_works(venv, empty)
+    run(venv, "python", "-c", "import smolagents, mcp_variants.client.smolagents_tools", cwd=empty)
+
+
 def ipykernel_works(venv: Path, empty: Path) -> None:
     assert "kernelspec" in run(venv, "python", "-m", "ipykernel", "install", "--help", cwd=empty)
 
@@ -130,6 +136,7 @@ RUN_HERE: dict[str, tuple[Callable[[Path, Path], None], bool]] = {
     "python -m pip install ipykernel": (ipykernel_works, False),
     "pip install ./distributions/conformance ./distributions/sdk '.[redis]'": (with_redis, False),
     "pip install ./distributions/conformance './distributions/sdk[fastmcp]'": (with_fastmcp, False),
+    "pip install './distributions/conformance[smolagents]'": (with_smolagents, False),
 }
 RUN_ELSEWHERE = {
     BUILD: "the wheels fixture (conftest.py)",
@@ -139,6 +146,7 @@ RUN_ELSEWHERE = {
     LAB: "test_ranges.py::test_the_whole_server_goes_into_jupyterlabs_environment",
     ROOT_ALONE: "test_the_root_alone_fails_naming_what_it_lacks (the README says it cannot work)",
     LEAN: "test_the_lean_install_leaves_pyarrow_out",
+    "pip install 'fastmcp==4.1.4' fastmcp-tasks==4.1.4": "tests/sdk/test_fastmcp_tasks.py (REQUIREMENTS: its own environment)",
 }
 
 

@@ -46,7 +46,8 @@ def test_no_jupyter_server_on_the_folder_means_embedded_and_says_why(jupyter: Ju
                           runtime=jupyter.folder / "runtime")
     assert report["runtime"] == "embedded" and f"no Jupyter server of this user serves {tmp_path.resolve()}" in report["why"]
     (server,) = said(report, "jupyter server")
-    assert jupyter.url in server and f"its folder is not {tmp_path.resolve()}" in server, "found, and why it does not count"
+    assert jupyter.url in server and f"which does not contain {tmp_path.resolve()}" in server, "found, and why it does not count"
+    assert server.endswith("so it is not used"), server
     assert jupyter.token not in json.dumps(report)
     (kernel,) = said(report, "kernel")
     assert "the server's own environment" in kernel and sys.executable in kernel

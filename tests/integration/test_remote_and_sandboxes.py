@@ -54,8 +54,9 @@ def test_remote_runtime_runs_execute_code_list_files_list_kernels(jupyter: Jupyt
         listed = server.call("list_files", {"depth": 2})
         assert not listed.result.get("isError"), listed.result
         assert {"data", "data/remote-only.txt"} <= {f["path"] for f in listed[PS]["files"]}
-        assert {"Path": "data/remote-only.txt", "Type": "file", "Size": 26}.items() <= next(
-            i for i in listed[AS]["items"] if i["Path"] == "data/remote-only.txt").items()
+        assert next(f for f in listed[PS]["files"] if f["path"] == "data/remote-only.txt")["size"] == 26, "the bytes, for a program"
+        assert {"Path": "data/remote-only.txt", "Type": "file", "Size": "26 B"}.items() <= next(
+            i for i in listed[AS]["items"] if i["Path"] == "data/remote-only.txt").items(), "readable, for the model"
         assert listed.result["_meta"]["io.modelcontextprotocol/cache"]["ttlMs"] == 30000
         assert [f["path"] for f in server.call("list_files", {"path": "data", "pattern": "*.txt"})[PS]["files"]] == ["data/remote-only.txt"]
 

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from apps.harness import HostServers, HostState, Scenario
-from mcp_variants.apps.apps_host import AppsHost
 from mcp_variants.client import ClientSession
+from mcp_variants.client.apps_host import AppsHost
 from mcp_variants.client.http import HttpTransport
 from support.apps import APPS, UI_CAPS, apps_installed, chromium, node
 from support.servers import HttpServer

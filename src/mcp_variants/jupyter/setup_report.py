@@ -81,13 +81,10 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
     if not root.is_dir():
         findings.append(Observation("root", False, f"{root} is not a folder: give --root an existing folder, written out "
                                                "(a desktop client expands neither ~ nor $VARIABLES in args for the server)"))
-    servers = _jupyter_servers(root)
-    for server, why_not in servers:
-        said = f"{server.describe()} serves {server.root}: " + ("it counts" if why_not is None else f"not used: {why_not}")
-        findings.append(Observation("jupyter server", None, said))
+    found, servers = _jupyter_servers(root)
+    findings.extend(Observation("jupyter server", None, said) for said in servers)
     if not servers:
         findings.append(Observation("jupyter server", None, "no Jupyter server of this user runs (none in `jupyter server list`)"))
-    found = next((server for server, why_not in servers if why_not is None), None)
     if jupyter_url:
         problem = server_problem(jupyter_url, jupyter_token)
         report = SetupReport("remote", f"--jupyter-url {jupyter_url} (or JUPYTER_URL) was given", findings)
@@ -114,11 +111,21 @@ def diagnose(root: Path, *, kernel: str, needs: Sequence[str] = (), jupyter_url:
     return report
 
 
-def _jupyter_servers(root: Path) -> list[tuple[RunningServer, str | None]]:
-    """Each running Jupyter server of this user, and why it does not count for `root` (None: it is the one used)."""
+def _jupyter_servers(root: Path) -> tuple[RunningServer | None, list[str]]:
+    """The running Jupyter server of this user that `serve` would use for `root` (None: none counts), and a line for
+    each one found: discovery's reason, then whether it is used."""
     findings = survey(root)
-    chosen = next((finding for finding in findings if finding.counts), None)
-    return [(finding.server, None if finding is chosen else finding.reason) for finding in findings]
+    chosen = next((finding.server for finding in findings if finding.counts), None)
+    said = []
+    for finding in findings:
+        if finding.server is chosen:
+            verdict = "so it counts"
+        elif finding.counts and chosen is not None:
+            verdict = f"but {chosen.describe()} is used (the nearer root, or the newer)"
+        else:
+            verdict = "so it is not used"
+        said.append(f"{finding.server.describe()}: {finding.reason}, {verdict}")
+    return chosen, said
 
 
 def _collaboration(server: RunningServer) -> Observation:
