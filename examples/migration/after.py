@@ -22,7 +22,7 @@ def text_stats(text: str) -> Stats:
     return Stats(words=len(text.split()), lines=len(text.splitlines()), characters=len(text))
 
 
-mcp = MCPServer("text-stats", extensions=[variants], middleware=[variants.middleware])
+mcp = MCPServer("text-stats", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

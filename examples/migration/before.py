@@ -10,7 +10,7 @@ class Stats(BaseModel):
     characters: int
 
 
-mcp = MCPServer("text-stats")
+mcp = MCPServer("text-stats", version="1.0.0")
 
 
 @mcp.tool()

@@ -35,7 +35,7 @@ OUTPUTS = "2026-12-01"
 COMPAT = ("--compat", ANCHOR)
 UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
 OUR_ONLY = {"launch_sandbox", "list_sandboxes", "use_sandbox", "terminate_sandbox", "read_notebook_page",
-            "list_variables", "inspect_variable", "execute_notebook"}
+            "list_variables", "inspect_variable", "execute_notebook", "read_output"}
 # Defaults of theirs that ours does not declare, each accepted with the same meaning or documented as different.
 DIFFERENT_DEFAULTS = {
     ("execute_code", "timeout"): "30 s there and with --compat (applied); the server's --timeout (300 s) without",

@@ -1,7 +1,7 @@
 """Streamable HTTP transport for the reference client (httpx, synchronous).
 
 One POST per message. Stateless versions (2026-07-28 and later) carry the routing
-headers `MCP-Protocol-Version`, `Mcp-Method` and, for tools/call, `Mcp-Name`; handshake
+headers `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` (transport.NAMED_BY); handshake
 versions carry `Mcp-Session-Id` once `initialize` has returned one. A response is either
 one JSON body or an SSE stream whose `data:` events are JSON-RPC messages.
 """

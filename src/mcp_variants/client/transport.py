@@ -20,13 +20,18 @@ class Routing:
     id: int | str | None  # None for a notification
     version: str | None  # protocol version for the header; None while a handshake is pending
     stateless: bool  # 2026-07-28 and later: per-request envelope, Mcp-Method/Mcp-Name headers
-    name: str | None = None  # the tool of a tools/call (Mcp-Name)
+    name: str | None = None  # Mcp-Name: what the request names (NAMED_BY)
+
+
+NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # the Mcp-Name header's param
 
 
 def routing_for(method: str, request_id: int | str | None, params: Any, version: str | None, stateless: bool) -> Routing:
-    """What a transport needs to carry a request or notification: its tool's name with a tools/call (Mcp-Name), and no
+    """What a transport needs to carry a request or notification: what it names (Mcp-Name: the tool of a tools/call,
+    the prompt of a prompts/get, the uri of a resources/read; a 2026 server refuses the request without it), and no
     version for `initialize` (the handshake chooses it)."""
-    name = params.get("name") if method == "tools/call" and isinstance(params, Mapping) else None
+    key = NAMED_BY.get(method)
+    name = params.get(key) if key and isinstance(params, Mapping) else None
     return Routing(method, request_id, None if method == "initialize" else version, stateless,
                    name if isinstance(name, str) else None)
 
