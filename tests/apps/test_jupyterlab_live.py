@@ -336,9 +336,11 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
 def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess, page: LabPage, tmp_path: Path) -> None:
     """Two clients of two servers of ours run a cell each at the same time: each cell is marked in its agent's colour,
     the two colours apart. Screenshot: build/test-artifacts/apps/live/two-agents.png."""
+    release = tmp_path / "release"  # the runs go on until the test has seen both marks: no race with a fixed sleep
+    wait = f"import pathlib, time\nwhile not pathlib.Path({str(release)!r}).exists():\n    time.sleep(0.05)"
     name = notebook_file(jupyterlab, "two-at-work.ipynb", [
-        code("import time\ntime.sleep(5)  # Claude's run\nprint('left done')", "left"),
-        code("import time\ntime.sleep(5)  # Cursor's run\nprint('right done')", "right"),
+        code(f"{wait}  # Claude's run\nprint('left done')", "left"),
+        code(f"{wait}  # Cursor's run\nprint('right done')", "right"),
     ])
     opened(page, jupyterlab, name)
     page.eval("() => { window.jupyterapp.shell.activateById('jp-collaboration-panel'); return true; }")
@@ -358,9 +360,11 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
             page.screenshot(SHOTS / "two-agents.png")
             assert not any(run.done() for run in runs), "both seen while they run"
             assert marks[0][0] != marks[1][0], marks
+            release.touch()
             for run in runs:
                 ok(run.result(timeout=60))
     finally:
+        release.touch()
         for server in servers:
             server.close()
         reaper.kill_all()

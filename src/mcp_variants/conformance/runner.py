@@ -136,13 +136,10 @@ class Discovery:
         self.evidence["serverName"] = self.server_name
 
 
-def _unserved_hint(said: str) -> str:
-    """What a refusal of the version itself (-32022) most often means: a server on the official SDK served by its own
-    runner, which knows no 2026-12-01."""
-    if '"code": -32022' not in said:
-        return ""
-    return (f". It does not serve {OUTPUTS_VERSION} at all: a server written with mcp_variants.sdk or mcp_variants.fastmcp "
-            "is served by that package's cli(server) or run(server), not the SDK's or FastMCP's own server.run()")
+def _refuses_the_version(said: str) -> bool:
+    """Whether a listing was refused for its version itself (-32022): most often a server on the official SDK served by
+    its own runner, which knows no 2026-12-01. Any other failed listing is judged by the scenarios."""
+    return '"code": -32022' in said
 
 
 OWN_SERVER: Final = "mcp-variants"  # the serverInfo name of this project's server: the built-in default calls suit it alone
@@ -382,9 +379,10 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         discovery.run()
         if len(discovery.transport_problems) == 2:
             raise TargetError(f"the server did not answer tools/list: {discovery.transport_problems[0]}")
-        if all(isinstance(listed, str) for listed in discovery.listings.values()):
-            said = str(discovery.listings["plain"])
-            raise TargetError(f"the server did not list its tools at {OUTPUTS_VERSION}: {said}{_unserved_hint(said)}")
+        if _refuses_the_version(said := str(discovery.listings["plain"])):
+            raise TargetError(f"the server did not list its tools at {OUTPUTS_VERSION}: {said}. It does not serve "
+                              f"{OUTPUTS_VERSION} at all: a server written with mcp_variants.sdk or mcp_variants.fastmcp is "
+                              "served by that package's cli(server) or run(server), not the SDK's or FastMCP's own server.run()")
         if unknown := config.calls.unknown_tools(discovery.listings):
             raise TargetError(f"{', '.join(unknown)}: the server has no such tool (tools/list)")
         if config.calls.use_defaults and discovery.server_name != OWN_SERVER:
