@@ -175,6 +175,28 @@ def test_runs_go_to_the_notebooks_session_and_share_its_variables(live: CheckedC
         assert "7" in "".join(o.get("text", "") for o in back["outputs"])
 
 
+def test_a_run_queued_behind_the_persons_failing_run_is_run_not_dropped(live: CheckedClient, jupyterlab: JupyterServerProcess,
+                                                                        tmp_path: Path) -> None:
+    """The agent asks to run while the person's run fails: its code runs all the same (ipykernel drops, unrun, the
+    requests queued behind a failed run; tests/integration/test_run_loop.py stages that exactly)."""
+    notebook_file(jupyterlab.root / "queued.ipynb", [code("")])
+    response = httpx.post(f"{jupyterlab.url}api/sessions", headers=jupyterlab.auth_headers,
+                          json={"path": "queued.ipynb", "name": "queued.ipynb", "type": "notebook", "kernel": {"name": "python3"}})
+    kernel_id = response.json()["kernel"]["id"]
+    from jupyter_kernel_client import JupyterKernelClient
+
+    begun = tmp_path / "begun"
+    with JupyterKernelClient(server_url=jupyterlab.url, token=jupyterlab.token, kernel_id=kernel_id) as person_kernel, \
+            ThreadPoolExecutor(1) as person:
+        failing = person.submit(person_kernel.execute, f"import time; open({str(begun)!r}, 'w').close(); time.sleep(2); "
+                                                       "raise ValueError('by the person')")
+        until(begun.exists, "the person's run has begun")
+        ran = ok(live.call("insert_execute_code_cell", {"notebook": "queued.ipynb", "source": "print('ran after all')"}))
+        assert failing.result(timeout=30)["status"] == "error"
+    assert ran[PS]["kernelId"] == kernel_id
+    assert text(ran[AC]).strip() == "ran after all", ran.result
+
+
 def test_a_run_past_its_timeout_in_the_shared_kernel_is_not_interrupted(live: CheckedClient, jupyterlab: JupyterServerProcess) -> None:
     """An interrupt in the person's kernel would also drop the runs they queued after ours: the deadline leaves it running."""
     nb = "not-interrupted.ipynb"

@@ -110,6 +110,7 @@ class RunTracker:
     execution_count: int | None = None
     started: bool = False  # the kernel began this run (in a shared kernel, it may first finish others')
     done: bool = False  # the kernel went idle after this run
+    aborted: bool = False  # the kernel replied "aborted": it never ran the code
 
     def feed(self, msg: dict[str, Any]) -> bool:
         """Take one iopub message; True when it changed the outputs or the execution count."""
@@ -131,10 +132,21 @@ class RunTracker:
     def settle(self, reply: dict[str, Any] | None) -> None:
         """The shell reply carries the authoritative status: an error without an error output
         (some kernels send none) is still an error."""
-        if reply is None or reply["content"].get("status") != "error":
+        if reply is None:
+            return
+        status = reply["content"].get("status")
+        self.aborted = status == "aborted"
+        if status != "error":
             return
         self.status = RunStatus.ERROR
         if not any(o["output_type"] == "error" for o in self.collector.outputs):
             c = reply["content"]
             self.collector.add("error", {"ename": c.get("ename", "Error"), "evalue": c.get("evalue", ""),
                                          "traceback": c.get("traceback", [])})
+
+    def never_ran(self, tries: int) -> None:
+        """The kernel aborted every request for this code: an error that says so, not an empty success."""
+        self.status = RunStatus.ERROR
+        self.collector.add("error", {"ename": "Aborted", "traceback": [], "evalue": (
+            f"The kernel did not run this code: it aborted the request {tries} times, because a run before it failed "
+            "(a kernel drops the runs queued behind a failed one). Run it again.")})

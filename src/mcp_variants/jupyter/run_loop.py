@@ -26,6 +26,7 @@ STREAM_S = 0.5  # streamed output is sent at most this often, what came meanwhil
 STREAM_CHARS = 2_000  # at most this much of it per notification (the end of it: the latest lines)
 DRAIN_S = 5.0  # after an interrupt, how long what the run still prints is kept
 REPLY_S = 5.0  # how long the shell reply may take after the run went idle
+ABORTED_TRIES = 3  # how often a request the kernel aborted unrun (a run before it failed) is sent in all
 
 
 class MessageSource(Protocol):
@@ -95,6 +96,7 @@ async def run_code(
     run = RunTracker(channels.execute(code, silent=silent), collector)
     ended: RunStatus | None = None  # TIMEOUT or DIED; otherwise the tracker's status
     queued = still_running = False
+    tries = 1
 
     def feed(msg: dict[str, Any]) -> None:
         if run.feed(msg) and on_outputs is not None:
@@ -102,7 +104,19 @@ async def run_code(
 
     kernel.execution_state = "busy"
     try:
-        while not run.done:
+        while True:
+            if run.done:
+                run.settle(await _reply(channels, run.msg_id))
+                if not run.aborted:
+                    break
+                # ipykernel aborts, unrun, the execute requests that reach it while it stops its queue after a failed
+                # run (its own, someone else's in a shared kernel, or the KeyboardInterrupt of our interrupt). The code
+                # never ran, so sending it again is safe; "Ran without output." would be a lie.
+                if tries == ABORTED_TRIES:
+                    run.never_ran(tries)
+                    break
+                tries += 1
+                run = RunTracker(channels.execute(code, silent=silent), collector)
             now = time.perf_counter()
             if now >= deadline:
                 ended = RunStatus.TIMEOUT
@@ -136,8 +150,6 @@ async def run_code(
             feed(msg)
             if streamed is not None and msg["parent_header"].get("msg_id") == run.msg_id:
                 streamed.add(output_text(msg["header"]["msg_type"], msg["content"]), heard)
-        if ended is None:
-            run.settle(await _reply(channels, run.msg_id))
     except anyio.get_cancelled_exc_class():
         # The call was cancelled (tasks/cancel, notifications/cancelled): stop its code too, as at the deadline.
         # An interrupt keeps the kernel's state; the drain keeps this run's last words from the next run's.
