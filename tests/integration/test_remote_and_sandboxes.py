@@ -251,6 +251,9 @@ def test_sandbox_runs_the_clients_code_and_sigterm_leaves_nothing(tmp_path: Path
         cwd, pid = text(server.call("execute_code", {"code": where})[AC]).split()
         assert cwd == first["root"], "execute_code runs in the sandbox's root folder"
         first_kernel = reaper.watch(int(pid))
+        # jupyter_core leaves a blank config folder in the temporary folder of each process of a sandbox: it goes with it.
+        temporary = text(server.call("execute_code", {"code": "import tempfile; print(tempfile.gettempdir())"})[AC]).strip()
+        assert Path(temporary).parent == Path(first["root"]).parent, temporary
         assert "this client uses it" in text(server.call("list_sandboxes")[AC])
 
         second = server.call("launch_sandbox")[AS]["sandbox"]

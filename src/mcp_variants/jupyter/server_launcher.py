@@ -68,6 +68,8 @@ class JupyterServerProcess(TokenServerProcess):
       (its file ids, say) and JUPYTER_RUNTIME_DIR; no configuration of the user or of the
       environment is read (JUPYTER_NO_CONFIG), so only the server `extensions` named here are
       loaded, whatever else is installed;
+    - `folder/tmp`: TMPDIR of the server and its kernels: with JUPYTER_NO_CONFIG, jupyter_core makes a blank config
+      folder in TMPDIR in every process (server and each kernel) and never removes it; here it goes with `folder`;
     - `folder/jupyter_server_config.py`: `config`, extra configuration text (the sandboxes'
       TCP_NODELAY kernel-websocket class, say);
     - `folder/token`: its token (`token`, or a random one), read by the server through
@@ -98,7 +100,7 @@ class JupyterServerProcess(TokenServerProcess):
         base = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_TOKEN", "JUPYTER_TOKEN_FILE", "MCP_VARIANTS_TOKEN")}
         base.update(JUPYTER_TOKEN_FILE=str(folder / "token"), JUPYTER_CONFIG_DIR=str(folder / "config"),
                     JUPYTER_DATA_DIR=str(folder / "data"), JUPYTER_RUNTIME_DIR=str(folder / "runtime"),
-                    JUPYTER_NO_CONFIG="1", **(env or {}))
+                    JUPYTER_NO_CONFIG="1", TMPDIR=str(folder / "tmp"), **(env or {}))
         super().__init__([], 0, cwd=self.root, env=base, log=folder / "server.log", new_session=True)
 
     @property
@@ -123,6 +125,7 @@ class JupyterServerProcess(TokenServerProcess):
             return
         self.root.mkdir(parents=True, exist_ok=True)
         (self.folder / "data").mkdir(exist_ok=True)  # the file id database goes there: the folder must exist
+        (self.folder / "tmp").mkdir(exist_ok=True)
         (self.folder / "jupyter_server_config.py").write_text(self.config)
         descriptor = os.open(self.folder / "token", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as token_file:
