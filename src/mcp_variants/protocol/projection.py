@@ -100,7 +100,17 @@ def _checked(
         problems = validators.problems(declaration.name, selector, value, is_error=is_error)
         if problems:
             raise SchemaBreach(declaration.name, selector, problems)
+    elif not (isinstance(value, list) and all(isinstance(block, dict) and isinstance(block.get("type"), str) for block in value)):
+        # A content output is an array of content blocks: a projector's bare string or object would reach the client
+        # as it is, a result no client can read.
+        raise SchemaBreach(declaration.name, selector, [f"a content output is a list of content blocks (objects with a "
+                                                        f"type), not {_shown(value)}"])
     return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _success(

@@ -52,10 +52,10 @@ from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult
 from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolError
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
-from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
+from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
 from ._migrate import StructuredAudience, legacy_variants
-from ._requests import finish, negotiated_extensions, request_era
+from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server
 from ._toolset import ToolSet, VariantTool, internal_failure
 
@@ -385,9 +385,8 @@ def with_variants(ctx: ServerRequestContext[Any, Any], result: HandlerResult, to
         ours = {e["name"]: e for e in tools.entries(era, negotiated_extensions(ctx, served))}
         result["tools"] = [listed_entry(entry, ours.get(entry.get("name")), entry.get("name") in declared_inputs)
                            for entry in result["tools"]]
-    elif ctx.method == "server/discover" and isinstance(result.get("supportedVersions"), list):
-        result["supportedVersions"] = list(SUPPORTED_VERSIONS)
-    return result
+        return result
+    return naming_every_version(ctx, result)
 
 
 def listed_entry(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declared_input: bool = False) -> dict[str, Any]:

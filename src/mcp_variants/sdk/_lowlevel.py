@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import PaginatedRequestParams, RequestParams
 
 from ..protocol.errors import ProtocolError
-from ._requests import finish, negotiated_extensions, request_era
+from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._task_store import TaskStore
 from ._task_wire import LEGACY_CAPABILITY, TASKS_EXTENSION, created, requested_ttl, serve_tasks, task_owner, wants_task
 from ._toolset import ToolSet
@@ -34,8 +34,10 @@ def serve_tools(server: Server[Any], tools: ToolSet, context: Callable[[ServerRe
                 extensions: Mapping[str, dict[str, Any]] | None = None, tasks: TaskStore | None = None) -> None:
     """Serve `tools` on `server`. `extensions` (SEP-2133 identifier → settings) are advertised in the server's
     capabilities, and a tool's variants of an extension's audience are offered to a request that negotiated it.
-    With `tasks`, a call of a tool that has `task_support` may run as a task (_task_wire.py), kept in that store."""
+    With `tasks`, a call of a tool that has `task_support` may run as a task (_task_wire.py), kept in that store.
+    server/discover (the SDK's, or the server's own) names every version served, 2026-12-01 included."""
     server.extensions.update(extensions or {})
+    server.middleware.append(_every_version_discovered)
     if tasks is not None:
         server.extensions[TASKS_EXTENSION] = {}
         serve_tasks(server, tasks)
@@ -79,3 +81,7 @@ async def _legacy_tasks_capability(ctx: ServerRequestContext[Any, Any], call_nex
             and isinstance(result.get("capabilities"), dict)):
         result["capabilities"]["tasks"] = LEGACY_CAPABILITY
     return result
+
+
+async def _every_version_discovered(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    return naming_every_version(ctx, await call_next(ctx))

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import HandlerResult, ServerRequestContext
 
-from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, Era, complete, era_for
+from ..protocol.versions import OUTPUTS_VERSION, STATELESS_VERSIONS, SUPPORTED_VERSIONS, Era, complete, era_for
 from ._tunnel import tunnel
 
 BRIDGE_MARK: Final[str] = "io.github.mcp-variants/bridged"
@@ -56,3 +56,12 @@ def finish(ctx: ServerRequestContext[Any, Any], method: str, era: Era, result: d
     if era is Era.OUTPUTS and ctx.protocol_version != OUTPUTS_VERSION:
         result = tunnel(method, result)
     return complete(result, ctx.protocol_version)
+
+
+def naming_every_version(ctx: ServerRequestContext[Any, Any], result: HandlerResult) -> HandlerResult:
+    """A server/discover answer naming every version this layer serves, 2026-12-01 and the handshake eras included:
+    the SDK's own discover names only the versions it knows, without 2026-12-01, and a client that reads
+    `supportedVersions` before asking would take the server for one without output variants."""
+    if ctx.method == "server/discover" and isinstance(result, dict):
+        result["supportedVersions"] = list(SUPPORTED_VERSIONS)
+    return result
