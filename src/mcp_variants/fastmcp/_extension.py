@@ -42,6 +42,7 @@ from fastmcp.tools import Tool, ToolResult
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
+from mcp_types.methods import serialize_server_result
 from pydantic import BaseModel
 
 from ..protocol.errors import ProtocolError
@@ -57,7 +58,7 @@ from ..sdk._toolset import internal_failure
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
 from ._lowlevel import lowlevel_server
-from ._migrate import legacy_variants
+from ._migrate import legacy_variants, with_wrap_mark
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +143,8 @@ class Variants(ServerExtension):
             outcome = await _outcome(name, fn, is_async, kwargs)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: FastMCP answers it
-            call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
+            call.result = with_wrap_mark(self.tools_by_name.project(name, call.selectors, call.era, outcome),
+                                         self.tools_by_name.tool(name).declaration)
             if _CURRENT.get() is call:
                 return ToolResult(content=[])  # the interceptor answers with call.result
             return ToolResult.from_mcp_result(CallToolResult.model_validate(call.result))
@@ -186,7 +188,12 @@ class Variants(ServerExtension):
                 return await call_next(ctx)
             finally:
                 _REQUEST.reset(token)
-        return with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
+        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
+        if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
+            # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
+            # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
+            result["tools"] = serialize_server_result("tools/list", ctx.protocol_version, result)["tools"]
+        return result
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:
