@@ -1,7 +1,7 @@
 """A FastMCP server whose tools return values FastMCP wraps as `{"result": ...}` (an int, a list, a str) beside ones
 it does not (a model, a dict): `plain` serves them as `@mcp.tool` on FastMCP's own `run()`, `migrated` as
-`@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli`; the rest of the arguments go to the
-runner."""
+`@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli` (the rest of the arguments go to it),
+`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit."""
 
 import sys
 
@@ -17,8 +17,8 @@ class Point(BaseModel):
 
 
 mcp = FastMCP("wrapped", version="1.0.0")
-MIGRATED = sys.argv[1] == "migrated"
-tool = Variants(mcp).legacy_tool(structured="assistant") if MIGRATED else mcp.tool
+MODE = sys.argv[1]
+tool = mcp.tool if MODE == "plain" else Variants(mcp).legacy_tool(structured="assistant")
 
 
 @tool
@@ -52,7 +52,7 @@ def tally(key: str) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    if MIGRATED:
+    if MODE == "migrated":
         cli(mcp, sys.argv[2:])
     else:
         mcp.run(show_banner=False)

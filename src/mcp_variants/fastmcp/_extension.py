@@ -23,11 +23,13 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
 import logging
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar
 
 import anyio
@@ -54,6 +56,7 @@ from ..sdk._declare import projectors_for
 from ..sdk._extension import ToolCall, with_variants
 from ..sdk._migrate import StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
+from ..sdk._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
 from ..sdk._toolset import internal_failure
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
@@ -88,11 +91,22 @@ class Variants(ServerExtension):
     def __init__(self, server: FastMCP[Any], served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
         self.tools_by_name = ToolSet()
         self._served = frozenset(served_extensions) | {UI_EXTENSION}  # MCP Apps: FastMCP serves it on every server
+        self._told_unbridged = False
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
+
+    def lifespan(self) -> AbstractAsyncContextManager[None]:
+        """Entered as the server starts, whatever runs it. Run outside this package's transports (FastMCP's own
+        `mcp.run()`, `fastmcp run`), the installed SDK refuses a 2026-12-01 client before any handler runs, so the
+        server says so here, once, before any client, whichever version the first one speaks."""
+        if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
+            self._told_unbridged = True
+            logger.warning("%s", unbridged_warning("mcp_variants.fastmcp", "FastMCP.run",
+                                                   "mcp_variants.fastmcp.cli(mcp) or run(mcp) (http_app(mcp) to mount it)"))
+        return contextlib.nullcontext()
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
