@@ -1,7 +1,8 @@
 """A server on the public API (mcp_variants.sdk) with one tool for each thing the layer does; run by test_api.py.
 
 `python sample_server.py` serves stdio; `--http --port N` streamable HTTP; `--no-middleware` leaves
-Variants.middleware out (a misconfigured server); `--sdk-run` serves it with the SDK's own `mcp.run()`;
+Variants.middleware out, `--no-extension` leaves `variants` out of MCPServer(extensions=...) (misconfigured servers);
+`--sdk-run` serves it with the SDK's own `mcp.run()`;
 `--stacked` adds a tool with the SDK's `@apps.tool` stacked on `@variants.tool` (a misconfigured server)."""
 
 import sys
@@ -131,10 +132,12 @@ if "--stacked" in sys.argv:  # another server: one Apps, and a Variants that was
         return "never read"
 
     extensions = [other_apps, variants]
+if "--no-extension" in sys.argv:
+    extensions = []
 mcp = MCPServer("sample", extensions=extensions, middleware=[] if "--no-middleware" in sys.argv else [variants.middleware])
 
 if __name__ == "__main__":
     if "--sdk-run" in sys.argv:
         mcp.run()
     else:
-        cli(mcp, [a for a in sys.argv[1:] if a not in ("--no-middleware", "--stacked")])
+        cli(mcp, [a for a in sys.argv[1:] if a not in ("--no-middleware", "--no-extension", "--stacked")])

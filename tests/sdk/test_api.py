@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,10 +146,24 @@ def test_discover_names_2026_12_01(target: StdioTarget) -> None:
     assert OUTPUTS_VERSION in result["supportedVersions"]
 
 
-def test_a_server_without_the_middleware_says_so_on_its_first_call() -> None:
-    with StdioTarget([sys.executable, str(SERVER), "--no-middleware"], timeout=30) as broken:
-        error = call(broken, "lazy", {"a": 1, "b": 2}).error
+def test_a_server_without_the_middleware_gets_it_from_cli() -> None:
+    with StdioTarget([sys.executable, str(SERVER), "--no-middleware"], timeout=30) as mended:
+        listed = {t["name"]: t for t in mended.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+        assert "outputVariants" in listed["lazy"], listed["lazy"]
+        assert "1 + 2 = 3" in json.dumps(call(mended, "lazy", {"a": 1, "b": 2}).result)
+
+
+def test_a_server_without_the_middleware_run_by_the_sdk_says_so_on_its_first_call() -> None:
+    with StdioTarget([sys.executable, str(SERVER), "--no-middleware", "--sdk-run"], timeout=30) as broken:
+        error = call(broken, "lazy", {"a": 1, "b": 2}, version="2025-11-25").error
     assert error["code"] == -32603 and "middleware" in error["message"]
+
+
+def test_variants_left_out_of_the_servers_extensions_is_refused_at_start() -> None:
+    started = subprocess.run([sys.executable, str(SERVER), "--no-extension"], capture_output=True, text=True, timeout=60,
+                             stdin=subprocess.DEVNULL)
+    assert started.returncode != 0
+    assert "extensions=[variants]" in started.stderr and "lazy" in started.stderr, started.stderr
 
 
 @pytest.mark.parametrize("how", ["misspelt", "missing"])

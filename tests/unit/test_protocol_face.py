@@ -49,3 +49,19 @@ def test_one_call_through_the_face() -> None:
     failed = build_result(declaration, (ASSISTANT,), era, Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS, "no")),
                           PROJECTORS, validators)
     assert failed.result["isError"] is True
+
+
+def test_a_servers_own_kinds_are_checked_when_the_class_is_made() -> None:
+    import pytest
+
+    from mcp_variants.sdk import ToolErrorKind
+
+    class TicketError(ToolErrorKind):
+        CLOSED = "ticket-closed"
+
+    assert ToolError(TicketError.CLOSED, "closed").kind == "ticket-closed"
+    with pytest.raises(ValueError, match="BAD: a kind of failure is lowercase words joined by hyphens"):
+        class Misspelt(ToolErrorKind):
+            BAD = "Ticket_Closed"
+    with pytest.raises(ValueError, match="lowercase words joined by hyphens"):
+        ToolError("Ticket_Closed", "a plain string is checked when the ToolError is made")

@@ -6,10 +6,10 @@ The values are on the wire; a client may branch on them, so they are never renam
 
 from __future__ import annotations
 
-from enum import StrEnum
+from ..protocol.errors import ToolErrorKind
 
 
-class JupyterErrorKind(StrEnum):
+class JupyterErrorKind(ToolErrorKind):
     """Why a notebook or kernel tool failed, where no generic kind says it."""
 
     NO_NOTEBOOK = "no-notebook"  # a notebook tool was called without a notebook, and the client has no default

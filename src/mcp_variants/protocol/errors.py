@@ -24,13 +24,33 @@ class ProtocolError(Exception):
         return self.message
 
 
-class ErrorKind(StrEnum):
+KIND: Final = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+RESERVED_DETAILS: Final = frozenset({"type", "message"})
+
+
+class ToolErrorKind(StrEnum):
+    """The base of a server's own kinds of failure, checked when the class is made (at import, not when one is raised):
+
+        class TicketError(ToolErrorKind):
+            CLOSED = "ticket-closed"     # "Ticket_Closed" would fail the import: lowercase words joined by hyphens
+
+    `ErrorKind` (every server's kinds) and the Jupyter tools' `JupyterErrorKind` are such classes. A `ToolError`
+    also takes a plain string, checked when it is made.
+    """
+
+    def __init__(self, value: str) -> None:
+        if not KIND.fullmatch(value):
+            raise ValueError(f"{type(self).__name__}.{self.name}: a kind of failure is lowercase words joined by hyphens "
+                             f"(not-found, ticket-closed), not {value!r}")
+
+
+class ErrorKind(ToolErrorKind):
     """Why a tool failed, in the kinds any server has: `error.type` of its structured error outputs
     (variants/shapes/error.json).
 
-    A `ToolError`'s kind is any string: these, or a server's own (a `StrEnum` of its own, as the Jupyter tools'
-    `JupyterErrorKind`, or a plain string), written as lowercase words joined by hyphens. The values are on the
-    wire; a client may branch on them, so they are never renamed.
+    A `ToolError`'s kind is any string: these, or a server's own (a `ToolErrorKind` of its own, as the Jupyter
+    tools' `JupyterErrorKind`, or a plain string), written as lowercase words joined by hyphens. The values are on
+    the wire; a client may branch on them, so they are never renamed.
     """
 
     INVALID_ARGUMENTS = "invalid-arguments"  # the arguments break the tool's inputSchema, or the tool refuses them
@@ -44,17 +64,13 @@ class ErrorKind(StrEnum):
     INTERNAL = "internal"  # an exception no tool meant: a bug of the server's
 
 
-KIND: Final = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
-RESERVED_DETAILS: Final = frozenset({"type", "message"})
-
-
 @dataclass(eq=False)
 class ToolError(Exception):
     """A tool that ran and failed: raised by a tool or a runtime, or returned in an Outcome; answered
     with isError and this kind and message, never as a protocol error and never as a traceback of ours.
 
-    `kind`: an `ErrorKind`, or a server's own kind (any string of lowercase words joined by hyphens, e.g. a
-    `StrEnum` of its own); it is `error.type` on the wire. `message`: what the model and the person read, the
+    `kind`: an `ErrorKind`, or a server's own kind (a `ToolErrorKind` of its own, or any string of lowercase words
+    joined by hyphens); it is `error.type` on the wire. `message`: what the model and the person read, the
     text of every content error output and `error.message`. `details`: more keys of the structured error
     object, beside `type` and `message` (which they cannot replace), each a JSON value: `ename`, `evalue` and
     `traceback` (strings, a list of strings) are the error shape's own; any other key is the tool's, and every

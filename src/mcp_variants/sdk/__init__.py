@@ -23,7 +23,7 @@ who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.
 Every other module of this package is private. docs/guides/python-servers.md has the guide.
 """
 
-from ..protocol.errors import DeclarationError, ErrorKind, ToolError
+from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorKind
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
@@ -38,6 +38,7 @@ __all__ = [
     "ResultsMismatch",
     "SelectorName",
     "ToolError",
+    "ToolErrorKind",
     "VariantSpec",
     "Variants",
     "View",

@@ -16,7 +16,8 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
   answers with exactly those outputs, or the legacy pair, each structured one checked against its schema.
 - tools/list and server/discover cannot be intercepted by an extension: `middleware` (the SDK's
   `ServerMiddleware`) adds each tool's `outputVariants` or its legacy `outputSchema` to the SDK's listing,
-  and 2026-12-01 to the versions discover names. A server that forgets it fails its first tools/call
+  and 2026-12-01 to the versions discover names. Our serve functions add it when it was left out
+  (`before_serving`); under the SDK's own `mcp.run()` a server that forgets it fails its first tools/call
   loudly rather than list tools without variants.
 - 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (_bridge.py), behind
   `run` / `serve_stdio` / `streamable_http_app` (_serve.py).
@@ -55,7 +56,7 @@ from ..protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS, Era
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
 from ._migrate import StructuredAudience, legacy_variants
 from ._requests import finish, negotiated_extensions, request_era
-from ._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
+from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
 
 logger = logging.getLogger(__name__)
@@ -128,9 +129,31 @@ class Variants(Extension):
         self._told_unbridged = False
         self._told_listed_twice = False
         self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
+        # One object: MCPServer keeps what settings() returns among its capabilities' extensions, which tells at serve
+        # time whether this extension was given to the server being served (before_serving).
+        self._settings: dict[str, Any] = {"versions": [OUTPUTS_VERSION]}
+        BEFORE_SERVING.add(self)
 
     def settings(self) -> dict[str, Any]:
-        return {"versions": [OUTPUTS_VERSION]}
+        return self._settings
+
+    def before_serving(self, server: AnyServer) -> None:
+        """At `cli`/`run`/`serve_stdio`/`streamable_http_app`: tools declared here but never given to a server are
+        refused, with the fix; a server given this extension without its middleware gets it."""
+        if not isinstance(server, MCPServer) or not len(self.tools_by_name):
+            return
+        served_here = lowlevel_server(server).extensions.get(IDENTIFIER)
+        if served_here is self._settings:
+            if self.middleware not in server.middleware:
+                server.middleware.append(self.middleware)
+                logger.info("Variants.middleware added to %s's middleware (MCPServer(..., middleware=[variants.middleware]) "
+                            "says it in the code)", server.name)
+            return
+        if served_here is None and not self._applied:
+            tools = ", ".join(sorted(tool.declaration.name for tool in self.tools_by_name))
+            raise DeclarationError(tools, "a Variants is given to the server that serves its tools",
+                                   f"{server.name} would list none of them: MCPServer({server.name!r}, ..., "
+                                   "extensions=[variants], middleware=[variants.middleware])")
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, title: str | None = None,
              description: str | None = None, annotations: ToolAnnotations | Mapping[str, Any] | None = None,

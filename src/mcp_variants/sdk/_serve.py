@@ -12,8 +12,9 @@ import contextvars
 import errno
 import signal
 import socket
+import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
 from mcp.server.auth.provider import TokenVerifier
@@ -34,6 +35,23 @@ ON_OUR_TRANSPORTS: contextvars.ContextVar[bool] = contextvars.ContextVar("mcp_va
 `mcp.run()`) refuses 2026-12-01 before any handler runs, and says so in its log."""
 
 AnyServer = MCPServer[Any] | Server[Any]
+
+
+class ChecksItsServer(Protocol):
+    """An extension that looks at the server it is served by before the first request (`Variants`: was it given
+    to this server; is its middleware installed)."""
+
+    def before_serving(self, server: AnyServer) -> None: ...
+
+
+BEFORE_SERVING: weakref.WeakSet[ChecksItsServer] = weakref.WeakSet()
+"""Every live extension that checks its server; each function here that serves a server asks them first."""
+
+
+def check_before_serving(server: AnyServer) -> None:
+    """A mistake in wiring the server, refused (DeclarationError) or mended before it takes a request."""
+    for extension in list(BEFORE_SERVING):
+        extension.before_serving(server)
 
 
 def lowlevel_server(server: AnyServer) -> Server[Any]:
@@ -72,6 +90,7 @@ def bridging(bridge: bool | None) -> bool:
 async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                       at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
     """Serve this process's stdin and stdout until EOF (framed and checked: _stdio.py)."""
+    check_before_serving(server)
     inner = lowlevel_server(server)
     ON_OUR_TRANSPORTS.set(True)
     async with stdio_connection(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
@@ -86,6 +105,7 @@ def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: st
     guard (and the bridge where it is needed), DNS-rebinding protection on (loopback, `host` and `allowed_hosts`
     served; off for a host in front that checks Host and Origin itself), and a bearer token where one is given, or
     every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth` settings)."""
+    check_before_serving(server)
     app = build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
                          auth=auth, dns_rebinding_protection=dns_rebinding_protection)
 
@@ -163,6 +183,7 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
         port: int = 8000, token: str | None = None, bridge: bool | None = None, limits: HttpLimits = DEFAULT_LIMITS) -> None:
     """`MCPServer.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp. `limits`: the SDK's
     defaults unless given (`HttpLimits.personal()`, or your own)."""
+    check_before_serving(server)  # here too: a refusal raised inside anyio.run would come wrapped in its traceback
     if transport == "stdio":
         anyio.run(lambda: serve_stdio(server, bridge=bridge))
     else:
@@ -185,6 +206,7 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
     args = parser.parse_args(argv)
+    check_before_serving(server)
     if not args.http:
         run(server)
         return
