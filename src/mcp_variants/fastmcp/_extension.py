@@ -23,11 +23,13 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar
 
 import anyio
@@ -42,6 +44,7 @@ from fastmcp.tools import Tool, ToolResult
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
+from mcp_types.methods import serialize_server_result
 from pydantic import BaseModel
 
 from ..protocol.errors import ProtocolError
@@ -53,11 +56,12 @@ from ..sdk._declare import projectors_for
 from ..sdk._extension import ToolCall, with_variants
 from ..sdk._migrate import StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
+from ..sdk._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
 from ..sdk._toolset import internal_failure
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
 from ._lowlevel import lowlevel_server
-from ._migrate import legacy_variants
+from ._migrate import legacy_variants, with_wrap_mark
 
 logger = logging.getLogger(__name__)
 
@@ -83,15 +87,51 @@ class Variants(ServerExtension):
     """
 
     identifier = IDENTIFIER
+    # Offered to a server this one is mounted into (FastMCP.mount), so that `clone` can refuse it: the parent would
+    # list and run these tools without their variants, and tool names change under a mount's namespace.
+    auto_register = True
 
     def __init__(self, server: FastMCP[Any], served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
         self.tools_by_name = ToolSet()
         self._served = frozenset(served_extensions) | {UI_EXTENSION}  # MCP Apps: FastMCP serves it on every server
+        self._told_unbridged = False
+        self._runners: dict[str, Callable[..., Any]] = {}  # what FastMCP runs for each of our tools
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
+
+    def clone(self) -> ServerExtension:
+        """What FastMCP asks of an extension of a server being mounted into another: refused, naming the fix."""
+        raise ValueError(f"a FastMCP server with Variants ({self.server.name!r}) cannot be mounted into another: the "
+                         "parent would serve its tools without their variants. Make the Variants on the server you run "
+                         "(variants = Variants(parent)) and declare the tools there, or run this server itself (cli(mcp))")
+
+    def lifespan(self) -> AbstractAsyncContextManager[None]:
+        """Entered as the server starts, whatever runs it. Run outside this package's transports (FastMCP's own
+        `mcp.run()`, `fastmcp run`), the installed SDK refuses a 2026-12-01 client before any handler runs, so the
+        server says so here, once, before any client, whichever version the first one speaks. And it does not start
+        with a tool FastMCP would run without its variants (`_check_tools_are_ours`)."""
+        if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
+            self._told_unbridged = True
+            logger.warning("%s", unbridged_warning("mcp_variants.fastmcp", "FastMCP.run",
+                                                   "mcp_variants.fastmcp.cli(mcp) or run(mcp) (http_app(mcp) to mount it)"))
+        return self._check_tools_are_ours()
+
+    @contextlib.asynccontextmanager
+    async def _check_tools_are_ours(self) -> AsyncIterator[None]:
+        """RuntimeError naming the fix when another registration took one of our tools' names after `tool` (FastMCP
+        replaces a tool of the same name, warning): the listing would offer the variants and FastMCP would run the
+        other function, answering a 2026-12-01 call without its outputs."""
+        for name, runner in self._runners.items():
+            served = await self.server.local_provider.get_tool(name)
+            if served is not None and getattr(served, "fn", None) is not runner:
+                raise RuntimeError(f"tool {name!r} is registered twice: after @variants.tool, another registration "
+                                   "(@mcp.tool, mcp.add_tool) gave FastMCP a tool of that name, which it would run "
+                                   "without the variants. Decorate the function with @variants.tool alone: it registers "
+                                   "the tool with FastMCP itself")
+        yield
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
@@ -108,7 +148,8 @@ class Variants(ServerExtension):
 
         def decorator(fn: _Fn) -> _Fn:
             tool_name = name or fn.__name__
-            registered = self.server.add_tool(Tool.from_function(self._runner(tool_name, fn), name=tool_name, output_schema=None,
+            self._runners[tool_name] = runner = self._runner(tool_name, fn)
+            registered = self.server.add_tool(Tool.from_function(runner, name=tool_name, output_schema=None,
                                                                  **_tool_options(fastmcp_kwargs)))
             annotations = registered.annotations.model_dump(by_alias=True, exclude_none=True) if registered.annotations else None
             self.tools_by_name.add(VariantTool(
@@ -142,7 +183,8 @@ class Variants(ServerExtension):
             outcome = await _outcome(name, fn, is_async, kwargs)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: FastMCP answers it
-            call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
+            call.result = with_wrap_mark(self.tools_by_name.project(name, call.selectors, call.era, outcome),
+                                         self.tools_by_name.tool(name).declaration)
             if _CURRENT.get() is call:
                 return ToolResult(content=[])  # the interceptor answers with call.result
             return ToolResult.from_mcp_result(CallToolResult.model_validate(call.result))
@@ -186,7 +228,12 @@ class Variants(ServerExtension):
                 return await call_next(ctx)
             finally:
                 _REQUEST.reset(token)
-        return with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
+        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
+        if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
+            # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
+            # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
+            result["tools"] = serialize_server_result("tools/list", ctx.protocol_version, result)["tools"]
+        return result
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,8 @@
 - Its legacy `outputSchema` (from the return annotation, FastMCP's `{"result": ...}` wrapping included) becomes one
   structured variant only when the author names the audience, `programmatic` or `assistant`. Never both, and never
   an extension's: the SEP forbids inferring that one outputSchema suits several audiences.
+- Its legacy results keep FastMCP's mark of a wrapped `structuredContent` (`_meta` `fastmcp.wrap_result`, which
+  FastMCP's own `Client` reads to unwrap `result`): `with_wrap_mark`.
 """
 
 from __future__ import annotations
@@ -15,8 +17,12 @@ from typing import Any
 
 from fastmcp.tools import Tool
 
+from ..protocol.types import ASSISTANT_STRUCTURED, ToolDeclaration
 from ..sdk import VariantSpec
 from ..sdk._migrate import StructuredAudience, check_audience, inferred_variants
+
+WRAP_MARK = "x-fastmcp-wrap-result"
+"""FastMCP's mark on an outputSchema it wrapped as `{"result": ...}` (a return annotation that is not an object)."""
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
@@ -25,3 +31,16 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
     check_audience(structured)
     legacy = Tool.from_function(fn)
     return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result)
+
+
+def with_wrap_mark(result: dict[str, Any], declaration: ToolDeclaration) -> dict[str, Any]:
+    """A legacy result as FastMCP would have sent it: where its `structuredContent` is the assistant/structured output
+    of a schema FastMCP marked wrapped, `_meta` `{"fastmcp": {"wrap_result": true}}` beside it, as FastMCP's
+    `Tool.convert_result` puts it. Any other result (2026-12-01's outputs, a failure, content only) as it is."""
+    legacy_schema = declaration.variant(ASSISTANT_STRUCTURED)
+    if "structuredContent" not in result or result.get("isError") or legacy_schema is None or legacy_schema.schema is None:
+        return result
+    if legacy_schema.schema.get(WRAP_MARK) is not True:
+        return result
+    meta = result.get("_meta") or {}
+    return {**result, "_meta": {**meta, "fastmcp": {**(meta.get("fastmcp") or {}), "wrap_result": True}}}

@@ -16,7 +16,8 @@ request to the SDK as 2026-07-28 and puts the real result back on the wire:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 
 import anyio
@@ -24,12 +25,13 @@ from fastmcp import FastMCP
 from fastmcp.server.context import reset_transport, set_transport
 from fastmcp.server.http import StarletteWithLifespan
 from starlette.middleware import Middleware
+from starlette.types import Lifespan
 
 from ..sdk import serve_stdio as serve_lowlevel_stdio
 from ..sdk._connections import GuardedH11Protocol
 from ..sdk._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
 from ..sdk._http import HttpLimits, bridge_step, is_loopback
-from ..sdk._serve import DEFAULT_LIMITS, CannotListen, bridging, listen
+from ..sdk._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, CannotListen, bridging, listen
 from ._lowlevel import lowlevel_server
 
 
@@ -56,8 +58,24 @@ def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1
     guarded = Middleware(MessageGuard, max_body_bytes=limits.max_body_bytes, inbound=bridge_step() if bridging(bridge) else None)
     if limits != DEFAULT_LIMITS:  # else FastMCP's own default
         http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
-    return server.http_app(path=path, transport="http", middleware=[guarded, *middleware],
-                           allowed_hosts=hosts or None, **http_app_kwargs)
+    app = server.http_app(path=path, transport="http", middleware=[guarded, *middleware],
+                          allowed_hosts=hosts or None, **http_app_kwargs)
+    app.router.lifespan_context = _on_our_transports(app.router.lifespan_context)
+    return app
+
+
+def _on_our_transports(lifespan: Lifespan[Any]) -> Lifespan[Any]:
+    """The app's lifespan, started on our transports: the server's lifespan (`Variants.lifespan` among its
+    extensions') then knows it is served with 2026-12-01, whether the ASGI server runs the lifespan or an app that
+    mounts this one enters it (`lifespan=app.lifespan`)."""
+
+    @contextlib.asynccontextmanager
+    async def marked(app: Any) -> AsyncIterator[Any]:
+        ON_OUR_TRANSPORTS.set(True)  # FastMCP's session manager, and the server's lifespan, start in this context
+        async with lifespan(app) as state:
+            yield state
+
+    return marked
 
 
 async def serve_http(server: FastMCP[Any], *, host: str = "127.0.0.1", port: int = 8000,

@@ -56,7 +56,7 @@ from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
 from ._migrate import StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
-from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server
+from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
 
 logger = logging.getLogger(__name__)
@@ -344,9 +344,8 @@ class Variants(Extension):
         self._listing_seen = True
         if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
             self._told_unbridged = True
-            logger.warning("this server runs outside mcp_variants.sdk's transports (MCPServer.run?): the installed SDK "
-                           "refuses 2026-12-01 clients with -32022 before any handler runs. Serve it with "
-                           "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it) to answer them.")
+            logger.warning("%s", unbridged_warning("mcp_variants.sdk", "MCPServer.run",
+                                                   "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it)"))
         result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs)
         if self._apps is not None:
             self._advertise_apps(ctx.method, result)

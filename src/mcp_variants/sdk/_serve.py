@@ -70,6 +70,13 @@ def lowlevel_server(server: AnyServer) -> Server[Any]:
     return server
 
 
+def unbridged_warning(layer: str, runner: str, instead: str) -> str:
+    """What a `Variants` server of `layer` logs, once, when it runs outside that layer's transports (`runner`,
+    most likely): one wording for every layer, `instead` naming what to call."""
+    return (f"this server runs outside {layer}'s transports ({runner}?): the installed SDK refuses 2026-12-01 clients "
+            f"with -32022 before any handler runs. Serve it with {instead} to answer them.")
+
+
 def bridge_needed() -> bool:
     """True while the installed SDK does not serve 2026-12-01 itself (mcp 2.3.0 knows versions up to 2026-07-28)."""
     return OUTPUTS_VERSION not in MODERN_PROTOCOL_VERSIONS

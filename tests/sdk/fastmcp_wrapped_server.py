@@ -1,0 +1,58 @@
+"""A FastMCP server whose tools return values FastMCP wraps as `{"result": ...}` (an int, a list, a str) beside ones
+it does not (a model, a dict): `plain` serves them as `@mcp.tool` on FastMCP's own `run()`, `migrated` as
+`@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli` (the rest of the arguments go to it),
+`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit."""
+
+import sys
+
+from fastmcp import FastMCP
+from pydantic import BaseModel
+
+from mcp_variants.fastmcp import Variants, cli
+
+
+class Point(BaseModel):
+    x: int
+    y: int
+
+
+mcp = FastMCP("wrapped", version="1.0.0")
+MODE = sys.argv[1]
+tool = mcp.tool if MODE == "plain" else Variants(mcp).legacy_tool(structured="assistant")
+
+
+@tool
+def count(n: int) -> int:
+    """The number after n."""
+    return n + 1
+
+
+@tool
+def words(text: str) -> list[str]:
+    """The words of a text."""
+    return text.split()
+
+
+@tool
+def shout(text: str) -> str:
+    """The text in capitals."""
+    return text.upper()
+
+
+@tool
+def point(x: int) -> Point:
+    """A point on the line y = 2."""
+    return Point(x=x, y=2)
+
+
+@tool
+def tally(key: str) -> dict[str, int]:
+    """One key counted once."""
+    return {key: 1}
+
+
+if __name__ == "__main__":
+    if MODE == "migrated":
+        cli(mcp, sys.argv[2:])
+    else:
+        mcp.run(show_banner=False)

@@ -1,0 +1,58 @@
+"""What cannot be wired wrong on FastMCP. `Variants(mcp)` registers itself with the server (the extension and the
+low-level middleware), so it cannot be left out; what is left is refused, naming the fix: a tool another registration
+took over after `@variants.tool` (at start, on the wire), and a Variants server mounted into another (at the mount)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from fastmcp import FastMCP
+
+from mcp_variants.fastmcp import Variants
+
+pytestmark = pytest.mark.timeout(120)
+
+TAKEN_OVER = '''
+from fastmcp import FastMCP
+from mcp_variants.fastmcp import Variants, cli, variant
+
+mcp = FastMCP("taken-over")
+variants = Variants(mcp)
+
+
+@mcp.tool
+@variants.tool("assistant/content", variant("programmatic/structured", {"type": "object"}))
+def add(a: int) -> dict:
+    return {"a": a}
+
+
+cli(mcp)
+'''
+
+
+def test_a_tool_registered_again_after_variants_tool_stops_the_server_at_start(tmp_path: Path) -> None:
+    script = tmp_path / "server.py"
+    script.write_text(TAKEN_OVER)
+    ended = subprocess.run([sys.executable, str(script)], input=b"", capture_output=True, timeout=90)
+    stderr = ended.stderr.decode(errors="replace")
+    assert ended.returncode != 0 and ended.stdout == b""  # nothing served: no listing offers variants it cannot give
+    assert "tool 'add' is registered twice" in stderr, stderr
+    assert "Decorate the function with @variants.tool alone" in stderr
+
+
+def test_a_variants_server_cannot_be_mounted_into_another() -> None:
+    child = FastMCP("child")
+    variants = Variants(child)
+
+    @variants.tool("assistant/content")
+    def hello() -> str:
+        return "hi"
+
+    parent = FastMCP("parent")
+    with pytest.raises(ValueError, match=r"cannot be mounted into another.*Variants\(parent\)"):
+        parent.mount(child)
+    assert [tool.name for tool in anyio.run(parent.list_tools)] == []  # not mounted at all
