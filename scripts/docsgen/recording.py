@@ -2,12 +2,13 @@
 
 `Recorder` is `mcp-variants serve` on stdio, a `StdioTarget` (one process for the stateless
 requests, one more per handshake version asked for; `close()` stops them all, with their
-kernels). `call_over_http` is one stateless tools/call to `mcp-variants serve --http`. Each
-answer is a `conformance.wire.RoundTrip`.
+kernels), in `serve_env`: nothing of this machine's Jupyter reaches it. `call_over_http` is one
+stateless tools/call to `mcp-variants serve --http`. Each answer is a `conformance.wire.RoundTrip`.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,18 @@ TIMEOUT_S = 120.0  # per request: launch_sandbox takes seconds; a call that hang
 
 def serve_command(root: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "mcp_variants", "serve", "--root", str(root), *extra]
+
+
+def serve_env(root: Path) -> dict[str, str]:
+    """This environment without what would make the server say something else on another machine: Jupyter's
+    folders are private ones beside `root` (`user/`), so no Jupyter server running here is discovered (their info
+    files are in the user's JUPYTER_RUNTIME_DIR: jupyter/discovery.py) and no user configuration or kernelspec is
+    read; no JUPYTER_* or MCP_VARIANTS_* variable (a token, --compat, a Jupyter URL) is passed on."""
+    user = root.parent / "user"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MCP_VARIANTS_"))}
+    env.update(JUPYTER_CONFIG_DIR=str(user / "config"), JUPYTER_DATA_DIR=str(user / "data"),
+               JUPYTER_RUNTIME_DIR=str(user / "runtime"))
+    return env
 
 
 def tool_call(tool: str, arguments: dict[str, Any], outputs: list[dict[str, str]] | None = None) -> dict[str, Any]:
@@ -43,7 +56,7 @@ class Recorder(StdioTarget):
     measurements count; a request that got no answer raises TargetError (saying why)."""
 
     def __init__(self, root: Path) -> None:
-        super().__init__(serve_command(root), timeout=TIMEOUT_S)
+        super().__init__(serve_command(root), env=serve_env(root), timeout=TIMEOUT_S)
 
     def request(self, method: str, params: dict[str, Any] | None = None, *, version: str = V,
                 extensions: dict[str, Any] | None = None) -> RoundTrip:
@@ -70,6 +83,6 @@ def call_over_http(root: Path, tool: str, arguments: dict[str, Any], outputs: li
     here: the endpoint's URL and the round trip (status, headers, the request headers sent; `message`
     raises TargetError when no answer came)."""
     port = free_port()
-    with ServerProcess(serve_command(root, "--http", "--port", str(port)), port).start(), \
+    with ServerProcess(serve_command(root, "--http", "--port", str(port)), port, env=serve_env(root)).start(), \
             HttpTarget(f"http://{LOOPBACK}:{port}/mcp", timeout=TIMEOUT_S) as target:
         return target.url, target.exchange(V, None, "tools/call", tool_call(tool, arguments, outputs))

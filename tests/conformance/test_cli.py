@@ -56,6 +56,28 @@ def test_our_server_passes_with_configured_calls(tmp_path: Path) -> None:
     assert "2 scenarios: 2 pass" in done.stdout
 
 
+@pytest.mark.parametrize("defaults", [True, False], ids=["defaults", "no-default-calls"])
+def test_every_read_only_tool_our_server_lets_the_suite_call_unasked_succeeds(tmp_path: Path, defaults: bool) -> None:
+    """--all-tools calls every read-only tool whose inputSchema admits {} with {}: on our server each such call
+    succeeds (docs/choices.md, "A read-only tool that admits {} answers it"). read_cell and read_notebook once
+    admitted {} and failed it, with no cell or notebook named."""
+    card = tmp_path / "card.json"
+    done = check("--server-cmd", shlex.join(serve_command(tmp_path)), "--kind", "server", "--all-tools", "-q",
+                 "--scorecard", str(card), *([] if defaults else ["--no-default-calls"]))
+    scorecard = json.loads(card.read_text())
+    assert scorecard["totals"]["fail"] == 0, done.stdout[-3000:]
+    called = {t["name"]: t for t in scorecard["tools"] if t["called"]}
+    assert {"list_files", "list_notebooks", "list_variables"} <= called.keys(), called.keys()
+    assert all(not t["failed"] for t in called.values()), called
+    needs = {t["name"]: t["why"] for t in scorecard["tools"] if t["name"] in ("read_cell", "read_notebook")}
+    assert all(why.startswith("needs arguments") for why in needs.values()), needs
+    if defaults:
+        assert done.returncode == 0, done.stdout[-3000:]
+    else:  # without execute_code's default nothing the suite may call shows user media
+        assert done.returncode == EXIT_INCOMPLETE, done.stdout[-3000:]
+        assert [u["id"] for u in scorecard["verdict"]["unexercised"]] == ["plan-04-user-media"]
+
+
 def test_the_everything_example_is_ok_and_lists_what_does_not_apply(tmp_path: Path) -> None:
     """examples/everything.py (the official suite's fixture server on mcp_variants.sdk) with no configured calls:
     its read-only tools are called unasked. It has no MCP Apps view, so the scenarios about the ui variant and the

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_variants.processes import LOOPBACK, free_port
 from support.envs import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,9 +60,18 @@ def test_the_guides_show_their_examples_as_the_files_are(page: str) -> None:
     assert not stale, f"{page} does not show {stale} as they are: paste each file whole into its ```python block"
 
 
-def test_generated_docs_match_the_live_server() -> None:
+def test_generated_docs_match_the_live_server(tmp_path: Path) -> None:
+    """Whatever this machine runs and sets: here a Jupyter server that serves / (its info file, as jupyter-server
+    writes it into JUPYTER_RUNTIME_DIR, naming a running process: this one) and --compat in the environment. The
+    generator's server sees neither (scripts/docsgen/recording.py, `serve_env`); seeing them, it answered through
+    that server, or listed the other server's inputSchemas."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    info = {"url": f"http://{LOOPBACK}:{free_port()}/", "root_dir": "/", "pid": os.getpid(), "token": "t", "version": "2.0.0"}
+    (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps(info))
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "MCP_VARIANTS_COMPAT": "jupyter-mcp-server"}
     run = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_docs.py"), "--check"], cwd=REPO, check=False,
-                         capture_output=True, text=True, timeout=540)
+                         capture_output=True, text=True, timeout=540, env=env)
     assert run.returncode == 0, f"{run.stdout[-12000:]}\n{run.stderr[-4000:]}"
 
 

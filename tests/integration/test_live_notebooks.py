@@ -144,7 +144,8 @@ def test_legacy_clients_get_the_same_notebook(jupyterlab: JupyterServerProcess, 
     server = CheckedClient.serve(tmp_path, "--jupyter-url", jupyterlab.url, "--jupyter-token", jupyterlab.token,
                                  stateless=False, reaper=reaper)
     try:
-        for tool, arguments in [("use_notebook", {"notebook": "legacy.ipynb"}), ("read_notebook", {}), ("read_cell", {"cell_index": 0}),
+        for tool, arguments in [("use_notebook", {"notebook": "legacy.ipynb"}), ("read_notebook", {"notebook": "legacy.ipynb"}),
+                                ("read_cell", {"cell_index": 0}),
                                 ("execute_cell", {"cell_id": "legacy-1"}), ("insert_cell", {"source": "y = 2"})]:
             result = server.call(tool, arguments).result
             assert not result.get("isError"), (tool, result)

@@ -403,9 +403,9 @@ def test_legacy_connection_has_a_default_notebook(legacy: CheckedClient, root: P
     assert ids(read_valid(root / "legacy.ipynb")) == [cell_id]
     assert result[AS] == {"kind": "cell.insert", "result": result[AC][0]["text"]}
 
-    result = legacy.call("read_notebook", {})
+    result = legacy.call("read_notebook", {"notebook": "legacy.ipynb"})
     assert result[AS]["items"][0]["ID"] == cell_id and result[AS]["count"] == 1
-    result = legacy.call("read_cell", {"cell_id": cell_id})
+    result = legacy.call("read_cell", {"cell_id": cell_id})  # no notebook: the default
     assert result[AS]["kind"] == "cell.read" and result[AS]["source"] == "print('legacy')"
 
     result = legacy.call("list_notebooks", {})
@@ -415,7 +415,7 @@ def test_legacy_connection_has_a_default_notebook(legacy: CheckedClient, root: P
 
     result = legacy.call("unuse_notebook", {})
     assert "no longer this client's default" in result[AC][0]["text"]
-    result = legacy.call("read_notebook", {})
+    result = legacy.call("read_cell", {"cell_id": cell_id})
     assert result.is_error and "use_notebook" in result[AC][0]["text"]
     result = legacy.call("delete_cell", {"notebook": "legacy.ipynb", "cell_index": 5})
     assert result.is_error and "out of range" in result[AC][0]["text"]

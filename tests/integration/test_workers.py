@@ -109,8 +109,8 @@ def test_use_notebook_is_a_default_of_one_worker_s_session(server: JupyterServer
     write_notebook(server.root / "mine.ipynb", [code("1")])
     first, second = (CheckedClient.http(w.http.url, stateless=False) for w in workers)
     assert not first.call("use_notebook", {"notebook": "mine.ipynb"}).is_error
-    assert not first.call("read_notebook", {}).is_error, "the default, on the worker that has the session"
-    elsewhere = second.call("read_notebook", {})
+    assert not first.call("read_cell", {"cell_index": 0}).is_error, "the default, on the worker that has the session"
+    elsewhere = second.call("read_cell", {"cell_index": 0})
     assert elsewhere.is_error and "use_notebook" in text_of(elsewhere[AC])
 
 

@@ -263,3 +263,13 @@ def test_the_patch_parser_reads_what_it_applies(tmp_path: Path) -> None:
     assert (tmp_path / "m.py").read_text() == "a\nb\nC\n"
     with pytest.raises(PatchDoesNotApply, match="does not match"):
         apply_patch("--- a/m.py\n+++ b/m.py\n@@ -1,1 +1,1 @@\n-x\n+y\n", tmp_path)
+
+
+def test_the_page_quotes_the_patch_as_it_is() -> None:
+    """docs/sdk-change.md gives the patch's size; counted here from the file, so the page follows the patch."""
+    files = parse_patch(PATCH.read_text())
+    body = PATCH.read_text().split("\n--- ", 1)[1].splitlines()  # what follows the prose
+    added = sum(1 for line in body if line.startswith("+") and not line.startswith("+++ "))
+    removed = sum(1 for line in body if line.startswith("-") and not line.startswith("--- "))
+    page = re.sub(r"\s+", " ", (Path(__file__).resolve().parents[2] / "docs" / "sdk-change.md").read_text())
+    assert f"({added} added lines, {removed} removed, in {len(files)} files)" in page, (added, removed, len(files))
