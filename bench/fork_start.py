@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .record import REPO
+from .roundtrip import waited_children_cpu_seconds
 from .startup import first_answer
 
 SUPPORT = REPO / "tests" / "support"
@@ -48,13 +49,6 @@ def fork_server() -> Iterator[tuple[str, int]]:
             process.stdout.close()
 
 
-def _children_cpu_seconds(pid: int) -> float:
-    """The CPU seconds of `pid`'s children it has waited for (Linux /proc: cutime + cstime)."""
-    raw = Path(f"/proc/{pid}/stat").read_text()
-    fields = raw[raw.rindex(")") + 2:].split()
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
-
-
 def _own_children_cpu_seconds() -> float:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
@@ -63,10 +57,12 @@ def _own_children_cpu_seconds() -> float:
 def start(command: list[str], root: Path, fork_server_pid: int | None = None) -> tuple[float, float]:
     """One start of `command` to its first answer, then its end: (wall ms to the answer, CPU ms of the start and
     that answer and the exit, the fork's included)."""
-    cpu = _own_children_cpu_seconds() + (_children_cpu_seconds(fork_server_pid) if fork_server_pid else 0.0)
+    def spent() -> float:
+        return _own_children_cpu_seconds() + (waited_children_cpu_seconds(fork_server_pid) if fork_server_pid else 0.0)
+
+    before = spent()
     elapsed, _ = first_answer(command, root)
-    used = _own_children_cpu_seconds() + (_children_cpu_seconds(fork_server_pid) if fork_server_pid else 0.0) - cpu
-    return elapsed * 1000, used * 1000
+    return elapsed * 1000, (spent() - before) * 1000
 
 
 def commands(root: Path, socket: str) -> dict[str, list[str]]:

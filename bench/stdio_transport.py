@@ -18,25 +18,17 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from mcp_variants.client.stdio import envelope
 
 from .record import REPO
-from .roundtrip import StdioServer
+from .roundtrip import StdioServer, process_cpu_seconds
 
 VERSION = "2025-11-25"
 UNBRIDGED = "2026-12-01"
 WARMUP = 20
 CONTESTANTS = {"ours": (["--ours"], VERSION), "sdk": ([], VERSION), f"ours {UNBRIDGED}": (["--ours"], UNBRIDGED)}
-
-
-def _process_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process, every thread's (Linux /proc)."""
-    raw = Path(f"/proc/{pid}/stat").read_text()
-    fields = raw[raw.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def served_calls(contestant: str, calls: int) -> dict[str, Any]:
@@ -52,9 +44,9 @@ def served_calls(contestant: str, calls: int) -> dict[str, Any]:
             params["_meta"] = envelope(version)  # the stateless envelope: no handshake
         for _ in range(WARMUP):
             server.request("tools/call", params)
-        cpu = _process_cpu_seconds(server.pid)
+        cpu = process_cpu_seconds(server.pid)
         wall = [server.request("tools/call", params)[0] * 1000 for _ in range(calls)]
-        cpu_ms = (_process_cpu_seconds(server.pid) - cpu) * 1000 / calls
+        cpu_ms = (process_cpu_seconds(server.pid) - cpu) * 1000 / calls
     finally:
         server.stop()
     return {"wall_ms": wall, "cpu_ms_per_call": cpu_ms}
