@@ -1,10 +1,13 @@
 """The floor of the start-up benchmark: the MCP SDK's own MCPServer with one trivial tool on stdio, and
-nothing of this project.
+nothing of this project. With --ours, the same server on this project's stdio transport (`mcp_variants.sdk.run`),
+the other contestant of bench/tricks.py's `stdio` row.
 
-    python -m bench.floor_stdio
+    python -m bench.floor_stdio [--ours]
 """
 
 from __future__ import annotations
+
+import sys
 
 from mcp.server.mcpserver import MCPServer
 
@@ -18,4 +21,9 @@ def echo(text: str = "ok") -> str:
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    if "--ours" in sys.argv[1:]:
+        from mcp_variants.sdk import run  # imported only here: the floor itself imports nothing of this project
+
+        run(mcp, "stdio")
+    else:
+        mcp.run("stdio")

@@ -238,6 +238,24 @@ def cpu_busy(since: tuple[float, float] | None, until: tuple[float, float] | Non
     return round((until[0] - since[0]) / (until[1] - since[1]), 3)
 
 
+def _stat_fields(pid: int | str) -> list[str]:
+    """/proc/PID/stat's fields after the command's name (which may hold spaces): field 3 (state) first."""
+    raw = Path(f"/proc/{pid}/stat").read_text()
+    return raw[raw.rindex(")") + 2:].split()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process, every thread's (Linux /proc)."""
+    fields = _stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waited_children_cpu_seconds(pid: int) -> float:
+    """The CPU seconds of the children `pid` has waited for (Linux /proc: cutime + cstime)."""
+    fields = _stat_fields(pid)
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
 def tree_cpu_seconds(root_pid: int | None = None) -> float | None:
     """CPU seconds (user + system) used so far by a process and all its descendants (Linux /proc)."""
     root_pid = root_pid or os.getpid()
@@ -250,10 +268,9 @@ def tree_cpu_seconds(root_pid: int | None = None) -> float | None:
         return None
     for entry in entries:
         try:
-            raw = Path(f"/proc/{entry}/stat").read_text()
+            fields = _stat_fields(entry)
         except OSError:
             continue
-        fields = raw[raw.rindex(")") + 2:].split()
         parents[int(entry)] = int(fields[1])
         used[int(entry)] = (int(fields[11]) + int(fields[12])) / ticks
     total, stack = 0.0, [root_pid]

@@ -74,7 +74,7 @@ def parts(args: argparse.Namespace) -> dict[str, Part]:
         "sizes": Part(sizes.run, sizes.format_report),
         "notebook_size": Part(lambda: notebook_size.run(tuple(int(n) for n in args.notebook_sizes.split(",")), args.notebook_calls),
                               notebook_size.format_report),
-        "tricks": Part(lambda: tricks.run(rounds=1, calls=4) if args.smoke else tricks.run(), tricks.format_report),
+        "tricks": Part(lambda: tricks.run(rounds=1, calls=4, stdio_calls=20) if args.smoke else tricks.run(), tricks.format_report),
         "live": Part(lambda: live.run(calls=args.live_calls, page_calls=args.page_calls, wait_quiet=quiet, cold_rounds=args.cold_rounds),
                      live.format_report),
         "throughput": Part(lambda: throughput.run(args.throughput_seconds, args.throughput_rounds, wait_quiet=quiet),

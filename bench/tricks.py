@@ -10,9 +10,14 @@
            `serve` leaves it: the CPU of a fresh process up to a built server. Not done, as it buys nothing
            measurable (most of start-up's objects are made by the imports before `serve` runs); the row would show if that changed
   iri      a fresh process's `import jsonschema` with iri_checker.without_iri_checker() first, against without
+  stdio    our stdio transport (sdk/_stdio.py) against the SDK's own stdio_server, the same MCPServer with one trivial
+           tool at 2025-11-25: wall time per tools/call round trip over pipes, and the server's CPU per call
+           (bench.stdio_transport). The 2026-12-01 path has no SDK contestant: the SDK refuses that version
+  fork     the test suite's fork server (tests/support/forkserver.py) against an exec: `serve --embedded` from spawn
+           to its first tools/list answer, wall and CPU (bench.fork_start)
 
 Each fresh-process row starts its contestants in a shuffled order every round; the in-process rows alternate
-them call by call. Run alone: python -m bench.tricks [--rounds N] [--calls N] [--json] [--record]
+them call by call. Run alone: python -m bench.tricks [--rounds N] [--calls N] [--stdio-calls N] [--json] [--record]
 (--record writes bench/results/<UTC date>-<short sha>-tricks.json and tricks-latest.json; `python -m bench` runs it too)
 """
 
@@ -35,13 +40,14 @@ import orjson
 
 from mcp_variants.jupyter.notebook_json import encode, thaw
 
-from . import cli
+from . import cli, fork_start, stdio_transport
 from .notebook_size import notebook
 from .record import REPO, record_part
 from .stats import summarize
 
 CELLS = 5_000
 THREADS = 4
+STDIO_CALLS = 500  # tools/call round trips per server process, each contestant
 
 # A process built as `serve` builds one (server/cli.py), to the point where serving would start; then what
 # `served` measures there. argv: the root, "off"|"on" (the collector while building), "frozen"|"not", calls.
@@ -141,8 +147,14 @@ def _row(name: str, what: str, unit: str, trick: list[float], plain: list[float]
             "ratio": round(with_trick["median"] / without["median"], 3) if without["median"] else None}
 
 
-def run(rounds: int = 8, calls: int = 40) -> dict[str, Any]:
-    """Every row; `rounds` fresh processes per contestant, `calls` calls per contestant in process."""
+def _alone(name: str, what: str, unit: str, figures: list[float], label: str) -> dict[str, Any]:
+    """A row with one contestant: what a path costs where nothing else serves it."""
+    return {"name": name, "what": what, "unit": unit, "contestants": {label: summarize(figures)}, "ratio": None}
+
+
+def run(rounds: int = 8, calls: int = 40, stdio_calls: int = STDIO_CALLS) -> dict[str, Any]:
+    """Every row; `rounds` fresh processes per contestant, `calls` calls per contestant in process, `stdio_calls`
+    round trips per stdio server."""
     document = notebook(CELLS)
     document["cells"][CELLS // 2]["source"] = "an edited cell\n"
     plain_json = lambda: (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode()  # noqa: E731
@@ -151,12 +163,19 @@ def run(rounds: int = 8, calls: int = 40) -> dict[str, Any]:
 
     started: dict[tuple[str, str], list[dict[str, Any]]] = {("on", "frozen"): [], ("off", "frozen"): [], ("on", "not"): []}
     imports: dict[str, list[float]] = {"without": [], "with": []}
-    with tempfile.TemporaryDirectory() as folder:
+    stdio: dict[str, list[dict[str, Any]]] = {name: [] for name in stdio_transport.CONTESTANTS}
+    starts: dict[str, list[tuple[float, float]]] = {"fork": [], "exec": []}
+    with tempfile.TemporaryDirectory() as folder, fork_start.fork_server() as (socket, fork_server_pid):
+        ways = fork_start.commands(Path(folder), socket)
         for _ in range(rounds):
             for contestant in random.sample(list(started), len(started)):
                 started[contestant].append(_started(Path(folder), *contestant, calls))
             for how in random.sample(list(imports), 2):
                 imports[how].append(_imported(how))
+            for name in random.sample(list(stdio), len(stdio)):
+                stdio[name].append(stdio_transport.served_calls(name, stdio_calls))
+            for way in random.sample(list(starts), 2):
+                starts[way].append(fork_start.start(ways[way], Path(folder), fork_server_pid if way == "fork" else None))
     serve = started[("on", "frozen")]  # as `serve` starts
     ms = 1000.0
     rows = [
@@ -174,23 +193,38 @@ def run(rounds: int = 8, calls: int = 40) -> dict[str, Any]:
              [r["start_cpu_s"] * ms for r in serve], ("collector off", "collector on")),
         _row("iri", "a process importing jsonschema", "ms", [s * ms for s in imports["without"]],
              [s * ms for s in imports["with"]], ("no iri checkers", "iri checkers")),
+        _row("stdio", f"a tools/call round trip over pipes at {stdio_transport.VERSION}", "wall ms",
+             [t for r in stdio["ours"] for t in r["wall_ms"]], [t for r in stdio["sdk"] for t in r["wall_ms"]],
+             ("ours", "the SDK's")),
+        _row("stdio cpu", "the server's CPU per call (per process)", "ms", [r["cpu_ms_per_call"] for r in stdio["ours"]],
+             [r["cpu_ms_per_call"] for r in stdio["sdk"]], ("ours", "the SDK's")),
+        _alone("stdio 12-01", f"the same at {stdio_transport.UNBRIDGED}: the SDK refuses that version", "wall ms",
+               [t for r in stdio[f"ours {stdio_transport.UNBRIDGED}"] for t in r["wall_ms"]], "ours"),
+        _alone("cpu 12-01", f"the server's CPU per call at {stdio_transport.UNBRIDGED} (per process)", "ms",
+               [r["cpu_ms_per_call"] for r in stdio[f"ours {stdio_transport.UNBRIDGED}"]], "ours"),
+        _row("fork", "serve --embedded from spawn to its first tools/list answer", "wall ms", [w for w, _ in starts["fork"]],
+             [w for w, _ in starts["exec"]], ("fork", "exec")),
+        _row("fork cpu", "that start's CPU (the stand-in's and the fork's, or the exec's)", "ms",
+             [c for _, c in starts["fork"]], [c for _, c in starts["exec"]], ("fork", "exec")),
     ]
-    return {"rounds": rounds, "calls": calls, "cells": CELLS, "threads": THREADS, "rows": rows,
+    return {"rounds": rounds, "calls": calls, "stdio_calls": stdio_calls, "cells": CELLS, "threads": THREADS, "rows": rows,
             "collector_on_after_thaws": all(r["collector_on_after"] for runs in started.values() for r in runs),
             "loadavg": [round(x, 2) for x in os.getloadavg()]}
 
 
 def format_report(report: dict[str, Any]) -> str:
     def cell(contestant: str, figures: dict[str, float], unit: str) -> str:
-        return f"{contestant} {figures['median']:.2f} ({figures['min']:.2f}) {unit}"
+        return f"{contestant} {figures['median']:.2f} / {figures['p90']:.2f} ({figures['min']:.2f}) {unit}"
 
     rows = []
     for row in report["rows"]:
-        (trick, a), (plain, b) = row["contestants"].items()
-        rows.append((row["name"], cell(trick, a, row["unit"]), cell(plain, b, row["unit"]), row["ratio"], row["what"]))
+        (trick, a), *plain = row["contestants"].items()
+        without = cell(*plain[0], row["unit"]) if plain else "(none)"
+        rows.append((row["name"], cell(trick, a, row["unit"]), without, row["ratio"], row["what"]))
     return "\n".join([f"Tricks against the plain code (fresh processes: {report['rounds']} each; in process: {report['calls']} calls each; "
-                      f"load average {report['loadavg'][0]}); CPU ms, median (min)", "",
-                      *cli.table([("row", "<9"), ("with the trick", "<40"), ("without", "<40"), ("ratio", ">6.2f"), ("what", "<")], rows),
+                      f"stdio: {report['stdio_calls']} calls a process; load average {report['loadavg'][0]}); "
+                      "CPU ms unless wall, median / p90 (min)", "",
+                      *cli.table([("row", "<11"), ("with the trick", "<46"), ("without", "<46"), ("ratio", ">6.2f"), ("what", "<")], rows),
                       f"collector on after every thaw: {report['collector_on_after_thaws']}"])
 
 
@@ -198,9 +232,11 @@ def main() -> None:
     parser = cli.parser(__doc__, prog="python -m bench.tricks")
     parser.add_argument("--rounds", type=int, default=8, help="fresh processes per contestant (default 8)")
     parser.add_argument("--calls", type=int, default=40, help="calls per contestant in process (default 40)")
+    parser.add_argument("--stdio-calls", type=int, default=STDIO_CALLS,
+                        help=f"tools/call round trips per stdio server (default {STDIO_CALLS})")
     parser.add_argument("--record", action="store_true", help="also write it under bench/results/ (with the machine and commit)")
     args = parser.parse_args()
-    report = run(args.rounds, args.calls)
+    report = run(args.rounds, args.calls, args.stdio_calls)
     cli.show(report, format_report, args.json)
     if args.record:
         print(f"recorded {record_part('tricks', report).relative_to(REPO)}")

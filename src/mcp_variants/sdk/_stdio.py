@@ -1,8 +1,8 @@
 """stdio on the event loop: this process's stdin and stdout, framed and checked.
 
 The SDK's stdio_server reads and writes through anyio.wrap_file, so every line and every flush
-goes through a worker thread: about a quarter of a millisecond per call, most of our overhead
-over a raw kernel round trip (docs/performance.md). Here stdin and stdout are event-loop pipes
+goes through a worker thread, the largest part of our overhead over a raw kernel round trip
+(bench/tricks.py, rows stdio, measures this transport against that one; docs/performance.md). Here stdin and stdout are event-loop pipes
 (or, for a regular file, which a loop cannot watch, plain reads and writes: a file never blocks
 for long). Like the SDK, we keep the real descriptors for the protocol and point fd 0 at
 /dev/null and fd 1 at stderr while serving, so a stray print, or a kernel that inherits our
