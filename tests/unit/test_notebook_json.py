@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import sys
 import threading
 from typing import Any
 
@@ -204,3 +205,21 @@ def test_thaw_leaves_the_collector_as_it_found_it() -> None:
     for thread in threads:
         thread.join()
     assert gc.isenabled(), "thaws in threads at once turn it back on"
+
+
+def test_thaws_interleaved_in_threads_never_leave_the_collector_off() -> None:
+    """A thaw that began while another held the collector off, and ends after it, must not keep it off for good."""
+    small = orjson.dumps({"cells": [{"source": "x"}]})
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads between any two bytecodes: the interleavings that leave it off
+    try:
+        for _ in range(2_000):
+            threads = [threading.Thread(target=lambda: [thaw(small) for _ in range(5)]) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert gc.isenabled(), "the collector was left off"
+    finally:
+        sys.setswitchinterval(interval)
+        gc.enable()

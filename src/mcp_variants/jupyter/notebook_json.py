@@ -20,6 +20,7 @@ import itertools
 import json
 import operator
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,17 +204,38 @@ def snapshot(value: Any) -> bytes | None:
     return frozen if orjson.loads(frozen) == value else None
 
 
+class _CollectorHold:
+    """The collector held off while any thaw runs, in any thread: the first hold turns it off, the last one turns it
+    back on if it was on when the first began. Counted under a lock: with each thaw reading `gc.isenabled()` for
+    itself, a thaw that began inside another's hold and ended after it turned the collector off for good."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._holds = 0
+        self._was_enabled = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._holds == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._holds += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._holds -= 1
+            if self._holds == 0 and self._was_enabled:
+                gc.enable()
+
+
+_COLLECTOR_HOLD = _CollectorHold()
+
+
 def thaw(frozen: bytes) -> Any:
     """A fresh copy of what `snapshot` froze, made with the collector held off (bench/tricks.py, rows thaw): the
     copy has no cycles, and the collections its many new containers set off would scan every other copy that
-    calls in flight hold. The hold is the process's: a thaw turns the collector back on only if it was on when
-    that thaw began, so thaws in any threads leave it as they found it (one may end another's hold early: slower,
-    never wrong). Code that turns the collector off for good must not do so while a thaw may be in flight, or
-    that thaw turns it on again; nothing else in this server turns it off."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    calls in flight hold. The hold is the process's (`_CollectorHold`): thaws in any threads leave the collector as
+    the first of them found it. Code that turns the collector off for good must not do so while a thaw may be in
+    flight, or the last thaw turns it on again; nothing else in this server turns it off."""
+    with _COLLECTOR_HOLD:
         return orjson.loads(frozen)
-    finally:
-        if enabled:
-            gc.enable()
