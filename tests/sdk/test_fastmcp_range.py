@@ -1,11 +1,13 @@
-"""The lower end of the FastMCP range mcp_variants.fastmcp supports (`fastmcp>=4.1.4,<=4.1.6`), on the wire: the
-sample server of test_fastmcp_wire.py (which runs the upper end, the project's own environment) in an environment
-with FastMCP 4.1.4, the one fastmcp-tasks 4.1.4 requires (test_fastmcp_tasks.py shares it), with this checkout's
-src/ on the path."""
+"""The FastMCP range mcp_variants.fastmcp supports (the `[fastmcp]` extra, `fastmcp>=4.1.4,<=4.2.3`), both ends: the
+upper end is the project's own environment (the `test` extra's pin), where test_fastmcp_*.py run; the lower end on the
+wire here, the sample server of test_fastmcp_wire.py in an environment with FastMCP 4.1.4, the one fastmcp-tasks 4.1.4
+requires (test_fastmcp_tasks.py shares it), with this checkout's src/ on the path."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,11 +23,18 @@ from .test_fastmcp_tasks import REQUIREMENTS, SRC
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(900)]
 
 SERVER = Path(__file__).with_name("fastmcp_sample_server.py")
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def test_the_range_ends_are_the_versions_tested() -> None:
+    extras = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
+    (requirement,) = extras["fastmcp"]
+    assert requirement.removeprefix("fastmcp") == f">=4.1.4,<={importlib.metadata.version('fastmcp')}"
+    assert "fastmcp==4.1.4" in REQUIREMENTS
 
 
 @pytest.fixture(scope="module")
 def target() -> Iterator[StdioTarget]:
-    assert "fastmcp==4.1.4" in REQUIREMENTS  # the range's lower end
     python = cached_venv("fastmcp-tasks", REQUIREMENTS) / "bin" / "python"
     with StdioTarget([str(python), str(SERVER)], env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=90) as running:
         yield running

@@ -1,6 +1,6 @@
 """The one private name of FastMCP this package reads: a FastMCP server's low-level `Server`.
 
-FastMCP 4.1.6 keeps its low-level server (the SDK's `Server`, FastMCP's `LowLevelServer`) in `FastMCP._mcp_server` and
+FastMCP (4.1.4 to 4.2.3) keeps its low-level server (the SDK's `Server`, FastMCP's `LowLevelServer`) in `FastMCP._mcp_server` and
 has no public way to reach it; its own in-memory client transport reads the same attribute. Two things need it:
 
 - stdio behind the 2026-12-01 bridge: `FastMCP.run_stdio_async` opens the SDK's `stdio_server()` itself and takes no
