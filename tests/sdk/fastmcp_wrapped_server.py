@@ -1,8 +1,10 @@
 """A FastMCP server whose tools return values FastMCP wraps as `{"result": ...}` (an int, a list, a str) beside ones
 it does not (a model, a dict): `plain` serves them as `@mcp.tool` on FastMCP's own `run()`, `migrated` as
 `@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli` (the rest of the arguments go to it),
-`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit."""
+`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit. And a tool that raises, with
+FastMCP's `mask_error_details` as the environment's MASK_ERROR_DETAILS says ("1": masked)."""
 
+import os
 import sys
 
 from fastmcp import FastMCP
@@ -16,7 +18,7 @@ class Point(BaseModel):
     y: int
 
 
-mcp = FastMCP("wrapped", version="1.0.0")
+mcp = FastMCP("wrapped", version="1.0.0", mask_error_details=os.environ.get("MASK_ERROR_DETAILS") == "1")
 MODE = sys.argv[1]
 tool = mcp.tool if MODE == "plain" else Variants(mcp).legacy_tool(structured="assistant")
 
@@ -49,6 +51,12 @@ def point(x: int) -> Point:
 def tally(key: str) -> dict[str, int]:
     """One key counted once."""
     return {key: 1}
+
+
+@tool
+def ship(order: str) -> int:
+    """The shipment number of an order."""
+    raise ValueError(f"no shipment {order}")
 
 
 if __name__ == "__main__":

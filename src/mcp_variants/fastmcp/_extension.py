@@ -96,6 +96,7 @@ class Variants(ServerExtension):
         self._served = frozenset(served_extensions) | {UI_EXTENSION}  # MCP Apps: FastMCP serves it on every server
         self._told_unbridged = False
         self._runners: dict[str, Callable[..., Any]] = {}  # what FastMCP runs for each of our tools
+        self._legacy: set[str] = set()  # tools migrated by legacy_tool: their crashes read as FastMCP words them
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
 
@@ -167,6 +168,7 @@ class Variants(ServerExtension):
         variants beside them."""
 
         def decorator(fn: _Fn) -> _Fn:
+            self._legacy.add(tool_kwargs.get("name") or fn.__name__)
             return self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
 
         return decorator
@@ -180,7 +182,7 @@ class Variants(ServerExtension):
             call = _CURRENT.get()
             if call is None or call.name != name:  # called in process, not through the interceptor
                 call = ToolCall(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
-            outcome = await _outcome(name, fn, is_async, kwargs)
+            outcome = await _outcome(name, fn, is_async, kwargs, legacy=name in self._legacy)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: FastMCP answers it
             call.result = with_wrap_mark(self.tools_by_name.project(name, call.selectors, call.era, outcome),
@@ -209,8 +211,10 @@ class Variants(ServerExtension):
         except (FastMCPValidationError, FastMCPToolError) as exc:
             if call.result is not None:
                 raise
-            # FastMCP refused the arguments, or ended the call (its timeout), before the tool answered: in the outputs.
-            kind = ErrorKind.INVALID_ARGUMENTS if isinstance(exc, FastMCPValidationError) else ErrorKind.TOOL_ERROR
+            # FastMCP refused the arguments, ended the call (its timeout), or worded a migrated tool's crash (its
+            # "Error calling tool 'NAME': ...", masked or not) before the tool answered: in the outputs, in its words.
+            kind = (ErrorKind.INVALID_ARGUMENTS if isinstance(exc, FastMCPValidationError)
+                    else ErrorKind.INTERNAL if _crashed(exc) else ErrorKind.TOOL_ERROR)
             call.result = self.tools_by_name.project(params.name, selectors, era,
                                                      Outcome(failure=ToolError(kind, str(exc) or type(exc).__name__)))
         finally:
@@ -258,8 +262,9 @@ def _wire(result: dict[str, Any]) -> ToolResult | CallToolResult:
     return ToolResult.from_mcp_result(wire)
 
 
-async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any]) -> Outcome:
-    """The tool's return value, or its failure as the outputs carry it."""
+async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: dict[str, Any], legacy: bool) -> Outcome:
+    """The tool's return value, or its failure as the outputs carry it. A migrated (`legacy`) tool's crash is raised on
+    to FastMCP, which words it as it words a plain `@mcp.tool`'s (its `mask_error_details` applied) and logs it."""
     try:
         value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
     except ToolError as exc:
@@ -269,6 +274,13 @@ async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: di
     except FastMCPError as exc:  # FastMCP's ToolError, ValidationError, ...: its message is meant for the client
         return Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, str(exc)))
     except Exception:
+        if legacy:
+            raise
         logger.exception("tool %s raised", name)
         return Outcome(failure=internal_failure(name))
     return Outcome(value=value)
+
+
+def _crashed(exc: FastMCPToolError) -> bool:
+    """Whether FastMCP made this ToolError of a tool's own exception (neither FastMCP's nor a protocol error)."""
+    return exc.__cause__ is not None and not isinstance(exc.__cause__, FastMCPError | MCPError)
