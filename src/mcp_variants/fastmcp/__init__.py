@@ -19,15 +19,18 @@ An existing `@mcp.tool` migrates in one line: `@variants.legacy_tool(structured=
 docs/guides/fastmcp.md has the guide; docs/fastmcp-change.md what FastMCP would need to make this smaller.
 """
 
-from ..sdk import ErrorKind, Results, ToolError, ToolErrorKind, VariantSpec, variant
+from ..sdk import DeclarationError, ErrorKind, HttpLimits, Results, SelectorName, ToolError, ToolErrorKind, VariantSpec, variant
 from ._extension import IDENTIFIER, Variants
 from ._migrate import legacy_variants
 from ._serve import cli, http_app, run, serve_http, serve_stdio
 
 __all__ = [
     "IDENTIFIER",
+    "DeclarationError",
     "ErrorKind",
+    "HttpLimits",
     "Results",
+    "SelectorName",
     "ToolError",
     "ToolErrorKind",
     "VariantSpec",
