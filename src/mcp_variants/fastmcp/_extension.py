@@ -19,6 +19,8 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
 - tools/list and server/discover: the SDK-level middleware (`_lowlevel.py` reads FastMCP's low-level server to add it)
   adds each tool's `outputVariants` or its legacy `outputSchema`, and 2026-12-01 among discover's versions; it also
   hands a tools/call's raw params to the interceptor (FastMCP's typed params drop `requestedOutputs`).
+- FastMCP's own tools on the same server (a plain `@mcp.tool`) are served at 2026-12-01 as if migrated with
+  `legacy_tool()` (_plain.py): listed with their variants, their calls' `requestedOutputs` checked and answered.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
 from ..sdk._declare import projectors_for
-from ..sdk._extension import ToolCall, with_variants
+from ..sdk._extension import ToolCall, listed_entry, with_variants
 from ..sdk._migrate import StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
 from ..sdk._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
@@ -62,6 +64,7 @@ from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
 from ._lowlevel import lowlevel_server
 from ._migrate import legacy_variants, with_wrap_mark
+from ._plain import PlainTools
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +100,7 @@ class Variants(ServerExtension):
         self._told_unbridged = False
         self._runners: dict[str, Callable[..., Any]] = {}  # what FastMCP runs for each of our tools
         self._legacy: set[str] = set()  # tools migrated by legacy_tool: their crashes read as FastMCP words them
+        self._plain = PlainTools()  # FastMCP's own tools on this server, as 2026-12-01 sees them
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
 
@@ -196,8 +200,10 @@ class Variants(ServerExtension):
     async def intercept_tool_call(self, params: CallToolRequestParams, context: Context,
                                   call_next: ToolCallContinuation) -> ToolResult | BaseModel:
         request = _REQUEST.get()
-        if params.name not in self.tools_by_name or request is None:
+        if request is None:
             return await call_next()
+        if params.name not in self.tools_by_name:
+            return await self._plain_call(params.name, request, call_next)
         era = request_era(request)
         try:
             selectors = self.tools_by_name.select(params.name, request.params or {}, era,
@@ -213,15 +219,35 @@ class Variants(ServerExtension):
                 raise
             # FastMCP refused the arguments, ended the call (its timeout), or worded a migrated tool's crash (its
             # "Error calling tool 'NAME': ...", masked or not) before the tool answered: in the outputs, in its words.
-            kind = (ErrorKind.INVALID_ARGUMENTS if isinstance(exc, FastMCPValidationError)
-                    else ErrorKind.INTERNAL if _crashed(exc) else ErrorKind.TOOL_ERROR)
-            call.result = self.tools_by_name.project(params.name, selectors, era,
-                                                     Outcome(failure=ToolError(kind, str(exc) or type(exc).__name__)))
+            call.result = self.tools_by_name.project(params.name, selectors, era, Outcome(failure=_failure(exc)))
         finally:
             _CURRENT.reset(token)
         if call.result is None:
             return answered  # not a result of the tool's: FastMCP's own (input_required, a task, ...)
         return _wire(finish(request, "tools/call", era, call.result))
+
+    async def _plain_call(self, name: str, request: ServerRequestContext[Any, Any],
+                          call_next: ToolCallContinuation) -> ToolResult | BaseModel:
+        """A call of one of FastMCP's own tools: as FastMCP answers it before 2026-12-01; at 2026-12-01 its
+        requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (_plain.py)."""
+        era = request_era(request)
+        served = await self.server.get_tool(name) if not era.is_legacy else None
+        if served is None:
+            return await call_next()
+        tools = self._plain.tools(name, served.parameters, served.output_schema)
+        try:
+            selectors = tools.select(name, request.params or {}, era, negotiated_extensions(request, self._served))
+        except ProtocolError as exc:
+            raise MCPError(exc.code, exc.message, exc.data) from None
+        try:
+            answered = await call_next()
+        except (FastMCPValidationError, FastMCPToolError) as exc:
+            outcome = Outcome(failure=_failure(exc))
+        else:
+            if not isinstance(answered, ToolResult):
+                return answered  # not the tool's result: FastMCP's own (input_required, a task, ...)
+            outcome = Outcome(value=answered)
+        return _wire(finish(request, "tools/call", era, tools.project(name, selectors, era, outcome)))
 
     async def _sdk_middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """The SDK's `ServerMiddleware`, on FastMCP's low-level server: a tools/call's raw request for the interceptor;
@@ -233,11 +259,23 @@ class Variants(ServerExtension):
             finally:
                 _REQUEST.reset(token)
         result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
+        if ctx.method == "tools/list" and isinstance(result, dict) and not request_era(ctx).is_legacy:
+            result["tools"] = [self._plain_entry(ctx, entry) for entry in result["tools"]]
         if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
             # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
             # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
             result["tools"] = serialize_server_result("tools/list", ctx.protocol_version, result)["tools"]
         return result
+
+
+    def _plain_entry(self, ctx: ServerRequestContext[Any, Any], entry: dict[str, Any]) -> dict[str, Any]:
+        """A 2026-12-01 listing's entry: ours as it is, one of FastMCP's own tools with its variants (_plain.py)."""
+        name = entry.get("name")
+        if not isinstance(name, str) or name in self.tools_by_name:
+            return entry
+        tools = self._plain.tools(name, entry.get("inputSchema") or {"type": "object"}, entry.get("outputSchema"))
+        (ours,) = tools.entries(request_era(ctx), negotiated_extensions(ctx, self._served))
+        return listed_entry(entry, ours)
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:
@@ -281,6 +319,10 @@ async def _outcome(name: str, fn: Callable[..., Any], is_async: bool, kwargs: di
     return Outcome(value=value)
 
 
-def _crashed(exc: FastMCPToolError) -> bool:
-    """Whether FastMCP made this ToolError of a tool's own exception (neither FastMCP's nor a protocol error)."""
-    return exc.__cause__ is not None and not isinstance(exc.__cause__, FastMCPError | MCPError)
+def _failure(exc: FastMCPValidationError | FastMCPToolError) -> ToolError:
+    """FastMCP's answer to a call that failed before a tool of ours answered, in FastMCP's words: arguments it refused;
+    a tool's own exception it worded (`Error calling tool 'NAME': ...`, masked or not); else its ToolError."""
+    if isinstance(exc, FastMCPValidationError):
+        return ToolError(ErrorKind.INVALID_ARGUMENTS, str(exc) or type(exc).__name__)
+    crashed = exc.__cause__ is not None and not isinstance(exc.__cause__, FastMCPError | MCPError)
+    return ToolError(ErrorKind.INTERNAL if crashed else ErrorKind.TOOL_ERROR, str(exc) or type(exc).__name__)
