@@ -56,7 +56,9 @@ def test_tools_list_has_the_variants_at_2026_12_01_beside_fastmcps_own_entry(tar
     assert add["outputVariants"][1]["schema"]["properties"]["total"]["type"] == "integer"  # Sum, from pydantic
     assert "outputSchema" not in add
     assert add["inputSchema"]["required"] == ["a", "b"] and "ctx" not in add["inputSchema"]["properties"]  # FastMCP's
-    assert "outputSchema" in tools["plain"] and "outputVariants" not in tools["plain"]  # FastMCP's own tool, as it was
+    plain = tools["plain"]  # FastMCP's own tool, as if migrated with legacy_tool() (test_fastmcp_plain_tools.py)
+    assert "outputSchema" not in plain
+    assert [(v["audience"], v["format"]) for v in plain["outputVariants"]] == [("assistant", "content"), ("assistant", "structured")]
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28"])
