@@ -56,6 +56,8 @@ def test_the_lower_end_lists_variants_and_answers_the_requested_outputs(target: 
     assert result["outputs"][0]["structuredContent"] == {"total": 5}
     ticket = call(target, "close_ticket", {"id": 7}, ["programmatic/structured"])
     assert ticket["outputs"][0]["structuredContent"] == {"id": 7, "assignee": None, "closedBy": None}
+    plain = call(target, "plain", {"x": 2}, ["assistant/structured"])  # FastMCP's own tool, at 2026-12-01
+    assert plain["outputs"] == [{"audience": "assistant", "format": "structured", "structuredContent": {"result": 4}}]
     failed = call(target, "fail", {"how": "ours"}, ["programmatic/structured"])
     assert failed["isError"] is True and failed["outputs"][0]["structuredContent"]["error"]["type"] == "not-found"
     discover = target.exchange("2026-07-28", None, "server/discover", {}).result
