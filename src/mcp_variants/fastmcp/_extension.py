@@ -42,7 +42,7 @@ from fastmcp.exceptions import ToolError as FastMCPToolError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.context import Context
 from fastmcp.server.extensions import ServerExtension, ToolCallContinuation
-from fastmcp.tools import Tool, ToolResult
+from fastmcp.tools import InputRequiredToolResult, Tool, ToolResult
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
@@ -244,7 +244,7 @@ class Variants(ServerExtension):
         except (FastMCPValidationError, FastMCPToolError) as exc:
             outcome = Outcome(failure=_failure(exc))
         else:
-            if not isinstance(answered, ToolResult):
+            if not isinstance(answered, ToolResult) or isinstance(answered, InputRequiredToolResult):
                 return answered  # not the tool's result: FastMCP's own (input_required, a task, ...)
             outcome = Outcome(value=answered)
         return _wire(finish(request, "tools/call", era, tools.project(name, selectors, era, outcome)))
