@@ -1,6 +1,6 @@
 """fastmcp-tasks beside mcp_variants.fastmcp, on the wire: what combines and what does not (docs/guides/fastmcp.md).
 
-fastmcp-tasks 4.1.4 (its latest) requires fastmcp-slim==4.1.4, so it cannot be installed beside FastMCP 4.1.6:
+fastmcp-tasks 4.1.4 (its latest) requires fastmcp-slim==4.1.4, so it cannot be installed beside FastMCP 4.2.3 (the project's):
 the server runs in an environment of its own (FastMCP 4.1.4, fastmcp-tasks, Docket on its in-memory backend)
 with this checkout's src/ on the path."""
 
