@@ -1,10 +1,11 @@
 """A FastMCP server migrated one tool at a time: `count` migrated with `legacy_tool`, the rest plain `@mcp.tool`
-(`double` with an outputSchema, `note` without one, `broken` raising). `mixed` serves it on
+(`double` with an outputSchema, `note` without one, `broken` raising, `ask` a round of the multi-round flow). `mixed` serves it on
 `mcp_variants.fastmcp.cli`; `plain` serves every tool as `@mcp.tool` on FastMCP's own `run()`, as before migrating."""
 
 import sys
 
 from fastmcp import FastMCP
+from mcp_types import InputRequiredResult
 
 from mcp_variants.fastmcp import Variants, cli
 
@@ -35,6 +36,12 @@ def note(text: str):  # type: ignore[no-untyped-def]  # no return annotation: Fa
 def broken(n: int) -> int:
     """Always fails."""
     raise ValueError(f"no {n}")
+
+
+@mcp.tool
+def ask() -> InputRequiredResult:
+    """Asks the client again, with state to echo."""
+    return InputRequiredResult(request_state="asked")
 
 
 if __name__ == "__main__":

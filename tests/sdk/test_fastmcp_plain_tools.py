@@ -40,7 +40,7 @@ def call(target: StdioTarget, name: str, requested: list[dict[str, str]] | None 
 def test_every_tool_is_listed_with_its_variants_at_2026_12_01(mixed: StdioTarget) -> None:
     tools = {t["name"]: t for t in mixed.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
     legacy = {t["name"]: t for t in mixed.exchange("2025-11-25", None, "tools/list", {}).result["tools"]}
-    assert set(tools) == set(CALLS)
+    assert set(tools) == {*CALLS, "ask"}
     for name, tool in tools.items():
         assert "outputSchema" not in tool, name
         assert [(v["audience"], v["format"]) for v in tool["outputVariants"]][0] == ("assistant", "content")
@@ -70,6 +70,12 @@ def test_a_plain_tools_failure_is_an_error_output_in_fastmcps_words(mixed: Stdio
     assert result["isError"] is True
     assert result["outputs"][0]["content"] == [{"type": "text", "text": "Error calling tool 'broken': no 3"}]
     assert result["outputs"][1]["structuredContent"]["error"]["type"] == "internal"
+
+
+def test_a_plain_tools_round_of_the_multi_round_flow_stays_fastmcps(mixed: StdioTarget) -> None:
+    result = mixed.exchange(OUTPUTS_VERSION, None, "tools/call", {"name": "ask", "arguments": {}}).result
+    assert result["resultType"] == "input_required" and result["requestState"]
+    assert "outputs" not in result and "isError" not in result
 
 
 @pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2026-07-28"])
