@@ -60,6 +60,19 @@ def test_the_guides_show_their_examples_as_the_files_are(page: str) -> None:
     assert not stale, f"{page} does not show {stale} as they are: paste each file whole into its ```python block"
 
 
+def test_the_first_servers_call_script_prints_the_outputs_it_asks_for(tmp_path: Path) -> None:
+    """first-server.md's `call.py`, run as the page says (beside world_clock.py), against the real example server."""
+    text = (REPO / "docs/guides/first-server.md").read_text()
+    script = text.split("## 4. Call it yourself", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "world_clock.py").write_text((REPO / "examples/world_clock.py").read_text())
+    (tmp_path / "call.py").write_text(script.replace('"python"', repr(sys.executable)))
+    done = subprocess.run([sys.executable, "call.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines] == ["programmatic/structured", "user/structured"], done.stdout
+    assert "'zone': 'Europe/Paris'" in lines[0] and "'title':" in lines[1]
+
+
 def test_generated_docs_match_the_live_server(tmp_path: Path) -> None:
     """Whatever this machine runs and sets: here a Jupyter server that serves / (its info file, as jupyter-server
     writes it into JUPYTER_RUNTIME_DIR, naming a running process: this one) and --compat in the environment. The
