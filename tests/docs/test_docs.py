@@ -10,6 +10,7 @@ still say what the server says.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import os
@@ -71,6 +72,15 @@ def test_the_first_servers_call_script_prints_the_outputs_it_asks_for(tmp_path: 
     lines = done.stdout.splitlines()
     assert [line.split(" ", 1)[0] for line in lines] == ["programmatic/structured", "user/structured"], done.stdout
     assert "'zone': 'Europe/Paris'" in lines[0] and "'title':" in lines[1]
+
+
+@pytest.mark.parametrize("module", ["mcp_variants.sdk", "mcp_variants.sdk.lowlevel", "mcp_variants.sdk.tasks"])
+def test_the_module_table_names_every_public_name(module: str) -> None:
+    """python-servers.md's *The API, in three modules*: a name a module exports is one a reader looks up there."""
+    text = (REPO / "docs/guides/python-servers.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith(f"| `{module}` |"))
+    missing = [name for name in importlib.import_module(module).__all__ if f"`{name}`" not in row]
+    assert not missing, f"python-servers.md's row for {module} does not name {missing}"
 
 
 def test_generated_docs_match_the_live_server(tmp_path: Path) -> None:
