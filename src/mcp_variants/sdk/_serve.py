@@ -196,16 +196,18 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     takes requests. `argv`: the arguments to read (default `sys.argv[1:]`); a server with flags of its own parses
     them first (`parse_known_args`) and hands the rest here."""
     import argparse
+    import os
     import sys
 
-    from ._http import InsecureBinding, check_binding
+    from ._http import TOKEN_VARIABLE, InsecureBinding, check_binding
 
     name = lowlevel_server(server).name
     parser = argparse.ArgumentParser(description=f"the MCP server {name}, with SEP-3279 output variants")
     parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on with --http [default 127.0.0.1]")
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on with --http [default 8000]")
-    parser.add_argument("--token", default=None, help="bearer token every HTTP request must carry")
+    parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE) or None,
+                        help=f"bearer token every HTTP request must carry [default ${TOKEN_VARIABLE}, else none]")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
     args = parser.parse_args(argv)
