@@ -27,6 +27,7 @@ not applicable; one that a listed tool fits but the suite may not call is skippe
 | lacksCore | the tool must leave some core combination undeclared |
 | preferAppOnly | prefer tools whose `_meta.ui.visibility` is `["app"]` |
 | errorCall | use the configured failing calls (`--error-call`) instead |
+| oneTool | run with the best fitting tool only, even when several are named (a scenario comparing two calls of a tool needs one whose answer does not change; `--all-tools` still runs every one) |
 
 It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
 `{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
@@ -261,12 +262,14 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
     raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
 
 
-def bindings_to_run(found: list[dict[str, Any]], *, all_tools: bool) -> list[dict[str, Any]]:
-    """The bindings (bind_all's, best first) a scenario runs with: all of them with `--all-tools`; else every one of a
-    tool named with `--call` / `--error-call`, so that each named tool is exercised by every scenario it fits; else
-    the first."""
+def bindings_to_run(spec: Mapping[str, Any], found: list[dict[str, Any]], *, all_tools: bool) -> list[dict[str, Any]]:
+    """The bindings (bind_all's for `spec`, best first) a scenario runs with: all of them with `--all-tools`; else every
+    one of a tool named with `--call` / `--error-call`, so that each named tool is exercised by every scenario it
+    fits; else (or for a `oneTool` spec) the first."""
     if all_tools:
         return found
+    if spec.get("oneTool"):
+        return found[:1]
     return [f for f in found if f["named"]] or found[:1]
 
 

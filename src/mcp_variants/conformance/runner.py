@@ -199,7 +199,8 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
         if vector.get("bind", {}).get("apps"):
             choices = list(bind_apps(vector["bind"]["apps"], discovery.listings))
         elif vector.get("bind", {}).get("tool"):
-            choices = list(bindings_to_run(bind_all(vector["bind"]["tool"], discovery.listings, config.calls), all_tools=config.all_tools))
+            spec = vector["bind"]["tool"]
+            choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools))
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
