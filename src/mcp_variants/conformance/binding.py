@@ -27,7 +27,7 @@ not applicable; one that a listed tool fits but the suite may not call is skippe
 | lacksCore | the tool must leave some core combination undeclared |
 | preferAppOnly | prefer tools whose `_meta.ui.visibility` is `["app"]` |
 | errorCall | use the configured failing calls (`--error-call`) instead |
-| oneTool | run with the best fitting tool only, even when several are named (a scenario comparing two calls of a tool needs one whose answer does not change; `--all-tools` still runs every one) |
+| oneTool | run with the best fitting tool only, even when several are named (two calls of one tool compared) |
 
 It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
 `{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
