@@ -87,9 +87,9 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
     """The summary's lines about the tools."""
     if not report:
         return []
-    missed = uncalled(report)
-    lines = [f"tools ({len(report)} listed; every one called):" if not missed else
-             f"tools ({len(report)} listed; {len(report) - len(missed)} called, {len(missed)} NOT called, so nothing in this run "
+    missed, listed = uncalled(report), _listed_count(report)
+    lines = [f"tools ({listed} listed; every one called):" if not missed else
+             f"tools ({listed} listed; {listed - len(missed)} called, {len(missed)} NOT called, so nothing in this run "
              "checks their results):"]
     for entry in report:
         if not entry["called"]:
@@ -110,9 +110,6 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-
-
-
 def uncalled(report: Sequence[Mapping[str, Any]]) -> list[str]:
     """The listed tools no scenario called."""
     return [e["name"] for e in report if not e["called"] and e.get("listed", True)]
@@ -125,5 +122,10 @@ def qualified_ok(report: Sequence[Mapping[str, Any]]) -> str:
     if not missed:
         return "OK"
     shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
-    return (f"OK for the {len(report) - len(missed)} of {len(report)} listed tools the suite called; not called, so not checked: "
+    listed = _listed_count(report)
+    return (f"OK for the {listed - len(missed)} of {listed} listed tools the suite called; not called, so not checked: "
             f"{shown} (--all-tools, and --call TOOL=JSON for each tool that is not read-only, check them)")
+
+
+def _listed_count(report: Sequence[Mapping[str, Any]]) -> int:
+    return sum(1 for e in report if e.get("listed", True))
