@@ -355,8 +355,10 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
         with ThreadPoolExecutor(2) as pool:
             runs = [pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": cell})
                     for server, cell in zip(servers, ("left", "right"), strict=True)]
+            # The runs hold until the release file: a long wait costs a passing run nothing, and each server's first call
+            # (its room, the notebook's session, a kernel) takes long on a loaded machine.
             marks = [page.wait(f"(arg) => {{ const marks = ({MARKS})(arg); return marks.length ? marks : null; }}", [name, index],
-                               timeout=30) for index in (0, 1)]
+                               timeout=120) for index in (0, 1)]
             page.screenshot(SHOTS / "two-agents.png")
             assert not any(run.done() for run in runs), "both seen while they run"
             assert marks[0][0] != marks[1][0], marks

@@ -144,6 +144,38 @@ def test_request_shape_at_2026_12_01() -> None:
     assert "requestedOutputs" not in second  # omitted: the fallback
 
 
+def test_outputs_are_taken_as_text_wire_objects_or_selectors() -> None:
+    """`"audience/format"`, the wire's own `{"audience", "format"}` and a Selector ask for the same bytes; the
+    result's outputs are found by the same spellings."""
+    server = FakeServer()
+    s = session(server)
+    results = [
+        s.call("crafted", {}, ["programmatic/structured", f"{UI}/structured"]),
+        s.call("crafted", {}, [sel("programmatic", "structured"), sel(UI, "structured")]),
+        s.call("crafted", {}, [PROGRAMMATIC_STRUCTURED, UI_STRUCTURED]),
+    ]
+    assert [c["requestedOutputs"] for c in server.calls] == [[sel("programmatic", "structured"), sel(UI, "structured")]] * 3
+    assert {r.output("programmatic/structured").value == r.output(PROGRAMMATIC_STRUCTURED).value for r in results} == {True}
+
+
+@pytest.mark.parametrize(
+    "outputs, needle",
+    [
+        (["programmatic/structure"], "not 'programmatic/structure'"),
+        ([{"audience": "user"}], "audience/format"),
+        ([42], "not 42"),
+        ("programmatic/structured", "a list of selectors"),
+        ({"audience": "user", "format": "content"}, "a list of selectors"),
+    ],
+)
+def test_an_output_written_otherwise_is_refused_before_sending(outputs: Any, needle: str) -> None:
+    server = FakeServer()
+    s = session(server)
+    with pytest.raises(SelectionError, match=needle):
+        s.call("crafted", {}, outputs)
+    assert server.calls == []
+
+
 # ---- requestedOutputs never at older versions ---------------------------------------------------
 
 

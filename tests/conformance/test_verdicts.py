@@ -89,6 +89,55 @@ def test_with_all_tools_the_summary_says_which_tool_was_not_called_and_why() -> 
     assert "  list_notes: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout
 
 
+CALL_BOTH = ["--call", 'count={"x": 1}', "--call", 'total={"x": 1}']
+
+
+@pytest.mark.parametrize("all_tools", [False, True], ids=["named", "all-tools"])
+def test_every_tool_named_with_call_is_checked_and_a_broken_one_fails(tmp_path: Path, all_tools: bool) -> None:
+    """servers/hidden_bug.py: `total` breaks its schema, `count` (listed first) fits every scenario `total` fits. Named
+    with --call, `total` runs every scenario it fits, and fails them with the server's message, at every version it
+    was called. It once said OK: each scenario ran with `count` alone, and `total` was "not called"."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, "--server-cmd", server("hidden_bug"), "--kind", "server", "-q", "--scorecard", str(card), *CALL_BOTH,
+                *(["--all-tools"] if all_tools else [])])
+    assert done.returncode == 1, done.stdout + done.stderr
+    message = "isError: true: total ran, but its result does not match the output schema it declares"
+    assert f"step call (total at 2026-12-01): the call this scenario needs failed: {message}" in done.stdout, done.stdout[-3000:]
+    assert "\nFAIL: " in done.stdout and "\nOK" not in done.stdout
+    tools = {t["name"]: t for t in json.loads(card.read_text())["tools"]}
+    assert tools["total"]["called"] and message in tools["total"]["failed"]["2026-12-01"], tools["total"]
+    assert tools["total"]["succeeded"] == ["2026-12-01", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    assert tools["count"]["called"] and not tools["count"]["failed"], tools["count"]
+    scenarios = {r["id"]: r for r in json.loads(card.read_text())["scenarios"]}
+    assert scenarios["must-structured-outputs-valid"]["evidence"]["tools"] == {"count": "pass", "total": "fail"}
+
+
+def test_a_server_whose_every_named_tool_is_good_is_ok_and_an_unnamed_one_is_said_unchecked(tmp_path: Path) -> None:
+    """Only `count` named: OK (exit 0), but the closing line says it is OK for 1 of the 2 tools and names `total` as not
+    checked; no bare OK that reads as "every tool checked"."""
+    done = run([*CHECK, "--server-cmd", server("hidden_bug"), "--kind", "server", "-q", "--call", 'count={"x": 1}'])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tools (2 listed; 1 called, 1 NOT called, so nothing in this run checks their results):" in done.stdout
+    assert "  total: not called: not annotated readOnlyHint: true, so the suite does not call it unasked; " \
+           "pass --call 'total=JSON' to include it" in done.stdout, done.stdout[-3000:]
+    assert "\nOK for the 1 of 2 listed tools the suite called; not called, so not checked: total (--all-tools" in done.stdout
+    assert "\nOK\n" not in done.stdout
+
+
+def test_the_error_scenario_without_an_error_call_says_that_is_what_it_lacks(tmp_path: Path) -> None:
+    """Every tool declares assistant/content: what the error scenario lacks is --error-call, and it says so, with an
+    example made from the tool's required arguments (it once said it "needs a tool that declares assistant/content")."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, "--server-cmd", server("hidden_bug"), "--kind", "server", "--only", "should-error-outputs-per-selector",
+                "--scorecard", str(card), *CALL_BOTH])
+    [result] = json.loads(card.read_text())["scenarios"]
+    assert result["status"] == "skip" and result.get("applicable", True), result
+    assert result["reason"].startswith("no --error-call was given: the scenario needs a call that fails as a tool error "
+                                       "(isError: true), --error-call TOOL=JSON"), result["reason"]
+    assert "e.g. --error-call 'count={\"x\": …}'" in result["need"] and "count, total fit" in result["need"], result["need"]
+    assert result["reason"] in done.stdout
+
+
 def test_checks_json_reports_a_failure_under_the_rule_it_breaks(tmp_path: Path) -> None:
     """A structured output that breaks its schema (broken/schema_break.py) fails plan-02 under
     server-validates-each-structured-output alone, with its own message; the scenario's other ids pass."""

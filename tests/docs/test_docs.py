@@ -10,6 +10,7 @@ still say what the server says.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import os
@@ -58,6 +59,28 @@ def test_the_guides_show_their_examples_as_the_files_are(page: str) -> None:
     text = (REPO / page).read_text()
     stale = [example for example in SHOWN_WHOLE[page] if f"```python\n{(REPO / example).read_text()}```" not in text]
     assert not stale, f"{page} does not show {stale} as they are: paste each file whole into its ```python block"
+
+
+def test_the_first_servers_call_script_prints_the_outputs_it_asks_for(tmp_path: Path) -> None:
+    """first-server.md's `call.py`, run as the page says (beside world_clock.py), against the real example server."""
+    text = (REPO / "docs/guides/first-server.md").read_text()
+    script = text.split("## 4. Call it yourself", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "world_clock.py").write_text((REPO / "examples/world_clock.py").read_text())
+    (tmp_path / "call.py").write_text(script.replace('"python"', repr(sys.executable)))
+    done = subprocess.run([sys.executable, "call.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines] == ["programmatic/structured", "user/structured"], done.stdout
+    assert "'zone': 'Europe/Paris'" in lines[0] and "'title':" in lines[1]
+
+
+@pytest.mark.parametrize("module", ["mcp_variants.sdk", "mcp_variants.sdk.lowlevel", "mcp_variants.sdk.tasks"])
+def test_the_module_table_names_every_public_name(module: str) -> None:
+    """python-servers.md's *The API, in three modules*: a name a module exports is one a reader looks up there."""
+    text = (REPO / "docs/guides/python-servers.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith(f"| `{module}` |"))
+    missing = [name for name in importlib.import_module(module).__all__ if f"`{name}`" not in row]
+    assert not missing, f"python-servers.md's row for {module} does not name {missing}"
 
 
 def test_generated_docs_match_the_live_server(tmp_path: Path) -> None:

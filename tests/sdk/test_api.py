@@ -19,6 +19,7 @@ from mcp_variants.protocol.versions import OUTPUTS_VERSION
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
 SERVER = Path(__file__).with_name("sample_server.py")
+OWN_FLAGS = Path(__file__).with_name("own_flags_server.py")
 
 
 @pytest.fixture(scope="module")
@@ -151,6 +152,43 @@ def test_a_server_without_the_middleware_gets_it_from_cli() -> None:
         listed = {t["name"]: t for t in mended.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
         assert "outputVariants" in listed["lazy"], listed["lazy"]
         assert "1 + 2 = 3" in json.dumps(call(mended, "lazy", {"a": 1, "b": 2}).result)
+
+
+def test_a_server_passes_its_own_flags_and_cli_says_its_defaults_url_and_reads_the_token_variable() -> None:
+    """python-servers.md, *Run it*: `--db` is the server's, the rest `cli`'s; `--help` names the default port; the
+    HTTP server says its URL on stderr once it takes requests, and that URL answers only with $MCP_VARIANTS_TOKEN."""
+    import os
+
+    import httpx
+
+    from mcp_variants.processes import free_port
+
+    helped = subprocess.run([sys.executable, str(OWN_FLAGS), "--db", "x.sqlite", "--help"], capture_output=True, text=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert helped.returncode == 0 and "[default 8000]" in helped.stdout, helped.stdout + helped.stderr
+    with StdioTarget([sys.executable, str(OWN_FLAGS), "--db", "x.sqlite"], timeout=30) as own:
+        assert outputs(call(own, "database", {})) == {"assistant/content": [{"type": "text", "text": "x.sqlite"}]}
+    port = free_port()
+    server = subprocess.Popen([sys.executable, str(OWN_FLAGS), "--db", "y.sqlite", "--http", "--port", str(port)],
+                              stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "MCP_VARIANTS_TOKEN": "from-the-environment"})
+    try:
+        assert server.stderr is not None
+        # After the SDK's own log lines; the module's timeout bounds the wait.
+        said = next(line for line in server.stderr if "serving MCP" in line)
+        assert said == f"own-flags: serving MCP at http://127.0.0.1:{port}/mcp\n", said
+        discover = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}
+        headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28",
+                   "Mcp-Method": "server/discover"}
+        url = said.rsplit(" ", 1)[1].strip()
+        assert httpx.post(url, json=discover, timeout=30, headers=headers).status_code == 401
+        answered = httpx.post(url, json=discover, timeout=30,
+                              headers={**headers, "Authorization": "Bearer from-the-environment"})
+        assert answered.status_code == 200 and OUTPUTS_VERSION in answered.text, answered.text
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def test_a_server_without_the_middleware_run_by_the_sdk_says_so_on_its_first_call() -> None:

@@ -142,6 +142,20 @@ def test_the_migrated_tool_answers_old_clients_as_before(version: str) -> None:
     assert before[1][1]["isError"] is True and before[1][1]["content"][0]["text"].startswith("Error executing tool text_stats: ")
 
 
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
+def test_an_old_request_with_requested_outputs_is_refused_once_migrated(version: str) -> None:
+    """python-servers.md's migration table: `requestedOutputs` at an older version (a client's mistake) was ignored
+    by the plain server and is -32602 `requestedOutputs-not-in-this-version` once migrated (docs/reference/errors.md)."""
+    params = {"name": "text_stats", "arguments": {"text": "a b"}, "requestedOutputs": [{"audience": "assistant", "format": "content"}]}
+    answers = {}
+    for script in ("before.py", "after.py"):
+        with StdioTarget([sys.executable, str(EXAMPLES / "migration" / script)], timeout=30) as target:
+            answers[script] = target.exchange(version, None, "tools/call", params).message
+    assert answers["before.py"]["result"]["isError"] is False
+    error = answers["after.py"]["error"]
+    assert error["code"] == -32602 and error["data"]["reason"] == "requestedOutputs-not-in-this-version", error
+
+
 def test_the_migration_changes_at_most_15_lines_and_the_new_server_is_at_most_40() -> None:
     before = (EXAMPLES / "migration" / "before.py").read_text().splitlines()
     after = (EXAMPLES / "migration" / "after.py").read_text().splitlines()

@@ -21,7 +21,7 @@ from mcp_types import (
     SetLevelRequestParams,
 )
 
-from mcp_variants.sdk import DeclarationError, Results, Variants, View, variant
+from mcp_variants.sdk import DeclarationError, ErrorKind, Results, ToolError, Variants, View, variant
 from mcp_variants.sdk.lowlevel import lowlevel_server
 
 STRICT = {
@@ -136,13 +136,15 @@ def test_lowlevel_server_takes_the_methods_mcpserver_does_not_serve() -> None:
     assert levels == ["warning"] and capabilities.logging is not None
 
 
-def test_a_tool_declared_after_the_server_is_made_is_refused() -> None:
-    variants = Variants()
+def test_a_tool_with_a_new_view_declared_after_the_server_is_made_is_refused() -> None:
+    """A tool declared later is added when the server is served (tests/sdk/test_partial_migration.py); a new view's
+    page cannot be: MCPServer has read the Apps' resources."""
+    variants = Variants(apps=Apps())
     MCPServer("late", extensions=[variants], middleware=[variants.middleware])
-    with pytest.raises(DeclarationError, match="declared after the server was made"):
-        @variants.tool("assistant/content")
-        def late() -> str:
-            return "never listed"
+    with pytest.raises(DeclarationError, match="this view's would never be served"):
+        @variants.tool("assistant/content", UI_DATA, view=PAGE)
+        def late() -> Results:
+            return Results({"assistant/content": "never listed", "io.modelcontextprotocol/ui/structured": {}})
 
 
 UI_DATA = variant("io.modelcontextprotocol/ui/structured", {"type": "object"})
@@ -183,6 +185,16 @@ def test_a_misspelt_audience_is_refused_naming_the_one_meant() -> None:
         variant("programmatic", {"type": "object"})  # type: ignore[arg-type]
 
 
+def test_a_misspelt_format_is_refused_naming_the_one_meant() -> None:
+    with pytest.raises(DeclarationError, match=r"'user/structered' names no format: did you mean user/structured\?"):
+        variant("user/structered", {"type": "object"})  # type: ignore[arg-type]
+
+
+def test_a_toolerror_message_is_text() -> None:
+    with pytest.raises(TypeError, match="a ToolError's message is the text the model and the person read"):
+        ToolError(ErrorKind.CONFLICT, 42)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("listed_too", [False, True])
 def test_variants_applies_the_apps_it_was_given(listed_too: bool) -> None:
     """`Variants(apps=apps)` registers the views' pages and the Apps' own tools; listing the Apps as well is harmless."""
@@ -208,3 +220,15 @@ def test_variants_applies_the_apps_it_was_given(listed_too: bool) -> None:
 
     uris, names = anyio.run(main)
     assert uris == {"ui://unit/other.html", "ui://unit/page.html"} and names == {"apps_own", "shown"}
+
+
+def test_a_legacy_tool_without_an_output_schema_cannot_name_a_structured_audience() -> None:
+    """A `-> dict` tool: MCPServer lists no outputSchema for it, so there is nothing to declare as structured."""
+    variants = Variants()
+
+    def plain() -> dict:  # type: ignore[type-arg]
+        return {"a": 1}
+
+    with pytest.raises(DeclarationError, match=r"tool 'plain' .* it has none to declare as assistant/structured .*drop structured="):
+        variants.legacy_tool(structured="assistant")(plain)
+    variants.legacy_tool()(plain)  # its content only: as MCPServer served it

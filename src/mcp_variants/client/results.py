@@ -13,8 +13,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..protocol.types import FORMATS, Output, Selector
-from .errors import InvalidServerResponse
+from .errors import InvalidServerResponse, SelectionError
 from .tools import ToolIndex
+
+# What `call(..., outputs=[...])` takes for each requested output: the three ways one is written.
+SelectorLike = Selector | str | Mapping[str, Any]
+
+
+def as_selector(item: SelectorLike) -> Selector:
+    """A `Selector`, `"audience/format"` (the audience may hold a slash) or the wire's `{"audience", "format"}`."""
+    if isinstance(item, Selector):
+        return item
+    if isinstance(item, str):
+        audience, _, fmt = item.rpartition("/")
+        if audience and fmt in FORMATS:
+            return Selector(audience, fmt)
+    elif isinstance(item, Mapping) and (selector := Selector.from_wire(dict(item))) is not None:
+        return selector
+    raise SelectionError(
+        f"an output is asked for as 'audience/format' (e.g. 'programmatic/structured'), "
+        f'{{"audience": ..., "format": ...}} or a Selector, not {item!r}'
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +61,9 @@ class CallResult:
     def meta(self) -> Mapping[str, Any] | None:
         return self.raw.get("_meta")
 
-    def output(self, selector: Selector) -> Output:
+    def output(self, selector: SelectorLike) -> Output:
+        """The output for a selector, written as `call` takes one (`"programmatic/structured"`, ...)."""
+        selector = as_selector(selector)
         for output in self.outputs:
             if output.selector == selector:
                 return output

@@ -22,14 +22,13 @@ from typing import Any, Self
 from ..protocol.types import ASSISTANT_CONTENT, Selector
 from ..protocol.versions import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, SUPPORTED_VERSIONS, era_for
 from .errors import ClientError, InvalidServerResponse, SelectionError, ServerError
-from .results import CallResult, check_legacy, check_outputs
+from .results import CallResult, SelectorLike, as_selector, check_legacy, check_outputs
 from .stdio import envelope
 from .tools import ToolIndex, parse_listing
 from .transport import Routing, Transport, routing_for
 
 CLIENT_INFO: dict[str, str] = {"name": "mcp-variants-client", "version": "0.1.0"}
 MAX_LIST_PAGES = 100
-
 
 class ClientSession:
     """One protocol version, one set of client extensions, one transport."""
@@ -123,12 +122,14 @@ class ClientSession:
         self._tools = parse_listing(tools, self.era, self.negotiated)
         return self._tools
 
-    def selection(self, tool: str, outputs: Sequence[Selector] | None) -> tuple[Selector, ...] | None:
+    def selection(self, tool: str, outputs: Sequence[SelectorLike] | None) -> tuple[Selector, ...] | None:
         """Check a selection against the client MUSTs; None means send no `requestedOutputs`."""
         info = self.list_tools().get(tool)
         if outputs is None:
             return None
-        selectors = tuple(outputs)
+        if isinstance(outputs, (str, Mapping)):
+            raise SelectionError(f"outputs is a list of selectors, e.g. [{outputs!r}]; not {outputs!r} alone")
+        selectors = tuple(map(as_selector, outputs))
         if self.era.is_legacy:
             if selectors == (ASSISTANT_CONTENT,):
                 return None  # the legacy result already is the fallback: nothing to send
@@ -155,9 +156,10 @@ class ClientSession:
         return selectors
 
     def call(
-        self, tool: str, arguments: Mapping[str, Any] | None = None, outputs: Sequence[Selector] | None = None
+        self, tool: str, arguments: Mapping[str, Any] | None = None, outputs: Sequence[SelectorLike] | None = None
     ) -> CallResult:
-        """tools/call with an explicit selection (None: the assistant/content fallback)."""
+        """tools/call with an explicit selection (None: the assistant/content fallback): each output written
+        `"programmatic/structured"`, as the wire's `{"audience": ..., "format": ...}`, or as a `Selector`."""
         selectors = self.selection(tool, outputs)
         params: dict[str, Any] = {"name": tool, "arguments": dict(arguments or {})}
         if selectors is not None:

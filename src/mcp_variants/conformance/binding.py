@@ -1,8 +1,8 @@
-"""Choosing, per scenario, a tool of the server under test that can show the rule.
+"""Choosing, per scenario, the tools of the server under test that can show the rule.
 
 The suite knows nothing of the server's tools in advance. It lists them at 2026-12-01
 (without extensions, and with io.modelcontextprotocol/ui negotiated) and, for each
-scenario, picks the first tool that declares the variants the scenario needs and can be
+scenario, finds the tools that declare the variants the scenario needs and can be
 called. A tool can be called when
 
 1. the user configured its arguments (`--call TOOL=JSON`), or
@@ -12,7 +12,10 @@ called. A tool can be called when
 
 in that order of preference. A tool that may change something is never called unless it
 was configured (or is one of the defaults), so pointing the suite at a server cannot make
-it delete or launch anything by accident. A scenario no listed tool fits (none declares what it is about) is
+it delete or launch anything by accident. Which of the fitting tools a scenario runs with: `bindings_to_run`. Every
+tool named with `--call` / `--error-call` that fits runs it (a named tool is one the person wants checked: the
+suite once said OK about one it never called, because the scenarios preferred another); with none named, the
+first that fits; with `--all-tools`, every one. A scenario no listed tool fits (none declares what it is about) is
 not applicable; one that a listed tool fits but the suite may not call is skipped (not exercised), naming the
 `--call` / `--error-call` to pass. The binding spec (a vector's `bind.tool`) has these keys:
 
@@ -24,6 +27,7 @@ not applicable; one that a listed tool fits but the suite may not call is skippe
 | lacksCore | the tool must leave some core combination undeclared |
 | preferAppOnly | prefer tools whose `_meta.ui.visibility` is `["app"]` |
 | errorCall | use the configured failing calls (`--error-call`) instead |
+| oneTool | run with the best fitting tool only, even when several are named (two calls of one tool compared) |
 
 It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
 `{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
@@ -246,12 +250,27 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
         why = f"{tool['name']} ({source}{', App-only' if _app_only(tool) else ''})"
         if spec.get("preferAppOnly") and not _app_only(tool):
             why += "; no App-only tool (_meta.ui.visibility [\"app\"]) fits, so an App-enhanced one stands in"
-        found.append({"bindings": bindings, "why": why})
+        found.append({"bindings": bindings, "why": why, "named": source.startswith("--")})
     if found:
         return found
     if not any(isinstance(t, dict) and isinstance(t.get("name"), str) and _fit(t, {}, spec) is not None for t in tools):
         raise BindingSkip(f"no tool the server lists is what the scenario is about: {describe_need(spec)}", applicable=False)
+    if spec.get("errorCall"):  # every tool fits it: what is missing is the failing call, which only the person knows
+        given = "no --error-call was given" if not config.error_candidates() else "no --error-call names a tool that fits"
+        raise BindingSkip(f"{given}: the scenario needs a call that fails as a tool error (isError: true), --error-call TOOL=JSON, "
+                          f"of {describe_need(spec)}", need=need_for(spec, tools, config))
     raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
+
+
+def bindings_to_run(spec: Mapping[str, Any], found: list[dict[str, Any]], *, all_tools: bool) -> list[dict[str, Any]]:
+    """The bindings (bind_all's for `spec`, best first) a scenario runs with: all of them with `--all-tools`; else every
+    one of a tool named with `--call` / `--error-call`, so that each named tool is exercised by every scenario it
+    fits; else (or for a `oneTool` spec) the first."""
+    if all_tools:
+        return found
+    if spec.get("oneTool"):
+        return found[:1]
+    return [f for f in found if f["named"]] or found[:1]
 
 
 def need_for(spec: Mapping[str, Any], tools: list[dict[str, Any]], config: CallConfig) -> str:
@@ -267,5 +286,15 @@ def need_for(spec: Mapping[str, Any], tools: list[dict[str, Any]], config: CallC
         what = "with arguments that make it fail as a tool error, isError" if spec.get("errorCall") else "with arguments it succeeds with"
         why = ("the suite makes no failing call of its own" if spec.get("errorCall")
                else "the suite calls on its own only read-only tools that need no arguments")
-        return f"pass {examples} ({what}): {', '.join(t['name'] for t in fitting[:3])} fits, but {why}"
+        names = [t["name"] for t in fitting[:3]]
+        example = f", e.g. {option} '{names[0]}={argument_sketch(fitting[0])}'" if spec.get("errorCall") else ""
+        return f"pass {examples} ({what}{example}): {', '.join(names)} {'fits' if len(names) == 1 else 'fit'}, but {why}"
     return f"add {describe_need(spec)}; pass {option} TOOL=JSON unless it is read-only and needs no arguments"
+
+
+def argument_sketch(tool: Mapping[str, Any]) -> str:
+    """`{"a": …, "b": …}`: the tool's required arguments, the values left for the person to fill in."""
+    schema = tool.get("inputSchema")
+    required = schema.get("required") if isinstance(schema, dict) else None
+    names = [n for n in required if isinstance(n, str)] if isinstance(required, list) else []
+    return "{" + ", ".join(f'"{n}": …' for n in names) + "}"

@@ -47,11 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     target.add_argument("--cwd", type=Path, help="working folder for --server-cmd")
     calls = parser.add_argument_group("which tools to call")
     calls.add_argument("--call", action="append", type=_tool_args, default=[], metavar="TOOL=JSON",
-                       help="arguments with which TOOL succeeds; preferred over the built-in defaults (repeatable)")
+                       help="arguments with which TOOL succeeds; every scenario TOOL fits runs with it (repeatable: name each "
+                            "tool to check; one the suite may not call unasked is otherwise never called)")
     calls.add_argument("--error-call", action="append", type=_tool_args, default=[], metavar="TOOL=JSON",
-                       help="arguments with which TOOL fails as a tool error (isError), for the error scenario (repeatable)")
+                       help="arguments with which TOOL fails as a tool error (isError), for the error scenario, which "
+                            "runs with each (repeatable)")
     calls.add_argument("--all-tools", action="store_true",
-                       help="run each server scenario with every tool that fits it, not only the first (slower, more thorough)")
+                       help="run each server scenario with every tool that fits it and may be called (--call, or read-only "
+                            "and needing no arguments), not only the --call tools or the first (slower, more thorough)")
     calls.add_argument("--no-default-calls", action="store_true",
                        help="do not use the built-in defaults (list_files {}, list_kernels {}, execute_code print(1) / 1/0), which "
                             "are used only on this project's own server (serverInfo mcp-variants)")

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from .. import __version__
-from .binding import READ_ONLY_CHOICE, BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps
+from .binding import READ_ONLY_CHOICE, BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps, bindings_to_run
 from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
 from .scenarios import server_vectors
-from .tool_report import tool_lines, tool_report
+from .tool_report import qualified_ok, tool_lines, tool_report
 from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, status_mark, status_totals, totals_line, verdict_lines
 from .wire import RoundTrip, Target, TargetError, ext_key
 from .wire_schema import SchemaReport
@@ -199,8 +199,8 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
         if vector.get("bind", {}).get("apps"):
             choices = list(bind_apps(vector["bind"]["apps"], discovery.listings))
         elif vector.get("bind", {}).get("tool"):
-            found = bind_all(vector["bind"]["tool"], discovery.listings, config.calls)
-            choices = list(found if config.all_tools else found[:1])
+            spec = vector["bind"]["tool"]
+            choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools))
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
@@ -461,4 +461,7 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
     checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
     seconds = scorecard["durationMs"] / 1000
     head = totals_line(t) + f" in {seconds:.1f} s{checked}."
-    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *verdict_lines(scorecard["verdict"], problems, "check")])
+    closing = verdict_lines(scorecard["verdict"], problems, "check")
+    if closing[-1] == "OK":
+        closing[-1] = qualified_ok(scorecard.get("tools", []))
+    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *closing])

@@ -71,10 +71,10 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
 
 
 def _why_not(name: str, tool: Mapping[str, Any], chosen: Mapping[str, str], calls: CallConfig) -> str:
-    if name in calls.error_calls:
-        return "only its --error-call was configured, and no scenario that needs a failing call chose it"
+    if name in calls.calls or name in calls.error_calls:  # every scenario it fits runs with it (binding.bindings_to_run)
+        return "named with --call / --error-call, but no scenario this run ran fits it (--only leaves out those that would)"
     if name in chosen:
-        return (f"callable ({chosen[name]}), but each scenario chose another tool that fits; --all-tools runs every "
+        return (f"callable ({chosen[name]}), but each scenario ran with another tool that fits; --all-tools runs every "
                 "scenario with every fitting tool")
     if not read_only(tool):
         return f"not annotated readOnlyHint: true, so the suite does not call it unasked; pass --call '{name}=JSON' to include it"
@@ -87,7 +87,10 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
     """The summary's lines about the tools."""
     if not report:
         return []
-    lines = [f"tools ({len(report)} listed):"]
+    missed, listed = uncalled(report), _listed_count(report)
+    lines = [f"tools ({listed} listed; every one called):" if not missed else
+             f"tools ({listed} listed; {listed - len(missed)} called, {len(missed)} NOT called, so nothing in this run "
+             "checks their results):"]
     for entry in report:
         if not entry["called"]:
             lines.append(f"  {entry['name']}: not called: {entry['why']}")
@@ -107,4 +110,22 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+def uncalled(report: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The listed tools no scenario called."""
+    return [e["name"] for e in report if not e["called"] and e.get("listed", True)]
 
+
+def qualified_ok(report: Sequence[Mapping[str, Any]]) -> str:
+    """The summary's closing word when the verdict is OK: bare only when every listed tool was called, so that an OK
+    cannot be read as "every tool checked" when some were not."""
+    missed = uncalled(report)
+    if not missed:
+        return "OK"
+    shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
+    listed = _listed_count(report)
+    return (f"OK for the {listed - len(missed)} of {listed} listed tools the suite called; not called, so not checked: "
+            f"{shown} (--all-tools, and --call TOOL=JSON for each tool that is not read-only, check them)")
+
+
+def _listed_count(report: Sequence[Mapping[str, Any]]) -> int:
+    return sum(1 for e in report if e.get("listed", True))

@@ -84,6 +84,8 @@ class ToolError(Exception):
     partial: Any = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.message, str):
+            raise TypeError(f"a ToolError's message is the text the model and the person read, a str, not {self.message!r}")
         if not isinstance(self.kind, str) or not KIND.fullmatch(self.kind):
             raise ValueError(f"a ToolError's kind is lowercase words joined by hyphens (not-found, ticket-closed), not {self.kind!r}")
         if RESERVED_DETAILS & self.details.keys():

@@ -75,7 +75,9 @@ def parse_selector(selector: SelectorName | str | Selector, *, declaring: bool =
         return selector
     audience, _, fmt = selector.rpartition("/")
     if not audience or fmt not in ("content", "structured"):
-        written = f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}"
+        close = difflib.get_close_matches(fmt, ["content", "structured"], n=1) if audience else []
+        written = (f"{selector!r} names no format: did you mean {audience}/{close[0]}?" if close else
+                   f"a selector is written audience/format (assistant/content, programmatic/structured, ...), not {selector!r}")
         raise DeclarationError(None, "a selector is audience/format", written) if declaring else ValueError(written)
     if declaring and audience not in CORE_AUDIENCES and "." not in audience:  # an extension's audience is its reverse-DNS identifier
         close = difflib.get_close_matches(audience, sorted(CORE_AUDIENCES), n=1)

@@ -54,7 +54,7 @@ from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
-from ._migrate import StructuredAudience, legacy_variants
+from ._migrate import StructuredAudience, legacy_variants, plain_tool
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
@@ -129,6 +129,10 @@ class Variants(Extension):
         self._told_unbridged = False
         self._told_listed_twice = False
         self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
+        self._late: list[ToolBinding] = []  # declared after MCPServer read tools(): added to the server at serve time
+        self._told_late = False
+        self._server: MCPServer[Any] | None = None  # the server this extension is served by (before_serving)
+        self._plain = ToolSet()  # the server's own plain tools (@mcp.tool), as 2026-12-01 serves them (_plain_tool)
         # One object: MCPServer keeps what settings() returns among its capabilities' extensions, which tells at serve
         # time whether this extension was given to the server being served (before_serving).
         self._settings: dict[str, Any] = {"versions": [OUTPUTS_VERSION]}
@@ -139,11 +143,16 @@ class Variants(Extension):
 
     def before_serving(self, server: AnyServer) -> None:
         """At `cli`/`run`/`serve_stdio`/`streamable_http_app`: tools declared here but never given to a server are
-        refused, with the fix; a server given this extension without its middleware gets it."""
+        refused, with the fix; a server given this extension gets the tools declared after it was made, and its
+        middleware if it was left out."""
         if not isinstance(server, MCPServer) or not len(self.tools_by_name):
             return
         served_here = lowlevel_server(server).extensions.get(IDENTIFIER)
         if served_here is self._settings:
+            self._server = server
+            for binding in self._late:
+                server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
+            self._late.clear()
             if self.middleware not in server.middleware:
                 server.middleware.append(self.middleware)
                 logger.info("Variants.middleware added to %s's middleware (MCPServer(..., middleware=[variants.middleware]) "
@@ -181,9 +190,9 @@ class Variants(Extension):
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
             info = Tool.from_function(fn, name=name, title=title, description=description, annotations=sdk_annotations,
                                       meta=meta, structured_output=False)
-            if self._applied:
-                raise DeclarationError(info.name, "a tool is declared before MCPServer(...) reads this extension's tools",
-                                       "declared after the server was made: it would never be listed")
+            if self._applied and view is not None and view.uri not in self._views:
+                raise DeclarationError(info.name, "a tool with a view of its own is declared before MCPServer(...) is made",
+                                       "the server has read the Apps' pages: this view's would never be served")
             self._check_audiences(info.name, specs, view)
             tool_meta = self._with_view(info.name, meta, view) if view is not None else meta
             listed_input = dict(input_schema) if input_schema is not None else info.parameters
@@ -198,7 +207,9 @@ class Variants(Extension):
                                       "annotations": sdk_annotations, "structured_output": False}
             if SDK_TAKES_VARIANTS:
                 kwargs["output_variants"] = [spec.to_wire() for spec in specs]
-            self._bindings.append(ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs))
+            binding = ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs)
+            # Declared after MCPServer(...) read tools() (a module that makes `mcp` first): added when it is served.
+            (self._late if self._applied else self._bindings).append(binding)
             self._functions[fn] = info.name
             return fn
 
@@ -305,7 +316,7 @@ class Variants(Extension):
     async def intercept_tool_call(self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any],
                                   call_next: CallNext) -> HandlerResult:
         if params.name not in self.tools_by_name:
-            return await call_next(ctx)
+            return await self._plain_call(params.name, ctx, call_next)
         if not self._listing_seen:
             raise MCPError(-32603, "Variants.middleware is not installed: MCPServer(..., extensions=[variants], "
                                    "middleware=[variants.middleware]) lists the tools' outputVariants")
@@ -346,10 +357,52 @@ class Variants(Extension):
             self._told_unbridged = True
             logger.warning("%s", unbridged_warning("mcp_variants.sdk", "MCPServer.run",
                                                    "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it)"))
-        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs)
+        if self._late and not self._told_late:
+            self._told_late = True
+            logger.warning("tools %s were declared after MCPServer(...) was made: mcp_variants.sdk's cli, run, serve_stdio "
+                           "and streamable_http_app add them; served otherwise they are not listed",
+                           ", ".join(str(binding.kwargs["name"]) for binding in self._late))
+        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs,
+                               plain=self._plain_entry)
         if self._apps is not None:
             self._advertise_apps(ctx.method, result)
         return result
+
+    def _plain_entry(self, sdk_entry: dict[str, Any], era: Era) -> dict[str, Any]:
+        """A tool of the server's own (`@mcp.tool`) as listed at 2026-12-01, where a tool without outputVariants is
+        invalid (SEP-3279): what `legacy_tool()` would declare of it. Other eras: as the SDK lists it."""
+        if era is not Era.OUTPUTS:
+            return sdk_entry
+        name = str(sdk_entry.get("name"))
+        if name not in self._plain:
+            self._plain.add(plain_tool(sdk_entry))
+        adapted = {entry["name"]: entry for entry in self._plain.entries(era, frozenset())}
+        return listed_entry(sdk_entry, adapted[name])
+
+    async def _plain_call(self, name: str, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """A call of one of the server's own tools: at 2026-12-01 its requestedOutputs checked and its result as
+        outputs (its content as assistant/content, its structuredContent as assistant/structured); other eras as is."""
+        era = request_era(ctx)
+        if era is not Era.OUTPUTS or self._server is None:
+            return await call_next(ctx)
+        if name not in self._plain:
+            listed = {tool.name: tool for tool in await self._server.list_tools()}
+            if name not in listed:
+                return await call_next(ctx)  # no such tool: the SDK's answer
+            self._plain.add(plain_tool(listed[name].model_dump(mode="json", by_alias=True, exclude_none=True)))
+        try:
+            selectors = self._plain.select(name, ctx.params or {}, era, frozenset())
+        except ProtocolError as exc:
+            raise MCPError(exc.code, exc.message, exc.data) from None
+        answered = await call_next(ctx)
+        if not isinstance(answered, CallToolResult):
+            return answered
+        if answered.is_error:
+            text = " ".join(getattr(block, "text", "") for block in answered.content)
+            outcome = Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, text or f"{name} failed"))
+        else:
+            outcome = Outcome(value=answered)
+        return finish(ctx, "tools/call", era, self._plain.project(name, selectors, era, outcome))
 
     def _advertise_apps(self, method: str, result: HandlerResult) -> None:
         """`io.modelcontextprotocol/ui` among the capabilities' extensions (SEP-2133) of initialize and discover,
@@ -374,15 +427,18 @@ class Variants(Extension):
 
 
 def with_variants(ctx: ServerRequestContext[Any, Any], result: HandlerResult, tools: ToolSet, served: frozenset[str],
-                  declared_inputs: Iterable[str] = ()) -> HandlerResult:
+                  declared_inputs: Iterable[str] = (),
+                  plain: Callable[[dict[str, Any], Era], dict[str, Any]] | None = None) -> HandlerResult:
     """A framework's tools/list with each of our tools' variants (`listed_entry`), and its server/discover with
-    2026-12-01 among the versions: what an extension cannot intercept, for MCPServer and FastMCP alike."""
+    2026-12-01 among the versions: what an extension cannot intercept, for MCPServer and FastMCP alike. `plain`:
+    how a tool of the framework's own is listed (None: as the framework lists it)."""
     if not isinstance(result, dict):
         return result
     if ctx.method == "tools/list" and isinstance(result.get("tools"), list):
         era = request_era(ctx)
         ours = {e["name"]: e for e in tools.entries(era, negotiated_extensions(ctx, served))}
-        result["tools"] = [listed_entry(entry, ours.get(entry.get("name")), entry.get("name") in declared_inputs)
+        result["tools"] = [listed_entry(entry, ours[entry["name"]], entry["name"] in declared_inputs)
+                           if entry.get("name") in ours else plain(entry, era) if plain is not None else entry
                            for entry in result["tools"]]
         return result
     return naming_every_version(ctx, result)

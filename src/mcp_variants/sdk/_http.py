@@ -34,12 +34,15 @@ class InsecureBinding(SystemExit):
     """A server asked to listen beyond loopback without a bearer token: the message says what to set."""
 
 
+TOKEN_VARIABLE = "MCP_VARIANTS_TOKEN"  # where `cli` reads the token when --token is not given (kept off `ps`)
+
+
 def check_binding(host: str, token: str | None) -> None:
     """Refuse to serve beyond loopback without a token, and say why."""
     if not is_loopback(host) and not token:
         raise InsecureBinding(
             f"refusing to listen on {host}: beyond loopback the server needs a bearer token. "
-            "Set --token or MCP_VARIANTS_TOKEN, or bind 127.0.0.1."
+            f"Set --token or {TOKEN_VARIABLE}, or bind 127.0.0.1."
         )
 
 

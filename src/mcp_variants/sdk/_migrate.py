@@ -9,23 +9,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult
 
+from ..protocol.errors import DeclarationError
 from ..protocol.types import Selector
-from ._declare import VariantSpec, variant
+from ._declare import VariantSpec, declaration, projectors_for, variant
+from ._toolset import VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
     """The variants a legacy tool already has: assistant/content, and with `structured` its outputSchema for that
-    one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
+    one audience. ValueError when `structured` names another audience, or the tool has no outputSchema.
+
+    The tool is read as `@mcp.tool()` registers it (structured output inferred from the return annotation), so
+    what it lists and answers does not change."""
     check_audience(structured)
-    legacy = Tool.from_function(fn, structured_output=True if structured else None).fn_metadata
+    legacy = Tool.from_function(fn).fn_metadata
 
     def converted(value: Any) -> CallToolResult:
         result = legacy.convert_result(value)
@@ -54,8 +59,29 @@ def inferred_variants(fn: Callable[..., Any], structured: StructuredAudience | N
     specs = [variant("assistant/content", project=content)]
     if structured:
         if output_schema is None:
-            raise ValueError(f"{getattr(fn, '__name__', fn)!r} has no outputSchema (no return annotation) "
-                             f"to declare as {structured}/structured")
+            name = getattr(fn, "__name__", repr(fn))
+            raise DeclarationError(name, "a legacy outputSchema is what becomes the structured variant",
+                                   f"it has none to declare as {structured}/structured (its return annotation gives "
+                                   "none: no annotation, or a bare dict or Any): drop structured=, or annotate the "
+                                   "return with a model or a typed dict")
         specs.append(variant(Selector(structured, "structured"), output_schema,
                              project=lambda value: converted(value).structured_content))
     return specs
+
+
+def plain_tool(listed: Mapping[str, Any]) -> VariantTool:
+    """A tool the framework serves itself, from its tools/list entry, as 2026-12-01 serves it (where a tool without
+    outputVariants is invalid): its content as assistant/content and, when it lists an outputSchema, its
+    structuredContent as assistant/structured, the one structured variant the SEP maps a legacy outputSchema to.
+    What `legacy_tool(structured="assistant")` would declare, for a server migrated a tool at a time."""
+
+    def content(result: CallToolResult) -> list[dict[str, Any]]:
+        return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in result.content]
+
+    specs = [variant("assistant/content", project=content)]
+    if listed.get("outputSchema") is not None:
+        specs.append(variant("assistant/structured", listed["outputSchema"], project=lambda result: result.structured_content))
+    name = str(listed["name"])
+    return VariantTool(declaration(name, specs, input_schema=listed.get("inputSchema") or {"type": "object"},
+                                   description=listed.get("description") or "", title=listed.get("title"),
+                                   annotations=listed.get("annotations")), projectors_for(name, specs))

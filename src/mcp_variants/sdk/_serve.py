@@ -192,17 +192,22 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
 
 def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
-    HTTP at /mcp (loopback by default; any other address needs a bearer token)."""
+    HTTP at /mcp (loopback by default; any other address needs a bearer token), saying its URL on stderr once it
+    takes requests. `argv`: the arguments to read (default `sys.argv[1:]`); a server with flags of its own parses
+    them first (`parse_known_args`) and hands the rest here."""
     import argparse
+    import os
+    import sys
 
-    from ._http import InsecureBinding, check_binding
+    from ._http import TOKEN_VARIABLE, InsecureBinding, check_binding
 
     name = lowlevel_server(server).name
     parser = argparse.ArgumentParser(description=f"the MCP server {name}, with SEP-3279 output variants")
     parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--token", default=None, help="bearer token every HTTP request must carry")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on with --http [default 127.0.0.1]")
+    parser.add_argument("--port", type=int, default=8000, help="the port to listen on with --http [default 8000]")
+    parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE) or None,
+                        help=f"bearer token every HTTP request must carry [default ${TOKEN_VARIABLE}, else none]")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
     args = parser.parse_args(argv)
@@ -215,6 +220,7 @@ def cli(server: AnyServer, argv: list[str] | None = None) -> None:
     except InsecureBinding as exc:
         parser.exit(2, f"{parser.prog}: {exc}\n")
     try:
-        anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=args.token, allowed_hosts=args.allowed_host))
+        anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=args.token, allowed_hosts=args.allowed_host,
+                                     ready=lambda url: print(f"{name}: serving MCP at {url}", file=sys.stderr, flush=True)))
     except CannotListen as exc:
         parser.exit(1, f"{parser.prog}: {exc.strerror} (--port)\n")
