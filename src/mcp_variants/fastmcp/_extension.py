@@ -234,7 +234,7 @@ class Variants(ServerExtension):
         served = await self.server.get_tool(name) if not era.is_legacy else None
         if served is None:
             return await call_next()
-        tools = self._plain.tools(name, served.parameters, served.output_schema)
+        tools = self._plain.tools({"name": name, "inputSchema": served.parameters, "outputSchema": served.output_schema})
         try:
             selectors = tools.select(name, request.params or {}, era, negotiated_extensions(request, self._served))
         except ProtocolError as exc:
@@ -258,9 +258,7 @@ class Variants(ServerExtension):
                 return await call_next(ctx)
             finally:
                 _REQUEST.reset(token)
-        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served)
-        if ctx.method == "tools/list" and isinstance(result, dict) and not request_era(ctx).is_legacy:
-            result["tools"] = [self._plain_entry(ctx, entry) for entry in result["tools"]]
+        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, plain=self._plain_entry)
         if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
             # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
             # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
@@ -268,13 +266,11 @@ class Variants(ServerExtension):
         return result
 
 
-    def _plain_entry(self, ctx: ServerRequestContext[Any, Any], entry: dict[str, Any]) -> dict[str, Any]:
-        """A 2026-12-01 listing's entry: ours as it is, one of FastMCP's own tools with its variants (_plain.py)."""
-        name = entry.get("name")
-        if not isinstance(name, str) or name in self.tools_by_name:
+    def _plain_entry(self, entry: dict[str, Any], era: Era) -> dict[str, Any]:
+        """One of FastMCP's own tools as listed: at 2026-12-01 with its variants (_plain.py), else as FastMCP lists it."""
+        if era is not Era.OUTPUTS:
             return entry
-        tools = self._plain.tools(name, entry.get("inputSchema") or {"type": "object"}, entry.get("outputSchema"))
-        (ours,) = tools.entries(request_era(ctx), negotiated_extensions(ctx, self._served))
+        (ours,) = self._plain.tools(entry).entries(era, frozenset())
         return listed_entry(entry, ours)
 
 
