@@ -370,8 +370,9 @@ class Variants(Extension):
 
     def _plain_entry(self, sdk_entry: dict[str, Any], era: Era) -> dict[str, Any]:
         """A tool of the server's own (`@mcp.tool`) as listed at 2026-12-01, where a tool without outputVariants is
-        invalid (SEP-3279): what `legacy_tool()` would declare of it. Other eras: as the SDK lists it."""
-        if era is not Era.OUTPUTS:
+        invalid (SEP-3279): what `legacy_tool()` would declare of it. Other eras, and an SDK that serves 2026-12-01
+        itself (its own legacy adapter lists such a tool): as the SDK lists it."""
+        if era is not Era.OUTPUTS or SDK_TAKES_VARIANTS:
             return sdk_entry
         name = str(sdk_entry.get("name"))
         if name not in self._plain:
@@ -383,7 +384,7 @@ class Variants(Extension):
         """A call of one of the server's own tools: at 2026-12-01 its requestedOutputs checked and its result as
         outputs (its content as assistant/content, its structuredContent as assistant/structured); other eras as is."""
         era = request_era(ctx)
-        if era is not Era.OUTPUTS or self._server is None:
+        if era is not Era.OUTPUTS or self._server is None or SDK_TAKES_VARIANTS:
             return await call_next(ctx)
         if name not in self._plain:
             listed = {tool.name: tool for tool in await self._server.list_tools()}
