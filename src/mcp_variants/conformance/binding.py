@@ -262,13 +262,14 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
     raise BindingSkip(f"no callable tool fits: the scenario needs {describe_need(spec)}", need=need_for(spec, tools, config))
 
 
-def bindings_to_run(spec: Mapping[str, Any], found: list[dict[str, Any]], *, all_tools: bool) -> list[dict[str, Any]]:
+def bindings_to_run(spec: Mapping[str, Any], found: list[dict[str, Any]], *, all_tools: bool,
+                    first_fit: bool = False) -> list[dict[str, Any]]:
     """The bindings (bind_all's for `spec`, best first) a scenario runs with: all of them with `--all-tools`; else every
     one of a tool named with `--call` / `--error-call`, so that each named tool is exercised by every scenario it
-    fits; else (or for a `oneTool` spec) the first."""
+    fits; else (or for a `oneTool` spec, or with `first_fit`) the first."""
     if all_tools:
         return found
-    if spec.get("oneTool"):
+    if spec.get("oneTool") or first_fit:
         return found[:1]
     return [f for f in found if f["named"]] or found[:1]
 

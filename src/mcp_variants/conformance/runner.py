@@ -56,6 +56,9 @@ class RunConfig:
     kinds: frozenset[str] = frozenset({"server", "client"})
     timeout: float = 60.0
     all_tools: bool = False  # run each server scenario with every fitting tool, not only the first
+    # Each server scenario with the first fitting tool only, named or not: what the TypeScript suite does, for comparing
+    # the two case by case (tests/outside/test_ts_scenarios.py); not a verdict to trust on its own.
+    first_fit: bool = False
     allow_skips: bool = False  # a required scenario that cannot be exercised leaves the verdict incomplete, exit 0
 
 
@@ -200,7 +203,8 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
             choices = list(bind_apps(vector["bind"]["apps"], discovery.listings))
         elif vector.get("bind", {}).get("tool"):
             spec = vector["bind"]["tool"]
-            choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools))
+            choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools,
+                                           first_fit=config.first_fit))
         entries = [_run_once(vector, chosen, target, config) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
