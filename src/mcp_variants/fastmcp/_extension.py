@@ -20,7 +20,7 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
   adds each tool's `outputVariants` or its legacy `outputSchema`, and 2026-12-01 among discover's versions; it also
   hands a tools/call's raw params to the interceptor (FastMCP's typed params drop `requestedOutputs`).
 - FastMCP's own tools on the same server (a plain `@mcp.tool`) are served at 2026-12-01 as if migrated with
-  `legacy_tool()` (_plain.py): listed with their variants, their calls' `requestedOutputs` checked and answered.
+  `legacy_tool()` (sdk/_migrate.py's `PlainTools`): listed with their variants, their calls' `requestedOutputs` checked and answered.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from ..protocol.versions import OUTPUTS_VERSION, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
 from ..sdk._declare import projectors_for
 from ..sdk._extension import ToolCall, listed_entry, with_variants
-from ..sdk._migrate import StructuredAudience
+from ..sdk._migrate import PlainTools, StructuredAudience
 from ..sdk._requests import finish, negotiated_extensions, request_era
 from ..sdk._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
 from ..sdk._toolset import internal_failure
@@ -64,7 +64,6 @@ from ..sdk.lowlevel import ToolSet, VariantTool, declaration
 from ._content import content_value
 from ._lowlevel import lowlevel_server
 from ._migrate import legacy_variants, with_wrap_mark
-from ._plain import PlainTools
 
 logger = logging.getLogger(__name__)
 
@@ -229,7 +228,7 @@ class Variants(ServerExtension):
     async def _plain_call(self, name: str, request: ServerRequestContext[Any, Any],
                           call_next: ToolCallContinuation) -> ToolResult | BaseModel:
         """A call of one of FastMCP's own tools: as FastMCP answers it before 2026-12-01; at 2026-12-01 its
-        requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (_plain.py)."""
+        requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (sdk/_migrate.py's `PlainTools`)."""
         era = request_era(request)
         served = await self.server.get_tool(name) if not era.is_legacy else None
         if served is None:
@@ -267,7 +266,8 @@ class Variants(ServerExtension):
 
 
     def _plain_entry(self, entry: dict[str, Any], era: Era) -> dict[str, Any]:
-        """One of FastMCP's own tools as listed: at 2026-12-01 with its variants (_plain.py), else as FastMCP lists it."""
+        """One of FastMCP's own tools as listed: at 2026-12-01 with its variants (sdk/_migrate.py's `PlainTools`), else
+        as FastMCP lists it."""
         if era is not Era.OUTPUTS:
             return entry
         (ours,) = self._plain.tools(entry).entries(era, frozenset())

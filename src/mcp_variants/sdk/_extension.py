@@ -54,7 +54,7 @@ from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
-from ._migrate import StructuredAudience, legacy_variants, plain_tool
+from ._migrate import PlainTools, StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
@@ -132,7 +132,7 @@ class Variants(Extension):
         self._late: list[ToolBinding] = []  # declared after MCPServer read tools(): added to the server at serve time
         self._told_late = False
         self._server: MCPServer[Any] | None = None  # the server this extension is served by (before_serving)
-        self._plain = ToolSet()  # the server's own plain tools (@mcp.tool), as 2026-12-01 serves them (_plain_tool)
+        self._plain = PlainTools()  # the server's own plain tools (@mcp.tool), as 2026-12-01 serves them
         # One object: MCPServer keeps what settings() returns among its capabilities' extensions, which tells at serve
         # time whether this extension was given to the server being served (before_serving).
         self._settings: dict[str, Any] = {"versions": [OUTPUTS_VERSION]}
@@ -374,11 +374,8 @@ class Variants(Extension):
         itself (its own legacy adapter lists such a tool): as the SDK lists it."""
         if era is not Era.OUTPUTS or SDK_TAKES_VARIANTS:
             return sdk_entry
-        name = str(sdk_entry.get("name"))
-        if name not in self._plain:
-            self._plain.add(plain_tool(sdk_entry))
-        adapted = {entry["name"]: entry for entry in self._plain.entries(era, frozenset())}
-        return listed_entry(sdk_entry, adapted[name])
+        (adapted,) = self._plain.tools(sdk_entry).entries(era, frozenset())
+        return listed_entry(sdk_entry, adapted)
 
     async def _plain_call(self, name: str, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         """A call of one of the server's own tools: at 2026-12-01 its requestedOutputs checked and its result as
@@ -386,13 +383,14 @@ class Variants(Extension):
         era = request_era(ctx)
         if era is not Era.OUTPUTS or self._server is None or SDK_TAKES_VARIANTS:
             return await call_next(ctx)
-        if name not in self._plain:
+        tools = self._plain.made(name)
+        if tools is None:
             listed = {tool.name: tool for tool in await self._server.list_tools()}
             if name not in listed:
                 return await call_next(ctx)  # no such tool: the SDK's answer
-            self._plain.add(plain_tool(listed[name].model_dump(mode="json", by_alias=True, exclude_none=True)))
+            tools = self._plain.tools(listed[name].model_dump(mode="json", by_alias=True, exclude_none=True))
         try:
-            selectors = self._plain.select(name, ctx.params or {}, era, frozenset())
+            selectors = tools.select(name, ctx.params or {}, era, frozenset())
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
         answered = await call_next(ctx)
@@ -403,7 +401,7 @@ class Variants(Extension):
             outcome = Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, text or f"{name} failed"))
         else:
             outcome = Outcome(value=answered)
-        return finish(ctx, "tools/call", era, self._plain.project(name, selectors, era, outcome))
+        return finish(ctx, "tools/call", era, tools.project(name, selectors, era, outcome))
 
     def _advertise_apps(self, method: str, result: HandlerResult) -> None:
         """`io.modelcontextprotocol/ui` among the capabilities' extensions (SEP-2133) of initialize and discover,

@@ -18,7 +18,7 @@ from mcp_types import CallToolResult
 from ..protocol.errors import DeclarationError
 from ..protocol.types import Selector
 from ._declare import VariantSpec, declaration, projectors_for, variant
-from ._toolset import VariantTool
+from ._toolset import ToolSet, VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
 
@@ -85,3 +85,25 @@ def plain_tool(listed: Mapping[str, Any]) -> VariantTool:
     return VariantTool(declaration(name, specs, input_schema=listed.get("inputSchema") or {"type": "object"},
                                    description=listed.get("description") or "", title=listed.get("title"),
                                    annotations=listed.get("annotations")), projectors_for(name, specs))
+
+
+class PlainTools:
+    """The 2026-12-01 declarations of a framework's own tools (`plain_tool`), each made the first time it is listed or
+    called (and again when its schemas change: a tool replaced at run time). MCPServer's layer and FastMCP's share it."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, tuple[Any, ToolSet]] = {}
+
+    def tools(self, listed: Mapping[str, Any]) -> ToolSet:
+        """A ToolSet holding this one tool, declared from its tools/list entry (`name`, `inputSchema`, `outputSchema`)."""
+        name = str(listed["name"])
+        key = (listed.get("inputSchema"), listed.get("outputSchema"))
+        made = self._made.get(name)
+        if made is None or made[0] != key:
+            made = self._made[name] = (key, ToolSet([plain_tool(listed)]))
+        return made[1]
+
+    def made(self, name: str) -> ToolSet | None:
+        """The tool's ToolSet if it was declared already (listed or called before)."""
+        made = self._made.get(name)
+        return made[1] if made is not None else None
