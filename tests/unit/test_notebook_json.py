@@ -199,12 +199,17 @@ def test_thaw_leaves_the_collector_as_it_found_it() -> None:
         assert not gc.isenabled(), "a collector turned off stays off"
     finally:
         gc.enable()
-    threads = [threading.Thread(target=lambda: [thaw(frozen) for _ in range(20)]) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    thaw_in_threads(frozen, 20)
     assert gc.isenabled(), "thaws in threads at once turn it back on"
+
+
+def thaw_in_threads(frozen: bytes, each: int, threads: int = 4) -> None:
+    """`each` thaws of `frozen` in each of `threads` threads at once, until all are done."""
+    started = [threading.Thread(target=lambda: [thaw(frozen) for _ in range(each)]) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
 
 
 def test_thaws_interleaved_in_threads_never_leave_the_collector_off() -> None:
@@ -214,11 +219,7 @@ def test_thaws_interleaved_in_threads_never_leave_the_collector_off() -> None:
     sys.setswitchinterval(1e-6)  # switch threads between any two bytecodes: the interleavings that leave it off
     try:
         for _ in range(2_000):
-            threads = [threading.Thread(target=lambda: [thaw(small) for _ in range(5)]) for _ in range(4)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            thaw_in_threads(small, 5)
             assert gc.isenabled(), "the collector was left off"
     finally:
         sys.setswitchinterval(interval)
