@@ -66,8 +66,8 @@ function show(result) {
 }
 </script></body></html>"""
 
-apps = Apps()
-variants = Variants(apps=apps)
+mcp = MCPServer("bookshelf", version="1.0.0")
+variants = Variants(mcp, apps=Apps())
 
 
 @variants.tool("assistant/content")
@@ -121,8 +121,6 @@ def shelf_stats(since: int = 0) -> Stats:
         raise ValueError(f"no book since {since}")
     return Stats(books=len(books), authors=len({b.author for b in books}), oldest=min(b.year for b in books))
 
-
-mcp = MCPServer("bookshelf", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

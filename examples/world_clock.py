@@ -17,7 +17,8 @@ class ZoneTime(BaseModel):
 
 CARD = {"type": "object", "required": ["title", "subtitle"],
         "properties": {"title": {"type": "string"}, "subtitle": {"type": "string"}}}
-variants = Variants()
+mcp = MCPServer("world-clock", version="1.0.0")
+variants = Variants(mcp)
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", ZoneTime), variant("user/structured", CARD))
@@ -33,8 +34,6 @@ def world_clock(zone: str = "UTC") -> Results:
         "user/structured": lambda: {"title": f"{now:%H:%M}", "subtitle": f"{zone}, {now:%A %d %B}"},
     })
 
-
-mcp = MCPServer("world-clock", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

@@ -12,7 +12,8 @@ class Stats(BaseModel):
     characters: int
 
 
-variants = Variants()
+mcp = MCPServer("text-stats", version="1.0.0")
+variants = Variants(mcp)
 CARD = {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}
 
 
@@ -21,8 +22,6 @@ def text_stats(text: str) -> Stats:
     """Count the words, lines and characters of a text."""
     return Stats(words=len(text.split()), lines=len(text.splitlines()), characters=len(text))
 
-
-mcp = MCPServer("text-stats", version="1.0.0", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
     cli(mcp)

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
 HERE = Path(__file__).parent
 WARNING = "this server runs outside mcp_variants.fastmcp's transports (FastMCP.run?)"
-INSTEAD = "Serve it with mcp_variants.fastmcp.cli(mcp) or run(mcp) (http_app(mcp) to mount it) to answer them."
+INSTEAD = "Serve it with mcp_variants.fastmcp.cli(mcp) or run(mcp) (http_app(mcp) to mount it) to answer them"
 
 
 def listed_then_stderr(mode: str) -> tuple[list[dict[str, Any]], str]:

@@ -152,8 +152,8 @@ PAGE = View("ui://unit/page.html", "<!doctype html><html></html>")
 
 
 @pytest.mark.parametrize(("variants", "specs", "view", "says"), [
-    (Variants(), ["assistant/content", UI_DATA], None, r"Variants\(apps=Apps\(\)\) and variants.tool\(..., view=View"),
-    (Variants(), ["assistant/content"], PAGE, r"view= needs Variants\(apps=Apps\(\)\)"),
+    (Variants(), ["assistant/content", UI_DATA], None, r"Variants\(mcp, apps=Apps\(\)\) and variants.tool\(..., view=View"),
+    (Variants(), ["assistant/content"], PAGE, r"view= needs Variants\(mcp, apps=Apps\(\)\)"),
     (Variants(apps=Apps()), ["assistant/content"], PAGE, "add variant"),
 ])
 def test_a_view_or_ui_variant_the_server_cannot_serve_is_refused_when_declared(variants: Variants, specs: list[Any], view: View | None,

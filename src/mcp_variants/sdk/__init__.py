@@ -8,14 +8,14 @@ runs), exactly the requested outputs, each structured one validated against its 
     from mcp.server.mcpserver import MCPServer
     from mcp_variants.sdk import Results, Variants, cli, variant
 
-    variants = Variants()
+    mcp = MCPServer("weather")
+    variants = Variants(mcp)
 
     @variants.tool("assistant/content", variant("programmatic/structured", Forecast))
     async def forecast(city: str) -> Results:
         data = await fetch(city)
         return Results({"assistant/content": f"{city}: {data.temp} °C", "programmatic/structured": data})
 
-    mcp = MCPServer("weather", extensions=[variants], middleware=[variants.middleware])
     cli(mcp)                      # stdio; --http for streamable HTTP; every era, 2026-12-01 included
 
 Everything a server author writes with is here. `mcp_variants.sdk.lowlevel` is the same machinery for those

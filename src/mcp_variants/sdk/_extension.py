@@ -1,12 +1,16 @@
 """SEP-3279 for the SDK's `MCPServer`, in its own extension style (SEP-2133, as `mcp.server.apps` is).
 
-    variants = Variants()
+    mcp = MCPServer("weather")
+    variants = Variants(mcp)                   # or MCPServer(..., extensions=[variants]), the SDK's own style
 
     @variants.tool("assistant/content", variant("programmatic/structured", Forecast))
     async def forecast(city: str) -> Results: ...
 
-    mcp = MCPServer("weather", extensions=[variants], middleware=[variants.middleware])
     run(mcp)                                   # mcp_variants.sdk.run: stdio or HTTP, 2026-12-01 included
+
+`Variants(mcp)` applies itself to a server already made, as `MCPServer(extensions=[...])` would at construction,
+through the SDK's public surface (`add_tool`, `add_resource`, the low-level server's handlers, extensions and
+lifespan, `middleware`), so a tool declared in any module after `mcp` exists is registered at once.
 
 What fits the SDK's extension API, and what does not (docs/sdk-change.md):
 
@@ -16,9 +20,9 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
   answers with exactly those outputs, or the legacy pair, each structured one checked against its schema.
 - tools/list and server/discover cannot be intercepted by an extension: `middleware` (the SDK's
   `ServerMiddleware`) adds each tool's `outputVariants` or its legacy `outputSchema` to the SDK's listing,
-  and 2026-12-01 to the versions discover names. Our serve functions add it when it was left out
-  (`before_serving`); under the SDK's own `mcp.run()` a server that forgets it fails its first tools/call
-  loudly rather than list tools without variants.
+  and 2026-12-01 to the versions discover names. `Variants(mcp)` installs it; with `extensions=[variants]` our serve
+  functions add it when it was left out (`before_serving`), and under the SDK's own `mcp.run()` a server that forgets
+  it fails its first tools/call loudly rather than list tools without variants.
 - 2026-12-01 itself, which mcp 2.3.0 refuses before any handler runs, is the bridge's (_bridge.py), behind
   `run` / `serve_stdio` / `streamable_http_app` (_serve.py).
 - A tool may drive the 2026-07-28 multi-round flow itself (SEP-2322): it returns the SDK's `InputRequiredResult`,
@@ -30,19 +34,21 @@ What fits the SDK's extension API, and what does not (docs/sdk-change.md):
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import dataclasses
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import anyio
 from mcp.server.apps import Apps, ResourceCsp, ResourcePermissions, Visibility
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.extension import Extension, ResourceBinding, ToolBinding
+from mcp.server.extension import Extension, ResourceBinding, ToolBinding, compose_tool_call_handler
+from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
 from mcp.server.mcpserver.tools import Tool
@@ -105,6 +111,10 @@ class View:
 class Variants(Extension):
     """Tools with declared output variants, on an `MCPServer`.
 
+    `server`: the MCPServer that serves them (`Variants(mcp)`): this extension applies itself to it at once, its
+    middleware included, and each tool declared later is added to it as it is declared. Without it, give the
+    extension to the server (`MCPServer(..., extensions=[variants], middleware=[variants.middleware])`, the SDK's
+    own style), which then registers only the tools declared before it was made (our serve functions add the rest).
     `apps`: the SDK's `Apps` extension, for tools with a `view=` (MCP Apps): their `ui://` resources are added to
     it, and the `io.modelcontextprotocol/ui` audience is served. This extension applies it: `MCPServer(extensions=
     [variants])` registers the Apps' resources and tools (`@apps.tool` ones too) and advertises
@@ -116,7 +126,8 @@ class Variants(Extension):
 
     identifier = IDENTIFIER
 
-    def __init__(self, *, apps: Apps | None = None, served_extensions: Iterable[str] = ()) -> None:
+    def __init__(self, server: MCPServer[Any] | None = None, *, apps: Apps | None = None,
+                 served_extensions: Iterable[str] = ()) -> None:
         self.tools_by_name = ToolSet()
         self._bindings: list[ToolBinding] = []
         self._apps = apps
@@ -132,11 +143,59 @@ class Variants(Extension):
         self._late: list[ToolBinding] = []  # declared after MCPServer read tools(): added to the server at serve time
         self._told_late = False
         self._server: MCPServer[Any] | None = None  # the server this extension is served by (before_serving)
+        self._apps_tools: set[Callable[..., Any]] = set()  # the Apps' own tools (@apps.tool) the server has been given
+        self._apps_pages: set[str] = set()  # the uris of the Apps' pages the server has been given (Variants(mcp))
         self._plain = PlainTools()  # the server's own plain tools (@mcp.tool), as 2026-12-01 serves them
         # One object: MCPServer keeps what settings() returns among its capabilities' extensions, which tells at serve
         # time whether this extension was given to the server being served (before_serving).
         self._settings: dict[str, Any] = {"versions": [OUTPUTS_VERSION]}
         BEFORE_SERVING.add(self)
+        if server is not None:
+            self._apply_to(server)
+
+    def _apply_to(self, server: MCPServer[Any]) -> None:
+        """What `MCPServer(extensions=[self])` does at construction, on a server already made: the Apps' tools and
+        pages registered, this extension advertised, its interceptor around the server's tools/call handler; and
+        what only a serve function of ours does otherwise: the middleware installed, and a word at start when the
+        server runs where 2026-12-01 is refused."""
+        if not isinstance(server, MCPServer):
+            raise TypeError(f"Variants(server) takes the SDK's MCPServer, not {type(server).__name__} (FastMCP: "
+                            "mcp_variants.fastmcp.Variants(mcp); the low-level Server: mcp_variants.sdk.lowlevel)")
+        lowlevel = lowlevel_server(server)
+        if IDENTIFIER in lowlevel.extensions:
+            raise ValueError(f"{server.name} already has a Variants: make one per server and declare every tool on it")
+        for binding in self._apply():
+            server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
+        self._server = server
+        self._add_apps_pages()
+        lowlevel.extensions[IDENTIFIER] = self._settings
+        call_tool = lowlevel.get_request_handler("tools/call")
+        assert call_tool is not None  # MCPServer registers it as it is made
+        lowlevel.add_request_handler("tools/call", CallToolRequestParams,
+                                     compose_tool_call_handler([self], call_tool.handler))
+        server.middleware.append(self.middleware)
+        lowlevel.lifespan = self._saying_where_it_runs(lowlevel.lifespan)
+
+    def _saying_where_it_runs(self, lifespan: Callable[[Server[Any]], contextlib.AbstractAsyncContextManager[Any]]
+                              ) -> Callable[[Server[Any]], contextlib.AbstractAsyncContextManager[Any]]:
+        """The server's lifespan, entered as it starts whatever runs it: run outside our transports (the SDK's own
+        `mcp.run()`), the server says at start, before any client, that 2026-12-01 clients will be refused."""
+
+        @contextlib.asynccontextmanager
+        async def lifespan_saying_where(server: Server[Any]) -> AsyncIterator[Any]:
+            self._tell_if_unbridged()
+            self._add_apps_tools()
+            self._add_apps_pages()
+            async with lifespan(server) as state:
+                yield state
+
+        return lifespan_saying_where
+
+    def _tell_if_unbridged(self) -> None:
+        if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
+            self._told_unbridged = True
+            logger.warning("%s", unbridged_warning("mcp_variants.sdk", "MCPServer.run",
+                                                   "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it)"))
 
     def settings(self) -> dict[str, Any]:
         return self._settings
@@ -150,8 +209,9 @@ class Variants(Extension):
         served_here = lowlevel_server(server).extensions.get(IDENTIFIER)
         if served_here is self._settings:
             self._server = server
+            self._add_apps_tools()
             for binding in self._late:
-                server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
+                self._add_tool(binding)
             self._late.clear()
             if self.middleware not in server.middleware:
                 server.middleware.append(self.middleware)
@@ -161,8 +221,8 @@ class Variants(Extension):
         if served_here is None and not self._applied:
             tools = ", ".join(sorted(tool.declaration.name for tool in self.tools_by_name))
             raise DeclarationError(tools, "a Variants is given to the server that serves its tools",
-                                   f"{server.name} would list none of them: MCPServer({server.name!r}, ..., "
-                                   "extensions=[variants], middleware=[variants.middleware])")
+                                   f"{server.name} would list none of them: variants = Variants(mcp) once mcp is made "
+                                   f"(or MCPServer({server.name!r}, ..., extensions=[variants]))")
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, title: str | None = None,
              description: str | None = None, annotations: ToolAnnotations | Mapping[str, Any] | None = None,
@@ -190,7 +250,7 @@ class Variants(Extension):
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
             info = Tool.from_function(fn, name=name, title=title, description=description, annotations=sdk_annotations,
                                       meta=meta, structured_output=False)
-            if self._applied and view is not None and view.uri not in self._views:
+            if self._applied and self._server is None and view is not None and view.uri not in self._views:
                 raise DeclarationError(info.name, "a tool with a view of its own is declared before MCPServer(...) is made",
                                        "the server has read the Apps' pages: this view's would never be served")
             self._check_audiences(info.name, specs, view)
@@ -208,8 +268,10 @@ class Variants(Extension):
             if SDK_TAKES_VARIANTS:
                 kwargs["output_variants"] = [spec.to_wire() for spec in specs]
             binding = ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs)
-            # Declared after MCPServer(...) read tools() (a module that makes `mcp` first): added when it is served.
-            (self._late if self._applied else self._bindings).append(binding)
+            if self._server is not None:  # Variants(mcp), or served already: the server takes it now
+                self._add_tool(binding)
+            else:  # declared after MCPServer(extensions=[...]) read tools(): added when it is served (before_serving)
+                (self._late if self._applied else self._bindings).append(binding)
             self._functions[fn] = info.name
             return fn
 
@@ -230,15 +292,58 @@ class Variants(Extension):
         return decorator
 
     def tools(self) -> list[ToolBinding]:
+        """What MCPServer(extensions=[...]) registers: the tools declared so far, and the Apps' own."""
+        if self._server is not None:
+            raise ValueError(f"this Variants already serves {self._server.name}: Variants(mcp) applies it, so leave it "
+                             "out of MCPServer(extensions=[...]); a second server needs its own Variants")
+        return self._apply()
+
+    def _apply(self) -> list[ToolBinding]:
         self._applied = True
+        return [*self._bindings, *self._new_apps_tools()]  # the Apps' own tools, as MCPServer would add them were it listed
+
+    def _new_apps_tools(self) -> list[ToolBinding]:
+        """The Apps' own tools (`@apps.tool`) not yet given to the server; one stacked on a tool of ours is refused."""
         if self._apps is None:
-            return list(self._bindings)
-        apps_tools = list(self._apps.tools())
+            return []
+        apps_tools = [binding for binding in self._apps.tools() if binding.fn not in self._apps_tools]
         twice = sorted(self._functions[binding.fn] for binding in apps_tools if binding.fn in self._functions)
         if twice:
             raise DeclarationError(", ".join(twice), "a tool is registered once",
                                    "registered with @apps.tool too: give its view with variants.tool(..., view=View(...))")
-        return [*self._bindings, *apps_tools]  # the Apps' own tools, as MCPServer would add them were it listed
+        self._apps_tools.update(binding.fn for binding in apps_tools)
+        return apps_tools
+
+    def _add_tool(self, binding: ToolBinding) -> None:
+        """One of our tools, given to the server that already exists: refused if the server has a tool of that name
+        (MCPServer would keep that one and drop ours, warning; its calls would run the other function)."""
+        assert self._server is not None
+        name = str(binding.kwargs["name"])
+        try:
+            self._server.remove_tool(name)  # the public way to ask whether the name is taken; it is refused below
+        except SdkToolError:
+            self._server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
+            return
+        raise DeclarationError(name, "a tool is registered once",
+                               "the server already has a tool of that name (@mcp.tool() under @variants.tool?): "
+                               "decorate the function with @variants.tool alone; it registers the tool itself")
+
+    def _add_apps_tools(self) -> None:
+        """As the server starts: the Apps' own tools declared after it was given this extension (MCPServer reads an
+        extension's tools once, when it is made)."""
+        assert self._server is not None
+        for binding in self._new_apps_tools():
+            self._server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
+
+    def _add_apps_pages(self) -> None:
+        """The Apps' pages (each view's, and any other `ui://` resource of the Apps) not yet given to the server:
+        `Variants(mcp)` gives each as it is added, and as the server starts any added to the Apps directly."""
+        assert self._server is not None
+        for binding in self.resources():
+            uri = str(binding.resource.uri)
+            if uri not in self._apps_pages:
+                self._apps_pages.add(uri)
+                self._server.add_resource(binding.resource)
 
     def resources(self) -> list[ResourceBinding]:
         """The views' `ui://` pages (and any other resource of the `Apps` given): this extension applies the Apps."""
@@ -249,13 +354,13 @@ class Variants(Extension):
         its data (the ui variant) and an `Apps` to serve it."""
         for spec in specs:
             if not spec.selector.is_core and spec.selector.audience not in self._served:
-                fix = ("Variants(apps=Apps()) and variants.tool(..., view=View(...))" if spec.selector.audience == UI_EXTENSION
+                fix = ("Variants(mcp, apps=Apps()) and variants.tool(..., view=View(...))" if spec.selector.audience == UI_EXTENSION
                        else f"Variants(served_extensions={{{spec.selector.audience!r}}})")
                 raise DeclarationError(name, "a variant's extension audience is one this server serves",
                                        f"{spec.selector} is declared, but the extension is not served: {fix}")
         if view is not None:
             if self._apps is None:
-                raise DeclarationError(name, "a view is served by the SDK's Apps", "view= needs Variants(apps=Apps())")
+                raise DeclarationError(name, "a view is served by the SDK's Apps", "view= needs Variants(mcp, apps=Apps())")
             if not any(spec.selector.audience == UI_EXTENSION for spec in specs):
                 raise DeclarationError(name, "a tool with a view declares the view's data",
                                        f"add variant({UI_EXTENSION + '/structured'!r}, ViewSchema)")
@@ -269,6 +374,8 @@ class Variants(Extension):
             self._apps.add_html_resource(view.uri, view.html, name=view.name, title=view.title, description=view.description,
                                          csp=view.csp, permissions=view.permissions)
             self._views.add(view.uri)
+            if self._server is not None:  # Variants(mcp): the server takes it now
+                self._add_apps_pages()
         ui: dict[str, Any] = {"resourceUri": view.uri}
         if view.visibility is not None:
             ui["visibility"] = list(view.visibility)
@@ -318,8 +425,8 @@ class Variants(Extension):
         if params.name not in self.tools_by_name:
             return await self._plain_call(params.name, ctx, call_next)
         if not self._listing_seen:
-            raise MCPError(-32603, "Variants.middleware is not installed: MCPServer(..., extensions=[variants], "
-                                   "middleware=[variants.middleware]) lists the tools' outputVariants")
+            raise MCPError(-32603, "Variants.middleware is not installed: Variants(mcp) installs it (or MCPServer(..., "
+                                   "extensions=[variants], middleware=[variants.middleware])); it lists the tools' outputVariants")
         era = request_era(ctx)
         try:
             selectors = self.tools_by_name.select(params.name, ctx.params or {}, era, negotiated_extensions(ctx, self._served))
@@ -353,10 +460,7 @@ class Variants(Extension):
         """The SDK's `ServerMiddleware` for what an extension cannot intercept: each tool's variants (or its legacy
         outputSchema) in tools/list, and 2026-12-01 among server/discover's versions."""
         self._listing_seen = True
-        if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
-            self._told_unbridged = True
-            logger.warning("%s", unbridged_warning("mcp_variants.sdk", "MCPServer.run",
-                                                   "mcp_variants.sdk.cli(mcp) or run(mcp) (streamable_http_app(mcp) to mount it)"))
+        self._tell_if_unbridged()
         if self._late and not self._told_late:
             self._told_late = True
             logger.warning("tools %s were declared after MCPServer(...) was made: mcp_variants.sdk's cli, run, serve_stdio "

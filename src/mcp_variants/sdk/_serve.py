@@ -74,7 +74,8 @@ def unbridged_warning(layer: str, runner: str, instead: str) -> str:
     """What a `Variants` server of `layer` logs, once, when it runs outside that layer's transports (`runner`,
     most likely): one wording for every layer, `instead` naming what to call."""
     return (f"this server runs outside {layer}'s transports ({runner}?): the installed SDK refuses 2026-12-01 clients "
-            f"with -32022 before any handler runs. Serve it with {instead} to answer them.")
+            f"with -32022 before any handler runs. Serve it with {instead} to answer them (an in-process test client, "
+            "which never speaks 2026-12-01, needs nothing more).")
 
 
 def bridge_needed() -> bool:

@@ -1,0 +1,164 @@
+"""`Variants(mcp)` on an MCPServer made first (server_first.py), on the wire: every tool declared after the server
+exists is registered at once, whatever runs the server. Through our `cli` every era is answered, 2026-12-01 with
+outputVariants and outputs; through the SDK's own `mcp.run()` the older eras are, and the server says at start, before
+any client, that 2026-12-01 clients will be refused and what to call instead."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.server.apps import Apps
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+from mcp_variants.conformance.wire import StdioTarget
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
+from mcp_variants.sdk import DeclarationError, Results, Variants, View, variant
+
+pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
+
+IDENTIFIER = "io.github.mcp-variants/output-variants"
+SERVER = Path(__file__).with_name("server_first.py")
+WARNING = "this server runs outside mcp_variants.sdk's transports (MCPServer.run?)"
+PS = {"audience": "programmatic", "format": "structured"}
+
+
+def served(*args: str, versions: tuple[str, ...]) -> tuple[dict[str, dict[str, Any]], str]:
+    """Per version, the initialize answer, tools/list and a call of each tool; then all the server wrote to stderr.
+    Wide log lines, so a message is not folded across lines."""
+    env = {**os.environ, "COLUMNS": "400"}
+    answers: dict[str, dict[str, Any]] = {}
+    with StdioTarget([sys.executable, str(SERVER), *args], timeout=60, env=env) as target:
+        for version in versions:
+            listed = target.exchange(version, None, "tools/list", {}).message
+            echo = target.exchange(version, None, "tools/call", {"name": "echo", "arguments": {"text": "hi"},
+                                                                  **({"requestedOutputs": [PS]} if version == OUTPUTS_VERSION else {})})
+            shout = target.exchange(version, None, "tools/call", {"name": "shout", "arguments": {"text": "hi"}})
+            discover = target.exchange(version, None, "server/discover", {}).message
+            answers[version] = {"discover": discover, "listed": listed,
+                                "echo": echo.message, "shout": shout.message}
+        stderr = target.process_for(versions[-1]).connection.stderr_tail.decode(errors="replace")
+    return answers, stderr
+
+
+def test_our_cli_serves_every_tool_declared_after_the_server_at_every_version() -> None:
+    answers, stderr = served(versions=(OUTPUTS_VERSION, "2026-07-28", "2025-11-25"))
+    newest = answers[OUTPUTS_VERSION]
+    assert [t["name"] for t in newest["listed"]["result"]["tools"]] == ["echo", "shout"]
+    assert all("outputVariants" in t for t in newest["listed"]["result"]["tools"])
+    assert newest["echo"]["result"]["outputs"] == [{**PS, "structuredContent": {"text": "hi"}}]
+    assert newest["discover"]["result"]["capabilities"]["extensions"][IDENTIFIER] == {"versions": [OUTPUTS_VERSION]}
+    assert answers["2025-11-25"]["shout"]["result"]["structuredContent"] == {"text": "HI"}
+    assert "transports" not in stderr, stderr
+
+
+def test_the_sdks_own_run_serves_the_older_versions_and_says_at_start_what_to_call_instead() -> None:
+    answers, stderr = served("sdk-run", versions=(OUTPUTS_VERSION, "2025-11-25"))
+    assert answers[OUTPUTS_VERSION]["listed"]["error"]["code"] == -32022  # the SDK refuses it before any handler
+    older = answers["2025-11-25"]
+    assert [t["name"] for t in older["listed"]["result"]["tools"]] == ["echo", "shout"]
+    assert older["echo"]["result"]["content"] == [{"type": "text", "text": "echo: hi"}]
+    assert older["shout"]["result"]["structuredContent"] == {"text": "HI"}
+    assert stderr.count(WARNING) == 1, stderr
+    assert "mcp_variants.sdk.cli(mcp) or run(mcp)" in stderr
+
+
+class Page(BaseModel):
+    title: str
+
+
+@pytest.mark.anyio
+async def test_a_view_declared_after_the_server_is_served_with_its_tool() -> None:
+    mcp = MCPServer("views")
+    variants = Variants(mcp, apps=Apps())
+
+    @variants.tool("assistant/content", variant("io.modelcontextprotocol/ui/structured", Page),
+                   view=View("ui://views/page", "<!doctype html><p>page</p>"))
+    def page() -> Results:
+        return Results({"assistant/content": "a page", "io.modelcontextprotocol/ui/structured": Page(title="t")})
+
+    assert [str(r.uri) for r in await mcp.list_resources()] == ["ui://views/page"]
+    (tool,) = await mcp.list_tools()
+    assert tool.meta == {"ui": {"resourceUri": "ui://views/page"}}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_a_server_takes_one_variants_and_a_variants_one_server() -> None:
+    mcp = MCPServer("one")
+    variants = Variants(mcp)
+    with pytest.raises(ValueError, match="already has a Variants"):
+        Variants(mcp)
+    with pytest.raises(ValueError, match="leave it out of MCPServer"):
+        MCPServer("two", extensions=[variants])
+
+
+@pytest.mark.anyio
+async def test_the_apps_own_tools_declared_after_the_server_are_served_as_it_starts() -> None:
+    from mcp import Client
+
+    apps = Apps()
+    mcp = MCPServer("apps-later")
+    Variants(mcp, apps=apps)
+    apps.add_html_resource("ui://later/page", "<!doctype html><p>later</p>")
+
+    @apps.tool(resource_uri="ui://later/page")
+    def later() -> str:
+        return "shown"
+
+    async with Client(mcp) as client:  # the SDK's in-process client: the server's lifespan runs as it starts
+        assert [tool.name for tool in (await client.list_tools()).tools] == ["later"]
+        assert [str(r.uri) for r in (await client.list_resources()).resources] == ["ui://later/page"]
+
+
+@pytest.mark.anyio
+async def test_an_apps_tool_stacked_on_a_variants_tool_is_refused_as_the_server_starts() -> None:
+    from mcp import Client
+
+    apps = Apps()
+    mcp = MCPServer("stacked")
+    variants = Variants(mcp, apps=apps)
+    apps.add_html_resource("ui://stacked/page", "<!doctype html><p>page</p>")
+
+    @apps.tool(resource_uri="ui://stacked/page")
+    @variants.tool("assistant/content")
+    def stacked() -> str:
+        return "which one?"
+
+    with pytest.raises(DeclarationError, match="registered with @apps.tool too"):
+        async with Client(mcp):
+            pass
+
+
+def test_a_variants_tool_on_top_of_an_mcp_tool_is_refused_as_it_is_declared() -> None:
+    mcp = MCPServer("stacked-plain")
+    variants = Variants(mcp)
+    with pytest.raises(DeclarationError, match=r"tool 'twice' .*@mcp.tool\(\) under @variants.tool"):
+        @variants.legacy_tool()
+        @mcp.tool()
+        def twice() -> str:
+            return "which one?"
+
+
+@pytest.mark.anyio
+async def test_an_mcp_tool_on_top_of_a_variants_tool_leaves_the_variants_one_served() -> None:
+    from mcp import Client
+
+    mcp = MCPServer("plain-on-top")
+    variants = Variants(mcp)
+
+    @mcp.tool()  # MCPServer keeps the tool of that name it has (ours), and warns
+    @variants.tool("assistant/content", variant("assistant/structured", Page))
+    def ours() -> Results:
+        return Results({"assistant/content": "ours", "assistant/structured": Page(title="ours")})
+
+    async with Client(mcp) as client:
+        result = await client.call_tool("ours", {})
+    assert result.structured_content == {"title": "ours"}  # projected: MCPServer running the bare function has none
