@@ -117,6 +117,7 @@ def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(targe
 
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
+                                                    ("ours-message", "tool-error", "no such ticket"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarget, how: str, kind: str, text: str) -> None:
     result = call(target, "fails", {"how": how}, ["programmatic/structured", "assistant/content"]).result
@@ -126,7 +127,8 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
 
 
-@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words")])
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
+                                                    ("ours-message", "tool-error", "no such ticket")])
 def test_a_migrated_tool_keeps_the_legacy_words_and_a_typed_kind_whichever_toolerror(target: StdioTarget, how: str, kind: str,
                                                                                      text: str) -> None:
     legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result

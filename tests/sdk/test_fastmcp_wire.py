@@ -104,6 +104,7 @@ def test_an_output_is_computed_only_when_requested(target: Target) -> None:
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"),
                                                     ("fastmcp", "tool-error", "FastMCP says no"),
+                                                    ("ours-message", "tool-error", "no such ticket"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, how: str, kind: str, text: str) -> None:
     result = call(target, "fail", {"how": how}, ["programmatic/structured", "assistant/content"]).result
