@@ -76,12 +76,24 @@ def _signature(name: str, obj: Any, kind: str) -> str:
         return f"{name}: {_annotation(inspect.signature(target).return_annotation)}  # property"
     if kind == "class" and _is_enum(obj):
         return f"class {name}({', '.join(b.__name__ for b in obj.__bases__)})"
+    prefix = "class " if kind == "class" else "async def " if inspect.iscoroutinefunction(target) else "def "
+    called = target.__init__ if kind == "class" else target
+    overloads = typing.get_overloads(called) if inspect.isfunction(called) else []
+    if overloads:  # the ways it is called, not the implementation's catch-all signature
+        return "\n".join(f"{prefix}{name}{_overload_signature(each, kind)}" for each in overloads)
     try:
         signature = ADDRESS.sub("", str(inspect.signature(target)))
     except (TypeError, ValueError):
         signature = "(...)"
-    prefix = "class " if kind == "class" else "async def " if inspect.iscoroutinefunction(target) else "def "
     return f"{prefix}{name}{signature}"
+
+
+def _overload_signature(overload: Any, kind: str) -> str:
+    """One `@overload`'s signature; a constructor's without `self`."""
+    signature = inspect.signature(overload)
+    if kind == "class":
+        signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return ADDRESS.sub("", str(signature))
 
 
 def _doc_of_alias(name: str) -> str:

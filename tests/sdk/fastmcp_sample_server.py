@@ -53,9 +53,12 @@ def computed() -> Results:
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
 def fail(how: str) -> Sum:
-    """Fail as asked: ours (a ToolError of a kind), FastMCP's ToolError, or an exception no tool meant."""
+    """Fail as asked: ours (a ToolError of a kind, or of the message alone, as FastMCP's is raised), FastMCP's
+    ToolError, or an exception no tool meant."""
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
+    if how == "ours-message":
+        raise ToolError("no such ticket")
     if how == "fastmcp":
         raise FastMCPToolError("FastMCP says no")
     raise ValueError("a secret the client must not read")

@@ -1,16 +1,18 @@
-"""A server with a flag of its own beside `cli`'s, written as python-servers.md (*Run it*) says: its parser takes
-`--db` and leaves the rest, `--help` included, to `cli(mcp, rest)`. Run by test_api.py."""
+"""A server with a flag of its own beside `cli`'s, written as python-servers.md (*Run it*) says: one parser takes
+`--db` and, from `add_serving_arguments`, cli's options, so `--help` lists both; `cli(mcp, args=args)` serves by
+what it read. Run by test_api.py."""
 
 import argparse
 
 from mcp.server.mcpserver import MCPServer
 
-from mcp_variants.sdk import Results, Variants, cli
+from mcp_variants.sdk import Results, Variants, add_serving_arguments, cli
 
 variants = Variants()
-parser = argparse.ArgumentParser(add_help=False)  # --help is cli's, which lists its own options
-parser.add_argument("--db", default="shipments.sqlite")
-args, rest = parser.parse_known_args()
+parser = argparse.ArgumentParser(description="shipments, over MCP")
+parser.add_argument("--db", default="shipments.sqlite", help="the database of shipments")
+add_serving_arguments(parser)
+args = parser.parse_args()
 
 
 @variants.tool("assistant/content")
@@ -22,4 +24,4 @@ def database() -> Results:
 mcp = MCPServer("own-flags", extensions=[variants], middleware=[variants.middleware])
 
 if __name__ == "__main__":
-    cli(mcp, rest)
+    cli(mcp, args=args)

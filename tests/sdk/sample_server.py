@@ -73,9 +73,12 @@ def close_ticket(id: int, by: str | None = None) -> Ticket:
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
 def fails(how: str) -> Results:
-    """Fails the way `how` says: ours (a kind and a message), the SDK's ToolError, or an exception no tool meant."""
+    """Fails the way `how` says: ours (a kind and a message, or the message alone, as the SDK's is raised), the SDK's
+    ToolError, or an exception no tool meant."""
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
+    if how == "ours-message":
+        raise ToolError("no such ticket")
     if how == "sdk":
         raise SdkToolError("the SDK's words")
     raise RuntimeError("a secret the client must not see")
@@ -83,9 +86,12 @@ def fails(how: str) -> Results:
 
 @variants.legacy_tool(variant("programmatic/structured", Sum, project=lambda n: {"total": n}))
 def legacy_fails(how: str) -> int:
-    """A migrated tool (`legacy_tool`) that fails with this package's ToolError or the SDK's, or succeeds."""
+    """A migrated tool (`legacy_tool`) that fails with this package's ToolError (of a kind, or the message alone) or the
+    SDK's, or succeeds."""
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
+    if how == "ours-message":
+        raise ToolError("no such ticket")
     if how == "sdk":
         raise SdkToolError("the SDK's words")
     return 3

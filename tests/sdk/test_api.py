@@ -117,6 +117,7 @@ def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(targe
 
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
+                                                    ("ours-message", "tool-error", "no such ticket"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarget, how: str, kind: str, text: str) -> None:
     result = call(target, "fails", {"how": how}, ["programmatic/structured", "assistant/content"]).result
@@ -126,7 +127,8 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
 
 
-@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words")])
+@pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
+                                                    ("ours-message", "tool-error", "no such ticket")])
 def test_a_migrated_tool_keeps_the_legacy_words_and_a_typed_kind_whichever_toolerror(target: StdioTarget, how: str, kind: str,
                                                                                      text: str) -> None:
     legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result
@@ -155,8 +157,9 @@ def test_a_server_without_the_middleware_gets_it_from_cli() -> None:
 
 
 def test_a_server_passes_its_own_flags_and_cli_says_its_defaults_url_and_reads_the_token_variable() -> None:
-    """python-servers.md, *Run it*: `--db` is the server's, the rest `cli`'s; `--help` names the default port; the
-    HTTP server says its URL on stderr once it takes requests, and that URL answers only with $MCP_VARIANTS_TOKEN."""
+    """python-servers.md, *Run it*: one parser reads `--db` (the server's) and cli's options (`add_serving_arguments`),
+    and `cli(mcp, args=args)` serves by them; `--help` lists both and names the default port; the HTTP server says
+    its URL on stderr once it takes requests, and that URL answers only with $MCP_VARIANTS_TOKEN."""
     import os
 
     import httpx
@@ -166,6 +169,11 @@ def test_a_server_passes_its_own_flags_and_cli_says_its_defaults_url_and_reads_t
     helped = subprocess.run([sys.executable, str(OWN_FLAGS), "--db", "x.sqlite", "--help"], capture_output=True, text=True,
                             timeout=60, stdin=subprocess.DEVNULL)
     assert helped.returncode == 0 and "[default 8000]" in helped.stdout, helped.stdout + helped.stderr
+    assert "--db DB  " in helped.stdout and "the database of shipments" in helped.stdout and "--token TOKEN" in helped.stdout
+    assert helped.stdout.index("\n  --db DB") < helped.stdout.index("\nserving MCP:") < helped.stdout.index("\n  --http")
+    refused = subprocess.run([sys.executable, str(OWN_FLAGS), "--db", "x.sqlite", "--prot", "1"], capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)  # a typo is the one parser's error
+    assert refused.returncode == 2 and "unrecognized arguments: --prot 1" in refused.stderr, refused.stderr
     with StdioTarget([sys.executable, str(OWN_FLAGS), "--db", "x.sqlite"], timeout=30) as own:
         assert outputs(call(own, "database", {})) == {"assistant/content": [{"type": "text", "text": "x.sqlite"}]}
     port = free_port()
@@ -189,6 +197,24 @@ def test_a_server_passes_its_own_flags_and_cli_says_its_defaults_url_and_reads_t
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_cli_refuses_a_namespace_read_without_its_options_before_serving() -> None:
+    """`cli(mcp, args=...)` from a parser that was not given `add_serving_arguments` would serve stdio whatever the
+    command line said: refused, naming what is missing and how to add it; and argv beside args is one too many."""
+    import argparse
+
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_variants.sdk import add_serving_arguments, cli
+
+    mcp = MCPServer("unserved")
+    with pytest.raises(TypeError, match="no --allowed-host, --host, --http, --port, --token: give the parser that read "
+                                        r"it add_serving_arguments\(parser\) first"):
+        cli(mcp, args=argparse.Namespace(db="x"))
+    parsed = add_serving_arguments(argparse.ArgumentParser()).parse_args(["--http"])
+    with pytest.raises(TypeError, match="argv .* or args .*, not both"):
+        cli(mcp, ["--http"], args=parsed)
 
 
 def test_a_server_without_the_middleware_run_by_the_sdk_says_so_on_its_first_call() -> None:

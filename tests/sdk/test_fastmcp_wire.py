@@ -4,6 +4,7 @@ content values keep working."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from support.stalled import check_stalled_are_handled, stall
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
 SERVER = Path(__file__).with_name("fastmcp_sample_server.py")
+OWN_FLAGS = Path(__file__).with_name("fastmcp_own_flags_server.py")
 UI = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
 
 
@@ -104,6 +106,7 @@ def test_an_output_is_computed_only_when_requested(target: Target) -> None:
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"),
                                                     ("fastmcp", "tool-error", "FastMCP says no"),
+                                                    ("ours-message", "tool-error", "no such ticket"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, how: str, kind: str, text: str) -> None:
     result = call(target, "fail", {"how": how}, ["programmatic/structured", "assistant/content"]).result
@@ -111,6 +114,21 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, h
     got = {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
     assert got["programmatic/structured"]["error"]["type"] == kind and text in got["programmatic/structured"]["error"]["message"]
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
+
+
+def test_a_server_with_flags_of_its_own_serves_http_by_one_parser(tmp_path: Path) -> None:
+    """fastmcp.md, *Run it*: one parser reads `--db` (the server's) and cli's options (`add_serving_arguments`, no
+    `--token`: FastMCP's `auth=` guards it), `cli(mcp, args=args)` serves by them, and `--help` lists both."""
+    helped = subprocess.run([sys.executable, str(OWN_FLAGS), "--help"], capture_output=True, text=True, timeout=90,
+                            stdin=subprocess.DEVNULL)
+    assert helped.returncode == 0 and "the database of shipments" in helped.stdout, helped.stdout + helped.stderr
+    assert helped.stdout.index("\n  --db DB") < helped.stdout.index("\nserving MCP:") < helped.stdout.index("\n  --port PORT")
+    assert "[default 8000]" in helped.stdout and "--token" not in helped.stdout
+    server = HttpServer(tmp_path, "--db", "z.sqlite", log=tmp_path / "server.log", command=[sys.executable, str(OWN_FLAGS)])
+    try:
+        assert outputs(call(server.target, "database", {})) == {"assistant/content": [{"type": "text", "text": "z.sqlite"}]}
+    finally:
+        server.close()
 
 
 def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(target: Target) -> None:

@@ -68,3 +68,29 @@ def test_results_takes_a_mapping_typed_by_selector_names(tmp_path: Path) -> None
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "typed.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=280)
     assert done.returncode == 0, done.stdout
+
+
+FAILURES_AND_FLAGS = '''import argparse
+
+from mcp.server.mcpserver import MCPServer
+
+from mcp_variants.sdk import ErrorKind, ToolError, add_serving_arguments, cli
+
+failures = [ToolError("No ticket 42."), ToolError(ErrorKind.NOT_FOUND, "No ticket 42.", details={"ticket": 42}),
+            ToolError(kind="ticket-closed", message="Closed.", partial=[1]), ToolError(message="In words.")]
+wrong = ToolError(ErrorKind.NOT_FOUND, "No ticket 42.", {"ticket": 42})
+parser = argparse.ArgumentParser()
+parser.add_argument("--db")
+args = add_serving_arguments(parser).parse_args()
+cli(MCPServer("tickets"), args=args)
+'''
+
+
+def test_toolerror_as_the_sdks_is_raised_and_cli_with_an_authors_parser_type_check(tmp_path: Path) -> None:
+    """`ToolError(message)`, `(kind, message)` and keywords pass `mypy --strict`; details given without its keyword
+    do not; `add_serving_arguments` and `cli(args=...)` are typed."""
+    (tmp_path / "tickets.py").write_text(FAILURES_AND_FLAGS)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "tickets.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=280)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and errors[0].startswith("tickets.py:9:") and "[call-overload]" in errors[0], done.stdout

@@ -65,3 +65,30 @@ def test_a_servers_own_kinds_are_checked_when_the_class_is_made() -> None:
             BAD = "Ticket_Closed"
     with pytest.raises(ValueError, match="lowercase words joined by hyphens"):
         ToolError("Ticket_Closed", "a plain string is checked when the ToolError is made")
+
+
+def test_one_argument_is_the_message_of_a_tool_error_as_the_sdks_and_fastmcps_toolerror_are_raised() -> None:
+    import dataclasses
+    import pickle
+
+    import pytest
+
+    alone = ToolError("not-found")  # one argument is always the message, even one that reads like a kind
+    assert (alone.kind, alone.message, str(alone)) == (ErrorKind.TOOL_ERROR, "not-found", "not-found")
+    typed = ToolError(ErrorKind.NOT_FOUND, "No ticket 42.", details={"ticket": 42}, partial=[1])
+    assert (typed.kind, typed.message, typed.details, typed.partial) == ("not-found", "No ticket 42.", {"ticket": 42}, [1])
+    assert ToolError(kind="conflict", message="changed", details={"at": 1}).kind == "conflict"
+    assert ToolError(message="in words").kind == "tool-error"
+    reworded = dataclasses.replace(typed, message="Error executing tool t: No ticket 42.")  # as a migrated tool words it
+    assert (reworded.kind, reworded.message, reworded.details, reworded.partial) == ("not-found", str(reworded), {"ticket": 42}, [1])
+    copied = pickle.loads(pickle.dumps(typed))
+    assert (copied.kind, copied.message, copied.details) == (typed.kind, typed.message, typed.details)
+    assert ToolError(ErrorKind.INTERNAL, "the index is corrupt").kind == "internal"  # a tool may say it failed inside
+    with pytest.raises(TypeError, match="needs its message"):
+        ToolError()  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="ToolError.message., ToolError.kind, message."):
+        ToolError("a", "b", "c")  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="ToolError.message., ToolError.kind, message."):
+        ToolError("message", kind="not-found")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="details cannot replace"):
+        ToolError("m", details={"type": "x"})

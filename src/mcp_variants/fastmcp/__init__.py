@@ -22,7 +22,7 @@ docs/guides/fastmcp.md has the guide; docs/fastmcp-change.md what FastMCP would 
 from ..sdk import DeclarationError, ErrorKind, HttpLimits, Results, SelectorName, ToolError, ToolErrorKind, VariantSpec, variant
 from ._extension import IDENTIFIER, Variants
 from ._migrate import legacy_variants
-from ._serve import cli, http_app, run, serve_http, serve_stdio
+from ._serve import add_serving_arguments, cli, http_app, run, serve_http, serve_stdio
 
 __all__ = [
     "IDENTIFIER",
@@ -35,6 +35,7 @@ __all__ = [
     "ToolErrorKind",
     "VariantSpec",
     "Variants",
+    "add_serving_arguments",
     "cli",
     "http_app",
     "legacy_variants",

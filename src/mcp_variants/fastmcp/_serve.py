@@ -16,6 +16,7 @@ request to the SDK as 2026-07-28 and puts the real result back on the wire:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
@@ -28,6 +29,7 @@ from starlette.middleware import Middleware
 from starlette.types import Lifespan
 
 from ..sdk import serve_stdio as serve_lowlevel_stdio
+from ..sdk._arguments import add_serving_options, serving_options
 from ..sdk._connections import GuardedH11Protocol
 from ..sdk._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
 from ..sdk._http import HttpLimits, bridge_step, is_loopback
@@ -103,18 +105,20 @@ def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "
         anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge, limits=limits))
 
 
-def cli(server: FastMCP[Any], argv: list[str] | None = None) -> None:
-    """`python server.py` serves stdio; `--http [--host H] [--port P] [--allowed-host NAME]` streamable HTTP at /mcp.
-    Beyond loopback the server needs FastMCP's own `auth=` (an auth provider): refused without one."""
-    import argparse
+def add_serving_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add `cli`'s options (`--http`, `--host`, `--port`, `--allowed-host`) to a server's own parser, as one argument
+    group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves by them.
+    Returns `parser`."""
+    return add_serving_options(parser, token=False)
 
-    parser = argparse.ArgumentParser(description=f"the FastMCP server {server.name}, with SEP-3279 output variants")
-    parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                        help="a Host header served besides --host; repeatable")
-    args = parser.parse_args(argv)
+
+def cli(server: FastMCP[Any], argv: Sequence[str] | None = None, *, args: argparse.Namespace | None = None) -> None:
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--allowed-host NAME]` streamable HTTP at /mcp.
+    Beyond loopback the server needs FastMCP's own `auth=` (an auth provider): refused without one. `argv`: the
+    arguments to read (default `sys.argv[1:]`). `args`: a command line read already, by a server's own parser given
+    `add_serving_arguments(parser)`: the server's flags and these in one `--help`."""
+    parser, args = serving_options(f"the FastMCP server {server.name}, with SEP-3279 output variants", argv, args,
+                                   token=False)
     if not args.http:
         run(server)
         return
@@ -127,4 +131,4 @@ def cli(server: FastMCP[Any], argv: list[str] | None = None) -> None:
         parser.exit(1, f"{parser.prog}: {exc.strerror} (--port)\n")
 
 
-__all__ = ["cli", "http_app", "run", "serve_http", "serve_stdio"]
+__all__ = ["add_serving_arguments", "cli", "http_app", "run", "serve_http", "serve_stdio"]

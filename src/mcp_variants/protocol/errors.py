@@ -4,9 +4,10 @@ with isError), a declaration that breaks a rule (no start)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, overload
 
 INVALID_PARAMS: Final[int] = -32602
 INTERNAL_ERROR: Final[int] = -32603
@@ -61,16 +62,21 @@ class ErrorKind(ToolErrorKind):
     CONFLICT = "conflict"  # what the call would change changed since it was read: nothing written
     TOOL_ERROR = "tool-error"  # a failure a tool reports in its own words, with no kind (the SDK's or FastMCP's ToolError)
     INVALID_OUTPUT = "invalid-output"  # the tool ran, but a requested output broke its declared schema: not delivered
-    INTERNAL = "internal"  # an exception no tool meant: a bug of the server's
+    INTERNAL = "internal"  # failed inside the server: an exception no tool meant (a bug), or a tool that says so
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, init=False)
 class ToolError(Exception):
     """A tool that ran and failed: raised by a tool or a runtime, or returned in an Outcome; answered
     with isError and this kind and message, never as a protocol error and never as a traceback of ours.
 
+    `ToolError("No ticket 42.")`: one argument is always the message, of the kind `tool-error`, as the SDK's and
+    FastMCP's `ToolError` are raised (so `ToolError("not-found")` is the message "not-found", not a kind).
+    `ToolError(ErrorKind.NOT_FOUND, "No ticket 42.")`: two are the kind, then the message.
+
     `kind`: an `ErrorKind`, or a server's own kind (a `ToolErrorKind` of its own, or any string of lowercase words
-    joined by hyphens); it is `error.type` on the wire. `message`: what the model and the person read, the
+    joined by hyphens); it is `error.type` on the wire. Every `ErrorKind` may be raised, `internal` too (the tool
+    says it failed inside the server). `message`: what the model and the person read, the
     text of every content error output and `error.message`. `details`: more keys of the structured error
     object, beside `type` and `message` (which they cannot replace), each a JSON value: `ename`, `evalue` and
     `traceback` (strings, a list of strings) are the error shape's own; any other key is the tool's, and every
@@ -83,7 +89,31 @@ class ToolError(Exception):
     details: dict[str, Any] = field(default_factory=dict)
     partial: Any = None
 
-    def __post_init__(self) -> None:
+    @overload
+    def __init__(self, message: str, /, *, details: Mapping[str, Any] | None = None, partial: Any = None) -> None: ...
+
+    @overload
+    def __init__(self, kind: str, message: str, /, *, details: Mapping[str, Any] | None = None,
+                 partial: Any = None) -> None: ...
+
+    @overload
+    def __init__(self, *, kind: str = ErrorKind.TOOL_ERROR, message: str, details: Mapping[str, Any] | None = None,
+                 partial: Any = None) -> None: ...
+
+    def __init__(self, *given: str, kind: str | None = None, message: str | None = None,
+                 details: Mapping[str, Any] | None = None, partial: Any = None) -> None:
+        if len(given) > 2 or (given and (kind is not None or message is not None)):
+            raise TypeError("a ToolError is ToolError(message), ToolError(kind, message), or ToolError(kind=..., message=...)")
+        if len(given) == 1:
+            message = given[0]
+        elif len(given) == 2:
+            kind, message = given
+        if message is None:
+            raise TypeError("a ToolError needs its message: the text the model and the person read")
+        self.kind = ErrorKind.TOOL_ERROR if kind is None else kind
+        self.message = message
+        self.details = dict(details or {})
+        self.partial = partial
         if not isinstance(self.message, str):
             raise TypeError(f"a ToolError's message is the text the model and the person read, a str, not {self.message!r}")
         if not isinstance(self.kind, str) or not KIND.fullmatch(self.kind):
@@ -91,6 +121,7 @@ class ToolError(Exception):
         if RESERVED_DETAILS & self.details.keys():
             raise ValueError(f"a ToolError's details cannot replace {sorted(RESERVED_DETAILS & self.details.keys())}: "
                              "give the kind and the message as such")
+        super().__init__(self.message)  # `args`, as the SDK's ToolError has them: what a pickled copy is made from
 
     def __str__(self) -> str:
         return self.message

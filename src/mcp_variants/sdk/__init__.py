@@ -27,7 +27,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorK
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
-from ._serve import cli, run, serve_http, serve_stdio, streamable_http_app
+from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "VariantSpec",
     "Variants",
     "View",
+    "add_serving_arguments",
     "cli",
     "run",
     "serve_http",

@@ -7,6 +7,7 @@ mcp 2.3.0 does; an SDK with docs/sdk-change.md applied does not); True or False 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextvars
 import errno
@@ -24,6 +25,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..protocol.versions import OUTPUTS_VERSION
+from ._arguments import add_serving_options, serving_options
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import HttpLimits, build_http_app
 from ._stdio import stdio_connection
@@ -191,27 +193,24 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
         anyio.run(lambda: serve_http(server, host=host, port=port, token=token, bridge=bridge, limits=limits))
 
 
-def cli(server: AnyServer, argv: list[str] | None = None) -> None:
+def add_serving_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add `cli`'s options (`--http`, `--host`, `--port`, `--token`, `--allowed-host`) to a server's own parser, as
+    one argument group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves
+    by them. Returns `parser`."""
+    return add_serving_options(parser, token=True)
+
+
+def cli(server: AnyServer, argv: Sequence[str] | None = None, *, args: argparse.Namespace | None = None) -> None:
     """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
     HTTP at /mcp (loopback by default; any other address needs a bearer token), saying its URL on stderr once it
-    takes requests. `argv`: the arguments to read (default `sys.argv[1:]`); a server with flags of its own parses
-    them first (`parse_known_args`) and hands the rest here."""
-    import argparse
-    import os
+    takes requests. `argv`: the arguments to read (default `sys.argv[1:]`). `args`: a command line read already,
+    by a server's own parser given `add_serving_arguments(parser)`: the server's flags and these in one `--help`."""
     import sys
 
-    from ._http import TOKEN_VARIABLE, InsecureBinding, check_binding
+    from ._http import InsecureBinding, check_binding
 
     name = lowlevel_server(server).name
-    parser = argparse.ArgumentParser(description=f"the MCP server {name}, with SEP-3279 output variants")
-    parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on with --http [default 127.0.0.1]")
-    parser.add_argument("--port", type=int, default=8000, help="the port to listen on with --http [default 8000]")
-    parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE) or None,
-                        help=f"bearer token every HTTP request must carry [default ${TOKEN_VARIABLE}, else none]")
-    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                        help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
-    args = parser.parse_args(argv)
+    parser, args = serving_options(f"the MCP server {name}, with SEP-3279 output variants", argv, args, token=True)
     check_before_serving(server)
     if not args.http:
         run(server)

@@ -1,0 +1,43 @@
+"""The options `cli` serves by (`--http`, `--host`, `--port`, `--allowed-host`, and `--token` where the layer checks
+a bearer token itself), one implementation for both layers: as an argument group of the author's own parser, so a
+server with flags of its own parses its command line once and `--help` lists both; or parsed by `cli` itself."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+from ._http import TOKEN_VARIABLE
+
+
+def add_serving_options(parser: argparse.ArgumentParser, *, token: bool) -> argparse.ArgumentParser:
+    """The serving options as one argument group of `parser` (argparse refuses an option the author already has).
+    `token`: whether `--token` is one (the layers whose HTTP server checks a bearer token: FastMCP's has `auth=`)."""
+    group = parser.add_argument_group("serving MCP", "stdio, or streamable HTTP with --http")
+    group.add_argument("--http", action="store_true", help="streamable HTTP at /mcp instead of stdio")
+    group.add_argument("--host", default="127.0.0.1", help="the address to listen on with --http [default 127.0.0.1]")
+    group.add_argument("--port", type=int, default=8000, help="the port to listen on with --http [default 8000]")
+    if token:
+        group.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE) or None,
+                           help=f"bearer token every HTTP request must carry [default ${TOKEN_VARIABLE}, else none]")
+    group.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a Host header served besides loopback and --host (NAME or NAME:PORT); repeatable")
+    return parser
+
+
+def serving_options(description: str, argv: Sequence[str] | None, args: argparse.Namespace | None, *,
+                    token: bool) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """`cli`'s parser (for its refusals, under the program's name) and the options to serve by: `args` as the
+    author's parser read them, else `argv` (default `sys.argv[1:]`) read here. TypeError for both, or for `args`
+    parsed without the serving options: `cli` would otherwise serve stdio when `--http` was asked."""
+    parser = add_serving_options(argparse.ArgumentParser(description=description), token=token)
+    if args is None:
+        return parser, parser.parse_args(argv)
+    if argv is not None:
+        raise TypeError("cli takes argv (a command line to read) or args (one read already), not both")
+    missing = sorted(vars(parser.parse_args([])).keys() - vars(args).keys())  # the options' destinations
+    if missing:
+        raise TypeError(f"cli(args=...): the namespace has no {', '.join('--' + name.replace('_', '-') for name in missing)}: "
+                        "give the parser that read it add_serving_arguments(parser) first")
+    return parser, args
