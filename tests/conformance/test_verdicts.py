@@ -142,12 +142,12 @@ def test_a_call_that_cannot_be_repeated_still_fails_and_says_it_succeeded_first(
     sent = sum(1 for r in scorecard["scenarios"] for run_ in [r["evidence"], *r["evidence"].get("runs", [])]
                for step in run_.get("steps", []) if (step.get("request") or {}).get("method") == "tools/call")
     [tool] = [t for t in scorecard["tools"] if t["name"] == "close_ticket"]
-    assert tool["repeated"] == {"arguments": {"id": 1}, "calls": sent + 1, "firstSucceeded": 1, "failedAfter": numbers,
+    assert tool["repeated"] == {"arguments": {"id": 1}, "calls": sent + 1, "resent": 1, "firstSucceeded": 1, "failedAfter": numbers,
                                 "firstAgain": "isError: true: ticket #1 is already closed"}, tool
     summary = (f"    close_ticket succeeded on its 1st call and failed on {len(numbers)} later call(s) a scenario needed to "
                f"succeed (the first, its 2nd), with the same arguments {{\"id\": 1}}; its first request, sent again, failed "
                f"too (isError: true: ticket #1 is already closed). The suite makes a --call in every scenario it fits, always "
-               f"with the arguments given ({sent + 1} calls here")
+               f"with the arguments given ({sent + 1} calls here, 1 of them the first request sent again)")
     assert summary in done.stdout and done.stdout.count("close_ticket succeeded on its 1st call and failed on") == 1, done.stdout
     required = len(scorecard["requiredFailures"])
     assert f"\nFAIL: {required} required scenario(s) failed ({required} of them on a --call that had succeeded earlier with " \

@@ -25,6 +25,7 @@ class _Calls:
     count: int = 0  # calls with the named arguments, in the order the suite made them
     first_success: int | None = None  # the number of the first that succeeded
     first_request: Request | None = None  # and what it sent
+    resent: int = 0  # how many times the first request was sent again (counted in `count`)
     again: str | None = None  # how the first request failed when sent again: the tool's state changed
     failed_after: list[int] = field(default_factory=list)  # the needed calls that failed after it, the state changed
 
@@ -59,6 +60,7 @@ class RepeatedCalls:
         number = calls.count
         if calls.again is None:
             calls.count += 1
+            calls.resent += 1
             calls.again = call_failure(self._resend(*calls.first_request))
             if calls.again is None:  # what succeeded still does: this call failed for what it asks, not for a repeat
                 return None
@@ -66,13 +68,14 @@ class RepeatedCalls:
         return {"firstSucceeded": calls.first_success, "call": number, "firstAgain": calls.again}
 
     def report(self, name: str) -> dict[str, Any] | None:
-        """The scorecard's `repeated` for a tool: its named arguments, how many calls had them, the first that
-        succeeded, how it failed when sent again and the needed calls that failed after it; None when none did."""
+        """The scorecard's `repeated` for a tool: its named arguments, how many calls had them (the first request's
+        re-sends among them), the first that succeeded, how it failed when sent again and the needed calls that failed
+        after it; None when none did."""
         calls = self._calls.get(name)
         if calls is None or not calls.failed_after:
             return None
-        return {"arguments": self._named[name], "calls": calls.count, "firstSucceeded": calls.first_success,
-                "firstAgain": calls.again, "failedAfter": list(calls.failed_after)}
+        return {"arguments": self._named[name], "calls": calls.count, "resent": calls.resent,
+                "firstSucceeded": calls.first_success, "firstAgain": calls.again, "failedAfter": list(calls.failed_after)}
 
 
 def failure_note(tool: str, repeat: Mapping[str, Any]) -> str:
@@ -90,11 +93,10 @@ def summary_note(tool: str, repeated: Mapping[str, Any]) -> str:
             f"call(s) a scenario needed to succeed (the first, its {ordinal(failed[0])}), with the same arguments "
             f"{_arguments(repeated['arguments'])}; its first request, sent again, failed too ({repeated['firstAgain']}). "
             f"The suite makes a --call in every scenario it fits, always with the arguments given ({repeated['calls']} "
-            "calls here, the re-sent first request among them), so a call that changes what the next one finds (closing "
-            "a ticket, renewing a loan) fails when repeated, and fails each scenario that needed it. Give a call that "
-            "succeeds every time (a read-only tool, or arguments a repeat does not change), or check how the tool fails "
-            "with --error-call and arguments it fails "
-            "with every time")
+            f"calls here, {repeated['resent']} of them the first request sent again), so a call that changes what the "
+            "next one finds (closing a ticket, renewing a loan) fails when repeated, and fails each scenario that needed "
+            "it. Give a call that succeeds every time (a read-only tool, or arguments a repeat does not change), or check "
+            "how the tool fails with --error-call and arguments it fails with every time")
 
 
 def _arguments(arguments: Any) -> str:

@@ -324,7 +324,7 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
 
 
 def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None,
-            repeat: Mapping[str, int] | None = None) -> dict[str, Any]:
+            repeat: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One failure of a scenario: its own message, the step, the version it spoke, the tool it called, when the
     failed check names the rule it judges, that rule's check id and, for a --call that succeeded earlier in the run,
     which call that was and which this one (repeated_calls.py)."""
