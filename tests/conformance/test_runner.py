@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from mcp_variants.conformance.constants import ASSISTANT_CONTENT, OUTPUTS_VERSION, UNSUPPORTED_VERSION
+from mcp_variants.conformance.repeated_calls import ordinal
 from mcp_variants.conformance.runner import RunConfig, all_vectors, run
 from mcp_variants.conformance.wire import RoundTrip, Target
 
@@ -146,3 +147,9 @@ def test_the_built_in_calls_run_on_this_projects_server_only(server: str, called
     assert result["status"] == ("pass" if called else "skip") and result.get("applicable", True), result
     [tool] = card["tools"]
     assert tool["called"] is called
+
+
+@pytest.mark.parametrize(("n", "said"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+                                         (21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th")])
+def test_a_call_is_counted_in_words(n: int, said: str) -> None:
+    assert ordinal(n) == said

@@ -108,8 +108,57 @@ def test_every_tool_named_with_call_is_checked_and_a_broken_one_fails(tmp_path: 
     assert tools["total"]["called"] and message in tools["total"]["failed"]["2026-12-01"], tools["total"]
     assert tools["total"]["succeeded"] == ["2026-12-01", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     assert tools["count"]["called"] and not tools["count"]["failed"], tools["count"]
+    # total succeeded (asked for assistant/content) before it failed, but its first request still succeeds when sent
+    # again: its failure is what it was asked for, not a repeat's, and nothing says otherwise
+    assert "repeated" not in tools["total"] and "succeeded on its" not in done.stdout, done.stdout[-3000:]
     scenarios = {r["id"]: r for r in json.loads(card.read_text())["scenarios"]}
     assert scenarios["must-structured-outputs-valid"]["evidence"]["tools"] == {"count": "pass", "total": "fail"}
+
+
+CLOSE_ONCE = ["--server-cmd", server("tickets"), "--kind", "server", "-q"]
+
+
+def test_a_call_that_cannot_be_repeated_still_fails_and_says_it_succeeded_first(tmp_path: Path) -> None:
+    """servers/tickets.py: `close_ticket={"id": 1}` closes the ticket on its first call, and every later call with the same
+    arguments fails with isError ("already closed"). A needed call that fails still fails its scenario (exit 1); each
+    such failure, the tool's line (once) and the FAIL line say that the first call succeeded, which call this is, and
+    that the first request, sent again, fails now too. It once said "already closed" alone, a dozen times, which read as
+    if the server broke SEP-3279 (issue 44)."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, *CLOSE_ONCE, "--scorecard", str(card), "--call", 'close_ticket={"id": 1}'])
+    assert done.returncode == 1, done.stdout + done.stderr
+    scorecard = json.loads(card.read_text())
+    failed = [r for r in scorecard["scenarios"] if r["status"] == "fail"]
+    failures = [f for r in failed for f in r["failures"]]
+    assert failed and all(f.get("callFailed") and f.get("failedWhenRepeated") for f in failures), failures
+    numbers = [f["failedWhenRepeated"]["call"] for f in failures]
+    assert numbers[0] == 2 and numbers == sorted(set(numbers)), numbers
+    assert {f["failedWhenRepeated"]["firstSucceeded"] for f in failures} == {1}
+    said = ("the call this scenario needs failed: close_ticket succeeded on its 1st call in this run, with the same arguments, "
+            "and failed on this one, its 2nd; that first request, sent again, fails now too: the tool's first call changed "
+            "what a repeat finds")
+    assert f"step call (close_ticket at 2026-12-01): {said}" in done.stdout, done.stdout[:3000]
+    assert done.stdout.count("the server answered isError: true: ticket #1 is already closed") == len(failures)
+    sent = sum(1 for r in scorecard["scenarios"] for run_ in [r["evidence"], *r["evidence"].get("runs", [])]
+               for step in run_.get("steps", []) if (step.get("request") or {}).get("method") == "tools/call")
+    [tool] = [t for t in scorecard["tools"] if t["name"] == "close_ticket"]
+    assert tool["repeated"] == {"arguments": {"id": 1}, "calls": sent + 1, "resent": 1, "firstSucceeded": 1, "failedAfter": numbers,
+                                "firstAgain": "isError: true: ticket #1 is already closed"}, tool
+    summary = (f"    close_ticket succeeded on its 1st call and failed on {len(numbers)} later call(s) a scenario needed to "
+               f"succeed (the first, its 2nd), with the same arguments {{\"id\": 1}}; its first request, sent again, failed "
+               f"too (isError: true: ticket #1 is already closed). The suite makes a --call in every scenario it fits, always "
+               f"with the arguments given ({sent + 1} calls here, 1 of them the first request sent again)")
+    assert summary in done.stdout and done.stdout.count("close_ticket succeeded on its 1st call and failed on") == 1, done.stdout
+    required = len(scorecard["requiredFailures"])
+    assert f"\nFAIL: {required} required scenario(s) failed ({required} of them on a --call that had succeeded earlier with " \
+           "the same arguments: close_ticket; its line under tools says why)" in done.stdout, done.stdout[-1000:]
+
+
+def test_the_same_server_checked_with_its_read_only_tool_is_ok() -> None:
+    """The read-only list_tickets succeeds every time: OK, and no word about repeats."""
+    done = run([*CHECK, *CLOSE_ONCE, "--call", "list_tickets={}"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "  list_tickets: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout and "succeeded on its" not in done.stdout
 
 
 def test_a_server_whose_every_named_tool_is_good_is_ok_and_an_unnamed_one_is_said_unchecked(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
+from .repeated_calls import RepeatedCalls, failure_note
 from .scenarios import server_vectors
 from .tool_report import qualified_ok, tool_lines, tool_report
 from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, status_mark, status_totals, totals_line, verdict_lines
@@ -195,7 +196,8 @@ def handshake_keys(vectors: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]
     return keys
 
 
-def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Discovery, config: RunConfig) -> dict[str, Any]:
+def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Discovery, config: RunConfig,
+                      repeats: RepeatedCalls) -> dict[str, Any]:
     started = time.monotonic()
     try:
         choices: list[dict[str, Any] | None] = [None]
@@ -205,7 +207,7 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
             spec = vector["bind"]["tool"]
             choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools,
                                            first_fit=config.first_fit))
-        entries = [_run_once(vector, chosen, target, config) for chosen in choices]
+        entries = [_run_once(vector, chosen, target, config, repeats) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
         entry = {"status": "skip", "reason": str(exc), "need": exc.need, "evidence": {}}
@@ -217,7 +219,8 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
     return entry
 
 
-def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, target: Target, config: RunConfig) -> dict[str, Any]:
+def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, target: Target, config: RunConfig,
+              repeats: RepeatedCalls) -> dict[str, Any]:
     entry: dict[str, Any] = {"status": "pass", "reason": ""}
     evidence: dict[str, Any] = {"steps": []}
     entry["evidence"] = evidence
@@ -225,7 +228,7 @@ def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, targe
     if chosen:
         evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments", "uri")}}
     try:
-        _run_steps(vector, render(vector["steps"], bindings), target, config, entry, evidence)
+        _run_steps(vector, render(vector["steps"], bindings), target, config, repeats, entry, evidence)
     except CheckError as exc:
         entry.update(status="fail", reason=f"the vector cannot be evaluated: {exc}")
     return entry
@@ -255,7 +258,7 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
-               entry: dict[str, Any], evidence: dict[str, Any]) -> None:
+               repeats: RepeatedCalls, entry: dict[str, Any], evidence: dict[str, Any]) -> None:
     done: dict[str, Any] = {}
     failures: list[dict[str, Any]] = []
     for step in steps:
@@ -288,13 +291,20 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
         if trip.problem:
             _conclude(entry, [*failures, failure(step, trip.problem)])
             return
+        params: dict[str, Any] = step.get("params") or {}
+        repeat = (repeats.record(params.get("name"), params.get("arguments"), trip.response,
+                                 (version, step.get("extensions"), params), needed=bool(step.get("mustSucceed")))
+                  if step["method"] == "tools/call" else None)
         if step.get("mustSucceed") and (failed := call_failure(trip.response)):
             record["callFailed"] = failed
             chosen = evidence.get("binding", {})
             hint = (f" (the suite chose this call itself: {chosen.get('tool')} is read-only and its inputSchema accepts "
                     f"{json.dumps(chosen.get('arguments'))}; if that is not a call it should answer, pass --call "
                     f"'{chosen.get('tool')}=JSON' with arguments it succeeds with)" if READ_ONLY_CHOICE in chosen.get("chosen", "") else "")
-            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {failed}{hint}", call_failed=True)])
+            # said before the server's words, which the summary's lines may cut
+            said = f"{failure_note(params['name'], repeat)}; the server answered {failed}" if repeat else failed
+            _conclude(entry, [*failures, failure(step, f"the call this scenario needs failed: {said}{hint}", call_failed=True,
+                                                 repeat=repeat)])
             return
         document = {"request": trip.request, "response": trip.response, "steps": done}
         preconditions = [evaluate(c, document) for c in step.get("skipUnless", [])]
@@ -313,9 +323,11 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
     _conclude(entry, failures)
 
 
-def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None) -> dict[str, Any]:
-    """One failure of a scenario: its own message, the step, the version it spoke, the tool it called and, when the
-    failed check names the rule it judges, that rule's check id."""
+def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None,
+            repeat: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One failure of a scenario: its own message, the step, the version it spoke, the tool it called, when the
+    failed check names the rule it judges, that rule's check id and, for a --call that succeeded earlier in the run,
+    which call that was and which this one (repeated_calls.py)."""
     params: dict[str, Any] = step.get("params") or {}
     tool = params.get("name") if step.get("method") == "tools/call" else None
     out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
@@ -325,6 +337,8 @@ def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False,
         out["callFailed"] = True
     if check_id:
         out["check"] = check_id
+    if repeat:
+        out["failedWhenRepeated"] = dict(repeat)
     return out
 
 
@@ -394,10 +408,12 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             config = dataclasses.replace(config, calls=dataclasses.replace(config.calls, use_defaults=False))
         scorecard["discovery"] = discovery.evidence
     results = []
+    repeats = RepeatedCalls(config.calls.calls, lambda version, extensions, params: target.exchange(
+        version, extensions, "tools/call", params, config.timeout).response if target is not None else None)
     for vector in vectors:
         if vector.get("kind") == "server":
             assert discovery is not None and target is not None
-            entry = run_server_vector(vector, target, discovery, config)
+            entry = run_server_vector(vector, target, discovery, config, repeats)
         else:
             entry = run_client_vector(vector)
         full = {"id": vector["id"], "title": vector.get("title"), "kind": vector.get("kind"), "level": vector.get("level"),
@@ -419,7 +435,7 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
                     allow_skips=config.allow_skips)
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
-        **({"tools": tool_report(discovery, results, config.calls)} if discovery is not None else {}),
+        **({"tools": tool_report(discovery, results, config.calls, repeats)} if discovery is not None else {}),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
         "ok": verdict["exitCode"] == EXIT_OK,
         "verdict": verdict,
@@ -459,7 +475,7 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
     exercised, what each scenario that could not be needs, and OK / FAIL / INCOMPLETE."""
     t = scorecard["totals"]
     wire = scorecard.get("wireSchema")
-    problems = [f"{t['requiredFailures']} required scenario(s) failed"] if t["requiredFailures"] else []
+    problems = [f"{t['requiredFailures']} required scenario(s) failed{_repeated_part(scorecard)}"] if t["requiredFailures"] else []
     if wire and not wire["ok"]:
         problems.append(f"{wire['violationCount']} message(s) break the {wire['version']} wire schema")
     checked = f"; {wire['messagesValidated']} {wire['version']} messages checked against the wire schema" if wire else ""
@@ -469,3 +485,14 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
     if closing[-1] == "OK":
         closing[-1] = qualified_ok(scorecard.get("tools", []))
     return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *closing])
+
+
+def _repeated_part(scorecard: Mapping[str, Any]) -> str:
+    """How many of the required failures are a --call's that succeeded earlier with the same arguments (repeated_calls.py),
+    for the FAIL line: the tools' lines above say why."""
+    tools = [e["name"] for e in scorecard.get("tools", []) if e.get("repeated")]
+    failed = set(scorecard.get("requiredFailures", []))
+    count = sum(1 for r in scorecard.get("scenarios", []) if r["id"] in failed
+                and any(f.get("failedWhenRepeated") for f in r.get("failures", [])))
+    return (f" ({count} of them on a --call that had succeeded earlier with the same arguments: {', '.join(tools)}; its "
+            "line under tools says why)" if count else "")

@@ -13,6 +13,7 @@ from typing import Any
 
 from .binding import CallConfig, args_fit, callable_tools, read_only
 from .call_outcome import call_failure
+from .repeated_calls import RepeatedCalls, summary_note
 
 
 def _steps(evidence: Any) -> Iterator[Mapping[str, Any]]:
@@ -32,9 +33,10 @@ def _listed(discovery: Any) -> dict[str, dict[str, Any]]:
     return tools
 
 
-def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: CallConfig) -> list[dict[str, Any]]:
-    """One entry per listed tool: `called` with the versions it succeeded and failed at (each failure's message),
-    or `notCalled` with why."""
+def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: CallConfig,
+                repeats: RepeatedCalls) -> list[dict[str, Any]]:
+    """One entry per listed tool: `called` with the versions it succeeded and failed at (each failure's message) and,
+    for a --call that failed after succeeding with the same arguments, `repeated`; or `notCalled` with why."""
     listed = _listed(discovery)
     seen: dict[str, dict[str, Any]] = {}
     for result in results:
@@ -60,6 +62,9 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
                 entry["succeeded"].append(step["version"])
     chosen = {t["name"]: why for t, _, why in callable_tools(list(listed.values()), calls)}
     report = []
+    for name in seen:
+        if repeated := repeats.report(name):
+            seen[name]["repeated"] = repeated
     for name, tool in listed.items():
         if name in seen:
             report.append({"name": name, "called": True, **seen[name]})
@@ -107,6 +112,8 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
         if entry["refused"]:
             parts.append(f"{entry['refused']} JSON-RPC error answer(s) (the refusals scenarios ask for)")
         lines.append(f"  {entry['name']}: called: {'; '.join(parts)}")
+        if entry.get("repeated"):
+            lines.append(f"    {summary_note(entry['name'], entry['repeated'])}")
     return lines
 
 
