@@ -1,6 +1,6 @@
 """docs/python-api/index.md: the reference of the public server API, from its own code.
 
-Every name in the `__all__` of its three public modules (`mcp_variants.sdk`, `.lowlevel`, `.tasks`), with its
+Every name in the `__all__` of its four public modules (`mcp_variants.sdk`, `.lowlevel`, `.tasks`, `.framework`), with its
 signature and docstring; for a class, its public methods and properties; a name a later module re-exports is
 named, not repeated. Written from the code, never by hand, so the page cannot drift from what a user imports.
 """
@@ -11,10 +11,12 @@ import enum
 import inspect
 import re
 import typing
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import mcp_variants.sdk as sdk
+import mcp_variants.sdk.framework as framework
 import mcp_variants.sdk.lowlevel as lowlevel
 import mcp_variants.sdk.tasks as tasks
 
@@ -23,13 +25,14 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # a default's repr names where it live
 INTRO = """# The Python server API: `mcp_variants.sdk`
 
 Generated from the code by `make docs-examples` (scripts/docsgen/render_python_api.py); the guide is
-[Add SEP-3279 to your Python server](../guides/python-servers.md). Three public modules, in the
+[Add SEP-3279 to your Python server](../guides/python-servers.md). Four public modules, in the
 `mcp-variants-sdk` distribution (no Jupyter): `mcp_variants.sdk` (what an `MCPServer` app is written
-with), `mcp_variants.sdk.lowlevel` (toolsets on the SDK's low-level `Server`) and `mcp_variants.sdk.tasks`
-(long calls as tasks). Every other module of the package is private.
+with), `mcp_variants.sdk.lowlevel` (toolsets on the SDK's low-level `Server`), `mcp_variants.sdk.tasks`
+(long calls as tasks) and `mcp_variants.sdk.framework` (the seams a layer for another framework is built on,
+as `mcp_variants.fastmcp` is). Every other module of the package is private.
 """
 MODULES: tuple[tuple[str, ModuleType], ...] = (("mcp_variants.sdk", sdk), ("mcp_variants.sdk.lowlevel", lowlevel),
-                                               ("mcp_variants.sdk.tasks", tasks))
+                                               ("mcp_variants.sdk.tasks", tasks), ("mcp_variants.sdk.framework", framework))
 
 
 def render_python_api() -> dict[str, str]:
@@ -97,13 +100,12 @@ def _overload_signature(overload: Any, kind: str) -> str:
 
 
 def _doc_of_alias(name: str) -> str:
-    """A type alias has no docstring of its own: the string literal under its assignment in the source."""
-    for module in (sdk, lowlevel, tasks):
-        for defined_in in {getattr(module, n).__module__ for n in module.__all__ if hasattr(getattr(module, n), "__module__")}:
-            source = inspect.getsource(__import__(defined_in, fromlist=["_"]))
-            found = re.search(rf"^{name}\b[^\n]*=.*?\n\"\"\"(.*?)\"\"\"", source, re.S | re.M)
-            if found:
-                return inspect.cleandoc(found.group(1))
+    """A type alias or a constant has no docstring of its own: the string literal under its assignment in the source
+    of the package's module that makes it."""
+    for path in sorted(Path(sdk.__file__).parent.glob("*.py")):
+        found = re.search(rf"^{name}\b[^\n]*=.*?\n\"\"\"(.*?)\"\"\"", path.read_text(), re.S | re.M)
+        if found:
+            return inspect.cleandoc(found.group(1))
     return "(no docstring)"
 
 

@@ -74,7 +74,8 @@ def test_the_first_servers_call_script_prints_the_outputs_it_asks_for(tmp_path: 
     assert "'zone': 'Europe/Paris'" in lines[0] and "'title':" in lines[1]
 
 
-@pytest.mark.parametrize("module", ["mcp_variants.sdk", "mcp_variants.sdk.lowlevel", "mcp_variants.sdk.tasks"])
+@pytest.mark.parametrize("module", ["mcp_variants.sdk", "mcp_variants.sdk.lowlevel", "mcp_variants.sdk.tasks",
+                                    "mcp_variants.sdk.framework"])
 def test_the_module_table_names_every_public_name(module: str) -> None:
     """python-servers.md's *The API, in three modules*: a name a module exports is one a reader looks up there."""
     text = (REPO / "docs/guides/python-servers.md").read_text()

@@ -1,10 +1,14 @@
-"""Our own server is a user of its own API: outside mcp_variants.sdk and mcp_variants.fastmcp, nothing imports a
-private module of theirs (`mcp_variants.sdk._*`, `mcp_variants.fastmcp._*`), in src/, examples/, bench/ or scripts/.
+"""Our own code is a user of its own API: a private module of mcp_variants.sdk (`mcp_variants.sdk._*`) is imported
+only by mcp_variants.sdk, one of mcp_variants.fastmcp (`mcp_variants.fastmcp._*`) only by mcp_variants.fastmcp, in
+src/, examples/, bench/ or scripts/. The FastMCP layer is outside the SDK layer, as a layer for any other framework
+would be.
 
 What the Jupyter server needs of the layer is public: `mcp_variants.sdk` (the transports, `HttpLimits`),
 `mcp_variants.sdk.lowlevel` (tools as data, the request's version, era and client key, the binding rule, `listen`)
-and `mcp_variants.sdk.tasks` (the task store protocol). Read from the sources with `ast`: every import statement,
-in functions and under `if TYPE_CHECKING:` too, relative ones resolved, and `importlib.import_module` of a literal.
+and `mcp_variants.sdk.tasks` (the task store protocol); what the FastMCP layer needs, those and
+`mcp_variants.sdk.framework` (the seams of a framework's layer). Read from the sources with `ast`: every import
+statement, in functions and under `if TYPE_CHECKING:` too, relative ones resolved, and `importlib.import_module` of a
+literal.
 """
 
 from __future__ import annotations
@@ -57,13 +61,16 @@ def private_of(name: str) -> str | None:
     return None
 
 
+def within(module: str | None, owner: str) -> bool:
+    return module is not None and (module == owner or module.startswith(owner + "."))
+
+
 def violations(path: Path, text: str) -> list[str]:
     module = module_name(path)
-    if module is not None and any(module == owner or module.startswith(owner + ".") for owner in PRIVATE_OWNERS):
-        return []
     found = []
     for line, name in imported(ast.parse(text), module, path.name == "__init__.py"):
-        if private_of(name):
+        owner = private_of(name)
+        if owner is not None and not within(module, owner):
             found.append(f"{path.relative_to(REPO)}:{line}: {name}")
     return sorted(set(found))
 
@@ -75,8 +82,9 @@ def sources() -> Iterator[Path]:
 
 def test_no_private_module_of_the_layer_is_imported_from_outside_it() -> None:
     found = [v for path in sources() for v in violations(path, path.read_text())]
-    assert not found, ("imports of a private module of mcp_variants.sdk / .fastmcp from outside them (use the public "
-                       "mcp_variants.sdk, .sdk.lowlevel, .sdk.tasks; make public what is missing):\n" + "\n".join(found))
+    assert not found, ("imports of a private module of mcp_variants.sdk / .fastmcp from outside its package (use the "
+                       "public mcp_variants.sdk, .sdk.lowlevel, .sdk.tasks, .sdk.framework; make public what is "
+                       "missing):\n" + "\n".join(found))
 
 
 @pytest.mark.parametrize("statement", [
@@ -103,5 +111,24 @@ def test_public_imports_pass(statement: str) -> None:
     assert not violations(REPO / "src" / "mcp_variants" / "server" / "cli.py", statement)
 
 
-def test_the_layer_itself_may_use_its_private_modules() -> None:
-    assert not violations(REPO / "src" / "mcp_variants" / "fastmcp" / "_serve.py", "from ..sdk._guard import MessageGuard")
+@pytest.mark.parametrize(("module", "statement"), [
+    ("sdk/_serve.py", "from ._guard import MessageGuard"),
+    ("sdk/__init__.py", "from ._declare import Results"),
+    ("sdk/framework.py", "from ._extension import with_variants"),
+    ("fastmcp/_extension.py", "from ._lowlevel import lowlevel_server"),
+    ("fastmcp/__init__.py", "from ._serve import cli"),
+])
+def test_a_layer_may_use_its_own_private_modules(module: str, statement: str) -> None:
+    assert not violations(REPO / "src" / "mcp_variants" / module, statement)
+
+
+@pytest.mark.parametrize(("module", "statement"), [
+    ("fastmcp/_serve.py", "from ..sdk._guard import MessageGuard"),
+    ("fastmcp/__init__.py", "from ..sdk._declare import Results"),
+    ("fastmcp/_extension.py", "import mcp_variants.sdk._extension"),
+    ("sdk/_serve.py", "from ..fastmcp._lowlevel import lowlevel_server"),
+])
+def test_neither_layer_uses_the_others_private_modules(module: str, statement: str) -> None:
+    """The FastMCP layer is built on the SDK layer's public seams (`mcp_variants.sdk.framework`), as a layer for
+    another framework would be; the SDK layer knows nothing of FastMCP's."""
+    assert violations(REPO / "src" / "mcp_variants" / module, statement)

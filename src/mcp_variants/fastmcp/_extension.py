@@ -20,7 +20,10 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
   adds each tool's `outputVariants` or its legacy `outputSchema`, and 2026-12-01 among discover's versions; it also
   hands a tools/call's raw params to the interceptor (FastMCP's typed params drop `requestedOutputs`).
 - FastMCP's own tools on the same server (a plain `@mcp.tool`) are served at 2026-12-01 as if migrated with
-  `legacy_tool()` (sdk/_migrate.py's `PlainTools`): listed with their variants, their calls' `requestedOutputs` checked and answered.
+  `legacy_tool()` (`PlainTools`): listed with their variants, their calls' `requestedOutputs` checked and answered.
+
+The SDK layer's pieces come through its public modules only (`mcp_variants.sdk`, `.lowlevel`, and `.framework`: the
+seams of a framework's layer), as they would for a layer on any other framework.
 """
 
 from __future__ import annotations
@@ -54,13 +57,21 @@ from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
-from ..sdk._declare import projectors_for
-from ..sdk._extension import ToolCall, listed_entry, with_variants
-from ..sdk._migrate import PlainTools, StructuredAudience
-from ..sdk._requests import finish, negotiated_extensions, request_era
-from ..sdk._serve import ON_OUR_TRANSPORTS, bridge_needed, unbridged_warning
-from ..sdk._toolset import internal_failure
-from ..sdk.lowlevel import ToolSet, VariantTool, declaration
+from ..sdk.framework import (
+    ON_OUR_TRANSPORTS,
+    PlainTools,
+    StructuredAudience,
+    ToolCall,
+    bridge_needed,
+    finish,
+    internal_failure,
+    listed_entry,
+    negotiated_extensions,
+    projectors_for,
+    unbridged_warning,
+    with_variants,
+)
+from ..sdk.lowlevel import ToolSet, VariantTool, declaration, request_era
 from ._content import content_value
 from ._lowlevel import lowlevel_server
 from ._migrate import legacy_variants, with_wrap_mark
@@ -228,7 +239,7 @@ class Variants(ServerExtension):
     async def _plain_call(self, name: str, request: ServerRequestContext[Any, Any],
                           call_next: ToolCallContinuation) -> ToolResult | BaseModel:
         """A call of one of FastMCP's own tools: as FastMCP answers it before 2026-12-01; at 2026-12-01 its
-        requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (sdk/_migrate.py's `PlainTools`)."""
+        requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (`PlainTools`)."""
         era = request_era(request)
         served = await self.server.get_tool(name) if not era.is_legacy else None
         if served is None:
@@ -266,7 +277,7 @@ class Variants(ServerExtension):
 
 
     def _plain_entry(self, entry: dict[str, Any], era: Era) -> dict[str, Any]:
-        """One of FastMCP's own tools as listed: at 2026-12-01 with its variants (sdk/_migrate.py's `PlainTools`), else
+        """One of FastMCP's own tools as listed: at 2026-12-01 with its variants (`PlainTools`), else
         as FastMCP lists it."""
         if era is not Era.OUTPUTS:
             return entry

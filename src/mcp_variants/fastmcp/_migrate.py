@@ -1,5 +1,5 @@
 """Migrating an existing FastMCP tool to declared variants, by the inferences SEP-3279 allows an SDK (as
-`mcp_variants.sdk`'s _migrate.py does for MCPServer, with FastMCP's own conversion of a return value).
+`mcp_variants.sdk` does for MCPServer, with FastMCP's own conversion of a return value).
 
 - Its legacy `content` (what FastMCP makes of the return value: `Tool.convert_result`) becomes `assistant/content`,
   so an old client's content does not change.
@@ -19,7 +19,7 @@ from fastmcp.tools import Tool
 
 from ..protocol.types import ASSISTANT_STRUCTURED, ToolDeclaration
 from ..sdk import VariantSpec
-from ..sdk._migrate import StructuredAudience, check_audience, inferred_variants
+from ..sdk.framework import StructuredAudience, inferred_variants
 
 WRAP_MARK = "x-fastmcp-wrap-result"
 """FastMCP's mark on an outputSchema it wrapped as `{"result": ...}` (a return annotation that is not an object)."""
@@ -28,7 +28,6 @@ WRAP_MARK = "x-fastmcp-wrap-result"
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
     """The variants a legacy FastMCP tool already has: assistant/content, and with `structured` its outputSchema for
     that one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
-    check_audience(structured)
     legacy = Tool.from_function(fn)
     return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result)
 

@@ -6,7 +6,7 @@ request to the SDK as 2026-07-28 and puts the real result back on the wire:
 - stdio: our stdio connection serves FastMCP's low-level server (FastMCP's `run_stdio_async` takes no
   streams, hence `_lowlevel.py`), with FastMCP's lifespan, extensions' lifespans included, entered as the SDK enters it;
 - HTTP: FastMCP's own Starlette app (`FastMCP.http_app`: its auth provider, custom routes, Host/Origin guard,
-  session manager) with the message guard (sdk/_guard.py, the bridge its inbound step) as one more ASGI middleware,
+  session manager) with the message guard (and the bridge where it is needed: `message_guard`) as one more ASGI middleware,
   served by uvicorn with the limits `mcp_variants.sdk`'s own HTTP server keeps (`HttpLimits`: body size, session
   idle timeout, read deadline, connection cap). FastMCP makes its session manager itself and takes no session cap,
   so `HttpLimits.max_sessions` does not apply (docs/fastmcp-change.md).
@@ -28,12 +28,19 @@ from fastmcp.server.http import StarletteWithLifespan
 from starlette.middleware import Middleware
 from starlette.types import Lifespan
 
+from ..sdk import HttpLimits
 from ..sdk import serve_stdio as serve_lowlevel_stdio
-from ..sdk._arguments import add_serving_options, serving_options
-from ..sdk._connections import GuardedH11Protocol
-from ..sdk._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
-from ..sdk._http import HttpLimits, bridge_step, is_loopback
-from ..sdk._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, CannotListen, bridging, listen
+from ..sdk.framework import (
+    DEFAULT_LIMITS,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    ON_OUR_TRANSPORTS,
+    add_serving_options,
+    is_loopback,
+    message_guard,
+    serving_options,
+    uvicorn_http,
+)
+from ..sdk.lowlevel import CannotListen, listen
 from ._lowlevel import lowlevel_server
 
 
@@ -57,7 +64,7 @@ def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1
     `FastMCP.http_app` as they are (`json_response`, `stateless_http`, `event_store`, `session_idle_timeout` in
     place of the limit's, ...)."""
     hosts = [*allowed_hosts, *((host,) if is_loopback(host) else ())]
-    guarded = Middleware(MessageGuard, max_body_bytes=limits.max_body_bytes, inbound=bridge_step() if bridging(bridge) else None)
+    guarded = Middleware(message_guard, max_body_bytes=limits.max_body_bytes, bridge=bridge)
     if limits != DEFAULT_LIMITS:  # else FastMCP's own default
         http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
     app = server.http_app(path=path, transport="http", middleware=[guarded, *middleware],
@@ -89,9 +96,8 @@ async def serve_http(server: FastMCP[Any], *, host: str = "127.0.0.1", port: int
     import uvicorn
 
     app = http_app(server, host=host, allowed_hosts=allowed_hosts, limits=limits, bridge=bridge, **http_app_kwargs)
-    guarded = limits.read_timeout is not None or limits.max_connections is not None
     config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2,
-                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections) if guarded else "h11")
+                            http=uvicorn_http(limits))
     await uvicorn.Server(config).serve(sockets=[listen(host, port)])
 
 

@@ -19,7 +19,8 @@ runs), exactly the requested outputs, each structured one validated against its 
     cli(mcp)                      # stdio; --http for streamable HTTP; every era, 2026-12-01 included
 
 Everything a server author writes with is here. `mcp_variants.sdk.lowlevel` is the same machinery for those
-who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.tasks` runs long calls as tasks.
+who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.tasks` runs long calls as tasks;
+`mcp_variants.sdk.framework` holds the seams a layer for another framework is built on (`mcp_variants.fastmcp`'s).
 Every other module of this package is private. docs/guides/python-servers.md has the guide.
 """
 

@@ -26,6 +26,8 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ._http import HttpLimits
+
 logger = logging.getLogger(__name__)
 
 
@@ -111,3 +113,11 @@ class GuardedH11Protocol(H11Protocol):
         logger.info("%d connections open: closing the one from %s, waiting for a request since %.1f s", len(open_),
                     oldest.client, time.monotonic() - (oldest.waiting_since or 0.0))
         oldest.transport.close()
+
+
+def uvicorn_http(limits: HttpLimits) -> Any:
+    """What uvicorn's `Config(http=...)` takes to serve with `limits`' read deadline and connection cap: this protocol,
+    or uvicorn's own h11 where they set neither (`HttpLimits()`)."""
+    if limits.read_timeout is None and limits.max_connections is None:
+        return "h11"
+    return GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections)

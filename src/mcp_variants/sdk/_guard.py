@@ -28,7 +28,8 @@ from ..protocol.versions import HEADER_MISMATCH
 from ..sse import SseEvents
 from ._tunnel import NEEDLES, as_sent
 
-DEFAULT_MAX_MESSAGE_BYTES: Final[int] = 4 * 1024 * 1024  # a stdio line, an HTTP body: the SDK's own limit for a body
+DEFAULT_MAX_MESSAGE_BYTES: Final[int] = 4 * 1024 * 1024
+"""The largest message taken, a stdio line or an HTTP body (4 MiB): the SDK's own limit for a body."""
 _TASK_METHODS: Final[frozenset[str]] = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 _NULL_ID: Final[bytes] = b'"id":null'
 

@@ -22,6 +22,7 @@ LOOPBACK_NAMES = {"localhost"}
 
 
 def is_loopback(host: str) -> bool:
+    """True for an address only this machine reaches: `localhost`, 127.0.0.0/8, ::1 (an IPv6 one in brackets too)."""
     if host in LOOPBACK_NAMES:
         return True
     try:

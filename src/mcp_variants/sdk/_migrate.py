@@ -21,6 +21,7 @@ from ._declare import VariantSpec, declaration, projectors_for, variant
 from ._toolset import ToolSet, VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
+"""The one audience a legacy `outputSchema` may become the structured variant of (`legacy_tool(structured=...)`)."""
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
@@ -29,7 +30,6 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
 
     The tool is read as `@mcp.tool()` registers it (structured output inferred from the return annotation), so
     what it lists and answers does not change."""
-    check_audience(structured)
     legacy = Tool.from_function(fn).fn_metadata
 
     def converted(value: Any) -> CallToolResult:
@@ -51,7 +51,8 @@ def inferred_variants(fn: Callable[..., Any], structured: StructuredAudience | N
                       converted: Callable[[Any], Any]) -> list[VariantSpec]:
     """The SEP's inferences, whichever framework's conversion of the return value `converted` is (a result with
     `content` blocks and `structured_content`): its content as assistant/content; with `structured`, its
-    outputSchema as that one audience's structured variant."""
+    outputSchema as that one audience's structured variant. ValueError when `structured` names another audience."""
+    check_audience(structured)
 
     def content(value: Any) -> Any:
         return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in converted(value).content]
@@ -88,8 +89,9 @@ def plain_tool(listed: Mapping[str, Any]) -> VariantTool:
 
 
 class PlainTools:
-    """The 2026-12-01 declarations of a framework's own tools (`plain_tool`), each made the first time it is listed or
-    called (and again when its schemas change: a tool replaced at run time). MCPServer's layer and FastMCP's share it."""
+    """The 2026-12-01 declarations of a framework's own tools (as `legacy_tool(structured="assistant")` would declare
+    them), each made the first time it is listed or called (and again when its schemas change: a tool replaced at run
+    time). MCPServer's layer and FastMCP's share it."""
 
     def __init__(self) -> None:
         self._made: dict[str, tuple[Any, ToolSet]] = {}

@@ -23,14 +23,16 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.types import ASGIApp
 
 from ..protocol.versions import OUTPUTS_VERSION
 from ._arguments import add_serving_options, serving_options
-from ._guard import DEFAULT_MAX_MESSAGE_BYTES
-from ._http import HttpLimits, build_http_app
+from ._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
+from ._http import HttpLimits, bridge_step, build_http_app
 from ._stdio import stdio_connection
 
 DEFAULT_LIMITS = HttpLimits()
+"""The limits `run`, `serve_http` and `streamable_http_app` serve with unless given others: the SDK's own (`HttpLimits()`)."""
 
 ON_OUR_TRANSPORTS: contextvars.ContextVar[bool] = contextvars.ContextVar("mcp_variants_on_our_transports", default=False)
 """True in whatever serves a connection through these functions: a `Variants` server run otherwise (the SDK's own
@@ -119,6 +121,14 @@ def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: st
     return marked
 
 
+def message_guard(app: ASGIApp, *, max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, bridge: bool | None = None) -> ASGIApp:
+    """`app` (a framework's streamable HTTP app) behind the message guard that `streamable_http_app` serves behind:
+    each POST body within `max_body_bytes`, checked as one JSON-RPC message and answered when it is none the SDK
+    would answer, each answer as sent; and the 2026-12-01 bridge as `bridge` says (None: where the installed SDK needs
+    it). Starlette takes it as middleware: `Middleware(message_guard, max_body_bytes=..., bridge=...)`."""
+    return MessageGuard(app, max_body_bytes, inbound=bridge_step() if bridging(bridge) else None)
+
+
 class CannotListen(OSError):
     """The address cannot be listened on (most often: the port is in use); the message says what to do."""
 
@@ -154,14 +164,12 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
     the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
     import uvicorn
 
-    from ._connections import GuardedH11Protocol
+    from ._connections import uvicorn_http
 
     app = streamable_http_app(server, host=host, token=token, limits=limits, allowed_hosts=allowed_hosts, bridge=bridge,
                               token_verifier=token_verifier, auth=auth)
-    guarded = limits.read_timeout is not None or limits.max_connections is not None
-    config = uvicorn.Config(app, host=host, port=port,
-                            log_level="warning", lifespan="on", access_log=False,
-                            http=GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections) if guarded else "h11")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", access_log=False,
+                            http=uvicorn_http(limits))
     # uvicorn stops gracefully on SIGTERM/SIGINT, then re-raises the signal into the handler that was there
     # before it; with the default one the process would die before the caller's cleanup. A no-op lets it return.
     for handled in (signal.SIGTERM, signal.SIGINT):
