@@ -54,8 +54,8 @@ def render_python_api() -> dict[str, str]:
 def _entry(name: str, obj: Any) -> str:
     is_alias = typing.get_origin(obj) is not None or not callable(obj) or not hasattr(obj, "__name__")
     kind = "class" if inspect.isclass(obj) else "alias" if is_alias else "function"
-    if kind == "alias":  # a type alias (SelectorName, Runner): a subscripted type, callable though it is no function
-        return "\n".join([f"### `{name}`", "", f"```python\n{name} = {obj}\n```", "", _doc_of_alias(name), ""])
+    if kind == "alias":  # a type alias (SelectorName, Runner): a subscripted type, callable though it is no function; a constant
+        return "\n".join([f"### `{name}`", "", f"```python\n{name} = {ADDRESS.sub('', str(obj))}\n```", "", _doc_of_alias(name), ""])
     lines = [f"### `{name}`", "", f"```python\n{_signature(name, obj, kind)}\n```", "", _doc(obj), ""]
     if kind == "class":
         for member, value in _members(obj):
