@@ -38,7 +38,7 @@ from mcp_variants.conformance.runner import RunConfig, run
 from mcp_variants.conformance.scorecards import scenario_checks
 from mcp_variants.conformance.wire import HttpTarget
 from support.outside import HERE, NODE_MODULES, node_env, unavailable
-from support.servers import HttpServer
+from support.servers import HttpServer, python_command
 
 TS = HERE.parents[1] / "conformance-ts"
 TSX = TS / "node_modules" / "tsx" / "dist" / "cli.mjs"
@@ -203,6 +203,85 @@ def ts_server(node_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def test_the_typescript_sdk_server_passes_every_case_and_both_suites_agree(node_bin: Path, ts_server: HttpServer) -> None:
     verdicts = compare(node_bin, ts_server.url)
     assert set(verdicts.values()) == {"pass"}, {k: v for k, v in verdicts.items() if v != "pass"}
+
+
+# ---- a named call that fails when repeated: still a failure, said to be a repeat's -----------------
+
+
+CONFORMANCE_SERVERS = HERE.parent / "conformance" / "servers"
+
+
+def fixture_server(folder: Path, name: str) -> HttpServer:
+    """tests/conformance/servers/NAME.py over streamable HTTP on a free port, its state its own."""
+    folder.mkdir(exist_ok=True)
+    return HttpServer(folder, "--host", "127.0.0.1", log=folder / f"{name}.log",
+                      command=[*python_command(), str(CONFORMANCE_SERVERS / f"{name}.py")])
+
+
+def needed_call_failures(results: dict[str, list[dict[str, Any]]], tool: str) -> dict[str, str]:
+    """Each case whose needed call of `tool` failed: its message (every check id of the case carries the same)."""
+    said = f"the call the case needs to succeed failed (isError: true): {tool} "
+    return {c["details"]["case"]: c["errorMessage"] for checks in results.values() for c in checks
+            if c.get("errorMessage", "").startswith(said)}
+
+
+def test_a_named_call_that_cannot_be_repeated_still_fails_and_says_its_first_request_fails_now_too(
+        node_bin: Path, tmp_path: Path) -> None:
+    """servers/tickets.py, `close_ticket={"id": 1}` named: its first call closes the ticket and every later one fails
+    ("already closed"). The TypeScript cases still fail each case that needed it, in every scenario (the verdict is
+    unchanged: the two suites, each on a fresh server, agree case by case), and each such failure says that the call
+    succeeded first and that its first request, sent again, fails now too, in the Python suite's words."""
+    named = CallConfig(calls={"close_ticket": {"id": 1}})
+    server = fixture_server(tmp_path / "ts", "tickets")
+    try:
+        results = run_ts(node_bin, "server", "--url", server.url, *call_args(named))
+    finally:
+        server.close()
+    server = fixture_server(tmp_path / "python", "tickets")
+    try:
+        python = python_verdicts(server.url, named)
+    finally:
+        server.close()
+    agree(ts_verdicts(results), python)
+    failures = needed_call_failures(results, "close_ticket")
+    assert failures, json.dumps(results)[:3000]
+    said = ("close_ticket succeeded on its 1st call in this run, with the same arguments, and failed on this one, its 2nd; "
+            'that first request, sent again, fails now too (isError: true: "ticket #1 is already closed"): the tool\'s '
+            "first call changed what a repeat finds")
+    assert any(said in message for message in failures.values()), failures
+    for case, message in failures.items():
+        assert re.search(r"; close_ticket succeeded on its 1st call in this run, with the same arguments, and failed on "
+                         r"this one, its \d+(st|nd|rd|th); that first request, sent again, fails now too .*; the server "
+                         r"said: .*ticket #1 is already closed", message), (case, message)
+    assert cases(ts_verdicts(results), "fail") >= set(failures)
+    assert {"must-legacy-shapes-2025-11-25", "plan-02-code-mode"} <= set(failures), sorted(failures)
+    # every case after the first that called it: a verdict no repeat forgives
+    repeated = [c["details"]["failedWhenRepeated"] for checks in results.values() for c in checks
+                if "failedWhenRepeated" in c["details"]]
+    assert repeated and {r["firstSucceeded"] for r in repeated} == {1}, repeated
+
+
+@pytest.mark.parametrize(("server_name", "calls"), [("tickets", ["--call", "list_tickets={}"]),
+                                                     ("hidden_bug", ["--call", 'total={"x": 1}'])],
+                         ids=["read-only-tool", "fails-for-what-it-asks"])
+def test_a_named_call_that_does_not_fail_when_repeated_says_nothing_of_repeats(
+        node_bin: Path, tmp_path: Path, server_name: str, calls: list[str]) -> None:
+    """The read-only list_tickets succeeds every time: every case passes. hidden_bug.py's total succeeds when asked for
+    assistant/content and fails when asked for its programmatic/structured output (it breaks its schema): its first
+    request, sent again, still succeeds, so that failure is the server's own and says nothing of repeats."""
+    server = fixture_server(tmp_path, server_name)
+    try:
+        results = run_ts(node_bin, "server", "--url", server.url, *calls)
+    finally:
+        server.close()
+    messages = [c.get("errorMessage", "") for checks in results.values() for c in checks]
+    assert not any("succeeded on its" in m for m in messages), messages
+    resent = [call for checks in results.values() for c in checks for call in c["details"]["calls"] if call.get("resent")]
+    if server_name == "tickets":
+        assert not cases(ts_verdicts(results), "fail") and not resent, messages
+    else:
+        assert needed_call_failures(results, "total"), messages
+        assert resent and all(call["outcome"] == "result" for call in resent), resent
 
 
 # ---- broken variants: each fails exactly its cases, in both suites ---------------------------------

@@ -26,6 +26,13 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ConformanceCheck, SpecReference } from '../../../types';
 import { untestableCheck } from '../../untestable';
+import {
+  repeatedCallsOn,
+  repeatNote,
+  type RepeatedCalls,
+  type Repeat,
+  type SentCall
+} from './repeats';
 import { OUTPUTS_VERSION, UI, UI_EXTENSIONS, Wire, type Trip } from './wire';
 
 /** The spec sections SEP-3279 adds to the tools page (the SEP's section titles). */
@@ -156,6 +163,8 @@ export type Listings = Record<'plain' | 'ui', any[] | string>;
 export interface Setup {
   listings: Listings;
   toolCalls: ToolCalls;
+  /** The named calls made on this server so far, by this scenario and those run before it (repeats.ts). */
+  repeats: RepeatedCalls;
 }
 
 const ajv = new Ajv2020({
@@ -357,6 +366,8 @@ export interface Failure {
   /** The check ids it is reported under; empty: every id of the case. */
   checks: string[];
   message: string;
+  /** A needed named call that failed after the same call succeeded (repeats.ts). */
+  repeat?: Repeat;
 }
 
 /** One request a case made, for the report: what was called, at which version, how it ended. */
@@ -369,6 +380,44 @@ export interface CallRecord {
   requestedOutputs?: string[];
   outcome: 'result' | 'isError' | 'error' | 'unsupported' | 'no answer';
   message?: string;
+  /** The first successful request of a named call, sent again after a later one failed (repeats.ts). */
+  resent?: true;
+}
+
+function callRecord(
+  method: string,
+  params: Record<string, unknown>,
+  version: string,
+  extensions: Record<string, unknown> | undefined,
+  trip: Trip
+): CallRecord {
+  const record: CallRecord = {
+    method,
+    ...(method === 'tools/call'
+      ? {
+          tool: String(params.name),
+          arguments: params.arguments as Record<string, unknown>
+        }
+      : {}),
+    protocolVersion: version,
+    extensions: Object.keys(extensions ?? {}),
+    ...(Array.isArray(params.requestedOutputs)
+      ? { requestedOutputs: params.requestedOutputs.map(label) }
+      : {}),
+    outcome: trip.unsupported
+      ? 'unsupported'
+      : trip.problem
+        ? 'no answer'
+        : trip.response?.error !== undefined
+          ? 'error'
+          : trip.response?.result?.isError === true
+            ? 'isError'
+            : 'result'
+  };
+  if (record.outcome === 'error' || record.outcome === 'isError')
+    record.message = serverMessage(trip.response);
+  if (trip.problem) record.message = trip.problem;
+  return record;
 }
 
 /** The text of a result's error: its content blocks' or outputs' text, else the JSON. */
@@ -391,6 +440,14 @@ export function serverMessage(response: any): string {
     .map((b) => b.text)
     .join(' ');
   return short(text || result, 500);
+}
+
+/** How a tools/call failed (a JSON-RPC error, or isError: true, with the server's message), or undefined. */
+export function callFailure(response: any): string | undefined {
+  if (response?.error !== undefined) return serverMessage(response);
+  if (response?.result?.isError === true)
+    return `isError: true: ${serverMessage(response)}`;
+  return undefined;
 }
 
 /** What a case does: requests, and the checks on their answers. */
@@ -450,33 +507,7 @@ export class Case {
       method === 'tools/list'
         ? await this.wire.listAll(version, extensions)
         : await this.wire.request(version, extensions, method, params);
-    const record: CallRecord = {
-      method,
-      ...(method === 'tools/call'
-        ? {
-            tool: String(params.name),
-            arguments: params.arguments as Record<string, unknown>
-          }
-        : {}),
-      protocolVersion: version,
-      extensions: Object.keys(extensions ?? {}),
-      ...(Array.isArray(params.requestedOutputs)
-        ? { requestedOutputs: params.requestedOutputs.map(label) }
-        : {}),
-      outcome: trip.unsupported
-        ? 'unsupported'
-        : trip.problem
-          ? 'no answer'
-          : trip.response?.error !== undefined
-            ? 'error'
-            : trip.response?.result?.isError === true
-              ? 'isError'
-              : 'result'
-    };
-    if (record.outcome === 'error' || record.outcome === 'isError')
-      record.message = serverMessage(trip.response);
-    if (trip.problem) record.message = trip.problem;
-    this.calls.push(record);
+    this.calls.push(callRecord(method, params, version, extensions, trip));
     if (trip.unsupported) {
       this.ended = {
         verdict: 'skip',
@@ -498,7 +529,9 @@ export class Case {
   /**
    * tools/call of the bound tool. `requested` undefined: no requestedOutputs. `mustSucceed`
    * (the default): a call that does not succeed (a JSON-RPC error, or isError: true) fails the
-   * case, with the server's message; the rest of it cannot be judged.
+   * case, with the server's message; the rest of it cannot be judged. A named call that
+   * succeeded earlier and fails now, its first request failing too when sent again, says so
+   * (repeats.ts).
    */
   async call(
     bound: Bound,
@@ -511,28 +544,59 @@ export class Case {
     };
     if (requested !== undefined) params.requestedOutputs = requested;
     const version = opts.version ?? OUTPUTS_VERSION;
-    const trip = await this.send(
-      version,
-      opts.ui ?? false,
-      'tools/call',
-      params
-    );
+    const ui = opts.ui ?? false;
+    const mustSucceed = opts.mustSucceed ?? true;
+    const trip = await this.send(version, ui, 'tools/call', params);
     const response = trip.response;
-    if (
-      (opts.mustSucceed ?? true) &&
-      (response?.error !== undefined || response?.result?.isError === true)
-    ) {
+    const failed = callFailure(response);
+    const repeat = this.named(bound)
+      ? await this.setup.repeats.record(
+          { version, ui, params },
+          failed,
+          mustSucceed,
+          (first) => this.resend(first)
+        )
+      : undefined;
+    if (mustSucceed && failed !== undefined) {
       const how =
         response?.error !== undefined
           ? 'answered a JSON-RPC error'
           : 'failed (isError: true)';
+      // said before the server's words, which a report may cut
+      const note = repeat ? `; ${repeatNote(repeat)}` : '';
       this.failures.push({
         checks: [],
-        message: `the call the case needs to succeed ${how}: ${bound.tool} ${short(bound.arguments)} at ${version}${requested ? ` requesting ${requested.map(label).join(', ')}` : ''}; the server said: ${serverMessage(response)}`
+        message: `the call the case needs to succeed ${how}: ${bound.tool} ${short(bound.arguments)} at ${version}${requested ? ` requesting ${requested.map(label).join(', ')}` : ''}${note}; the server said: ${serverMessage(response)}`,
+        ...(repeat ? { repeat } : {})
       });
       throw new Stop();
     }
     return response;
+  }
+
+  /** Whether the bound call is one the runner named (MCP_CONFORMANCE_TOOL_CALLS calls), with its arguments. */
+  private named(bound: Bound): boolean {
+    const calls = this.setup.toolCalls.calls;
+    return (
+      Object.prototype.hasOwnProperty.call(calls, bound.tool) &&
+      deepEqual(calls[bound.tool], bound.arguments)
+    );
+  }
+
+  /** A named call's first successful request, sent again and recorded with the case's calls. */
+  private async resend(call: SentCall): Promise<string | undefined | null> {
+    const extensions = call.ui ? UI_EXTENSIONS : undefined;
+    const trip = await this.wire.request(
+      call.version,
+      extensions,
+      'tools/call',
+      call.params
+    );
+    this.calls.push({
+      ...callRecord('tools/call', call.params, call.version, extensions, trip),
+      resent: true
+    });
+    return trip.problem || trip.unsupported ? null : callFailure(trip.response);
   }
 
   untestable(reason: string): never {
@@ -808,7 +872,8 @@ export async function runCases(
   try {
     const setup: Setup = {
       listings: await discover(wire),
-      toolCalls: toolCallsFromEnv()
+      toolCalls: toolCallsFromEnv(),
+      repeats: repeatedCallsOn(serverUrl)
     };
     for (const spec of specs) {
       const c = new Case(wire, setup, [...new Set(spec.checks)]);
@@ -830,7 +895,13 @@ function checksOf(
 ): ConformanceCheck[] {
   const severity = spec.level === 'SHOULD' ? 'WARNING' : 'FAILURE';
   const description = `${spec.title} [${spec.id}]`;
-  const details = { case: spec.id, level: spec.level, calls: c.calls };
+  const repeat = c.failures.find((f) => f.repeat)?.repeat;
+  const details = {
+    case: spec.id,
+    level: spec.level,
+    calls: c.calls,
+    ...(repeat ? { failedWhenRepeated: repeat } : {})
+  };
   return c.cites.map((id) => {
     if (verdict === 'untestable') {
       const check = untestableCheck(

@@ -12,6 +12,7 @@ import { testContext } from '../../../connection/testing';
 import type { ClientScenario } from '../../../types';
 import { Sep3279BackwardCompatibilityScenario } from './backcompat';
 import { Sep3279ToolDeclarationsScenario } from './declarations';
+import { TOOL_CALLS_ENV } from './cases';
 import { Sep3279OutputSelectionScenario } from './selection';
 import { OUTPUTS_VERSION } from './wire';
 
@@ -76,6 +77,24 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
 const run = (scenario: ClientScenario, url: string) =>
   scenario.run(testContext(url));
 
+/** `scenario` run with `calls` named, as `server --tool-calls` names them. */
+async function runNaming(
+  calls: Record<string, Record<string, unknown>>,
+  scenario: ClientScenario,
+  url: string
+): Promise<ConformanceCheck[]> {
+  const before = process.env[TOOL_CALLS_ENV];
+  process.env[TOOL_CALLS_ENV] = JSON.stringify({ calls, errorCalls: {} });
+  try {
+    return await run(scenario, url);
+  } finally {
+    if (before === undefined) delete process.env[TOOL_CALLS_ENV];
+    else process.env[TOOL_CALLS_ENV] = before;
+  }
+}
+
+const REPEAT_WORDS = 'succeeded on its';
+
 /** The status of `id` in `caseId` (the check's details.case). */
 function statusOf(
   checks: ConformanceCheck[],
@@ -115,6 +134,24 @@ describe('SEP-3279 server scenarios', () => {
         expect(scenario.source).toEqual({ targetRevision: OUTPUTS_VERSION });
       }, 60000);
     }
+
+    it('a named read-only call, made in every case it fits, passes every check and says nothing of repeats', async () => {
+      const checks = await runNaming(
+        { test_variants_all: {} },
+        new Sep3279OutputSelectionScenario(),
+        url
+      );
+      expect(
+        checks.filter((c) => c.status !== 'SUCCESS').map((c) => c.id)
+      ).toEqual([]);
+      const calls = checks.flatMap(
+        (c) => (c.details?.calls as { tool?: string; resent?: true }[]) ?? []
+      );
+      expect(
+        calls.filter((call) => call.tool === 'test_variants_all').length
+      ).toBeGreaterThan(5);
+      expect(calls.some((call) => call.resent)).toBe(false);
+    }, 60000);
 
     it('records the tool and version of every call it made', async () => {
       const checks = await run(new Sep3279OutputSelectionScenario(), url);
@@ -159,7 +196,71 @@ describe('SEP-3279 server scenarios', () => {
       expect(one?.status).toBe('FAILURE');
       expect(one?.errorMessage).toContain('always fails');
       expect(one?.errorMessage).toContain(`at ${OUTPUTS_VERSION}`);
+      expect(one?.errorMessage).not.toContain(REPEAT_WORDS);
       expect(checks.some((c) => c.status === 'SKIPPED')).toBe(false);
+    }, 60000);
+
+    it('a named call that succeeds once and fails when repeated still fails, and says its first request fails now too', async () => {
+      const checks = await runNaming(
+        { test_variants_all: {} },
+        new Sep3279OutputSelectionScenario(),
+        at('fails-when-repeated')
+      );
+      const needed =
+        'the call the case needs to succeed failed (isError: true)';
+      const named = checks.filter(
+        (c) =>
+          c.errorMessage?.startsWith(`${needed}: test_variants_all`) ?? false
+      );
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.every((c) => c.status === 'FAILURE')).toBe(true);
+      const said =
+        'test_variants_all succeeded on its 1st call in this run, with the same arguments, and failed on ' +
+        'this one, its 2nd; that first request, sent again, fails now too (isError: true: "test_variants_all ' +
+        'already ran once and fails when called again (on purpose)"): the tool\'s first call changed what a ' +
+        'repeat finds';
+      expect(named[0].errorMessage).toContain(said);
+      expect(named[0].errorMessage).toContain(
+        'Name a call that succeeds every time (a read-only tool, or arguments a repeat does not change)'
+      );
+      for (const check of named) {
+        expect(check.errorMessage).toMatch(
+          /; test_variants_all succeeded on its 1st call .*; the server said: .*already ran once/
+        );
+        expect(check.details?.failedWhenRepeated).toMatchObject({
+          tool: 'test_variants_all',
+          arguments: {},
+          firstSucceeded: 1,
+          call: expect.any(Number)
+        });
+      }
+      // The first request was sent again once, in the case whose call first failed.
+      const callsByCase = new Map(
+        checks.map((c) => [
+          c.details?.case,
+          (c.details?.calls as { resent?: true; outcome: string }[]) ?? []
+        ])
+      );
+      const resent = [...callsByCase.values()]
+        .flat()
+        .filter((call) => call.resent);
+      expect(resent).toEqual([
+        expect.objectContaining({
+          tool: 'test_variants_all',
+          outcome: 'isError'
+        })
+      ]);
+      // A tool the suite chose itself (not named) fails the same way, with the server's words alone.
+      const chosen = checks.filter(
+        (c) =>
+          c.errorMessage?.startsWith(`${needed}: test_variants_app_only`) ??
+          false
+      );
+      expect(chosen.length).toBeGreaterThan(0);
+      for (const check of chosen) {
+        expect(check.status).toBe('FAILURE');
+        expect(check.errorMessage).not.toContain(REPEAT_WORDS);
+      }
     }, 60000);
 
     it('an unrequested output fails no-unrequested-output, not the schema check of the same case', async () => {

@@ -3,7 +3,8 @@
 /**
  * SEP-3279 negative-test server: the everything-server's SEP-3279 fixtures
  * (sep-3279-fixtures.ts), each breaking one rule on purpose, at
- * http://localhost:PORT/<breakage>/mcp (one of Sep3279Breakage). Serves
+ * http://localhost:PORT/<breakage>/mcp (one of Sep3279Breakage; `fails-when-repeated`: each tool
+ * succeeds once, then fails, as one that changes what the next call finds does). Serves
  * protocol version 2026-12-01 only (and, for `outputs-for-old-clients`, a
  * 2026-07-28 tools/call); any other version is refused with -32022.
  *

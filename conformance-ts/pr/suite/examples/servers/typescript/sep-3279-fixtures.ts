@@ -17,7 +17,9 @@
  *   selector with an error output.
  *
  * `Sep3279Breakage` breaks one rule on purpose, for the negative tests
- * (sep-3279-broken-server.ts); the everything-server uses none.
+ * (sep-3279-broken-server.ts); the everything-server uses none. `fails-when-repeated` breaks no
+ * rule of the SEP: each tool succeeds on its first call and fails on every later one, as a tool
+ * that changes what the next call finds does (the suite makes a named call in every case it fits).
  */
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -42,7 +44,8 @@ export const SEP_3279_BREAKAGES = [
   'substituted-selector',
   'outputs-for-old-clients',
   'invalid-structured-output',
-  'ui-extension-not-served'
+  'ui-extension-not-served',
+  'fails-when-repeated'
 ] as const;
 export type Sep3279Breakage = (typeof SEP_3279_BREAKAGES)[number];
 
@@ -222,7 +225,9 @@ function output(
 function callTool(
   params: Record<string, any>,
   ui: boolean,
-  broken?: Sep3279Breakage
+  broken?: Sep3279Breakage,
+  /** The tools that succeeded once (`fails-when-repeated`). */
+  called: Set<string> = new Set()
 ): JsonRpcAnswer {
   const fixture = SEP_3279_FIXTURES.find((f) => f.name === params.name);
   if (!fixture) return invalid(`Unknown tool: ${String(params.name)}`);
@@ -250,13 +255,15 @@ function callTool(
       return invalid(`requestedOutputs names ${key(variant)} twice`);
     chosen.push(variant);
   }
-  const fails = fixture.fails || broken === 'failing-tools';
+  const repeated = broken === 'fails-when-repeated' && called.has(fixture.name);
+  if (broken === 'fails-when-repeated') called.add(fixture.name);
+  const fails = fixture.fails || broken === 'failing-tools' || repeated;
+  const why = repeated
+    ? `${fixture.name} already ran once and fails when called again (on purpose)`
+    : ERROR_TEXT;
   const outputs = chosen.map((v) => {
     if (fails)
-      return output(
-        v,
-        v.format === 'content' ? text(ERROR_TEXT) : { error: ERROR_TEXT }
-      );
+      return output(v, v.format === 'content' ? text(why) : { error: why });
     if (broken === 'invalid-structured-output' && v.audience === 'programmatic')
       return output(v, { values: 'not an array' });
     const out = output(v, v.value);
@@ -291,7 +298,8 @@ export function legacyResult(name: string): {
 function answer(
   method: string,
   params: Record<string, any>,
-  broken?: Sep3279Breakage
+  broken: Sep3279Breakage | undefined,
+  called: Set<string>
 ): JsonRpcAnswer {
   const ui = uiNegotiated(params._meta);
   switch (method) {
@@ -323,7 +331,7 @@ function answer(
         }
       };
     case 'tools/call':
-      return callTool(params, ui, broken);
+      return callTool(params, ui, broken, called);
     case 'resources/read':
       if (params.uri !== VIEW_URI || broken === 'ui-extension-not-served')
         return { error: { code: -32002, message: 'Resource not found' } };
@@ -354,6 +362,7 @@ function answer(
  * server's `outputs-for-old-clients`, a 2026-07-28 tools/call); passes anything else on.
  */
 export function sep3279Handler(broken?: Sep3279Breakage) {
+  const called = new Set<string>();
   return (req: Request, res: Response, next: NextFunction): void => {
     const body = req.body;
     const params = body?.params ?? {};
@@ -398,7 +407,7 @@ export function sep3279Handler(broken?: Sep3279Breakage) {
     res.json({
       jsonrpc: '2.0',
       id: body.id,
-      ...answer(body.method, params, broken)
+      ...answer(body.method, params, broken, called)
     });
   };
 }
