@@ -117,6 +117,7 @@ class ToolDeclaration:
     meta: dict[str, Any] | None = field(default=None)
 
     def variant(self, selector: Selector) -> Variant | None:
+        """The declared variant of that selector, or None when the tool does not declare it."""
         for variant in self.variants:
             if variant.selector == selector:
                 return variant

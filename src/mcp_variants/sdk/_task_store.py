@@ -32,10 +32,15 @@ from ..protocol.errors import INTERNAL_ERROR, INVALID_PARAMS, ProtocolError
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TTL_MS = 30 * 60 * 1000  # kept this long after its last change of status
-MAX_TTL_MS = 24 * 60 * 60 * 1000  # whatever a client asks for
+DEFAULT_TTL_MS = 30 * 60 * 1000
+"""How long a task is kept after it ended, when the client asks for no TTL (30 minutes)."""
+MAX_TTL_MS = 24 * 60 * 60 * 1000
+"""The longest TTL a task gets, whatever a client asks for (24 hours)."""
 POLL_INTERVAL_MS = 500
+"""The interval a client is told to poll a working task at."""
 MAX_TASKS_PER_OWNER = 100
+"""How many tasks one owner (a connection or session) may hold: beyond it the task that ended longest ago is dropped,
+and while none has ended a new one is refused."""
 
 
 class TaskStatus(StrEnum):
@@ -47,6 +52,7 @@ class TaskStatus(StrEnum):
 
     @property
     def terminal(self) -> bool:
+        """The task ended (completed, failed or cancelled): its status no longer changes."""
         return self in (TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.CANCELLED)
 
 
@@ -73,6 +79,7 @@ class Task:
 
     def settle(self, status: TaskStatus, *, result: dict[str, Any] | None = None, error: dict[str, Any] | None = None,
                message: str | None = None) -> None:
+        """The run ended (or was cancelled) with this status and its result or error; a task that ended stays so."""
         if self.status.terminal:
             return  # a cancelled task stays cancelled, whatever its run still returns
         self.status, self.result, self.error, self.status_message = status, result, error, message
@@ -81,6 +88,7 @@ class Task:
         self._done.set()
 
     def expired(self, now: float) -> bool:
+        """It ended more than its TTL before `now` (on the store's clock): the store drops it."""
         return self.status.terminal and now - self._changed > self.ttl_ms / 1000
 
     async def wait(self) -> None:
@@ -100,13 +108,17 @@ class TaskStore(Protocol):
         returns, so a tasks/get right after the answer finds it."""
         ...
 
-    async def get(self, owner: str, task_id: object) -> Task: ...
+    async def get(self, owner: str, task_id: object) -> Task:
+        """The owner's task of that id, as it is now; `no_such_task` when the owner has no live task of that id."""
+        ...
 
     async def settled(self, owner: str, task_id: object) -> Task:
         """The owner's task once its run ended (tasks/result at 2025-11-25 blocks so)."""
         ...
 
-    async def list(self, owner: str) -> list[Task]: ...
+    async def list(self, owner: str) -> list[Task]:
+        """The owner's live tasks."""
+        ...
 
     async def cancel(self, owner: str, task_id: object) -> Task:
         """Cancel a working task and wait (briefly) for its run to unwind; a task that ended is left as it is."""
@@ -166,6 +178,7 @@ class MemoryTaskStore:
         return task
 
     async def list(self, owner: str) -> list[Task]:
+        """The owner's live tasks."""
         self._purge()
         return sorted((t for t in self._tasks.values() if t.owner == owner), key=lambda t: t.created_at)
 
