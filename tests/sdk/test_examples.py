@@ -112,15 +112,10 @@ def test_the_example_passes_the_suite_on_streamable_http(example: str, tmp_path_
     assert passed(checked(example, "http", tmp_path_factory), example)["ok"] is True
 
 
-STRUCTURED_SINCE = "2025-06-18"  # outputSchema and structuredContent came with this version
-
-
 def legacy_answers(script: Path, version: str, timeout: float = 30) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """What a client of `version` reads of tools/list and of a call that succeeds and one that fails: the fields
-    that version defines."""
-    structured = version >= STRUCTURED_SINCE
-    keep = ("name", "description", "inputSchema", "annotations", *(("outputSchema",) if structured else ()))
-    read = ("content", *(("structuredContent",) if structured else ()))
+    """What a client of `version` reads of tools/list and of a call that succeeds and one that fails."""
+    keep = ("name", "description", "inputSchema", "annotations", "outputSchema")
+    read = ("content", "structuredContent")
     answers = []
     with StdioTarget([sys.executable, str(script)], timeout=timeout) as target:
         tools = target.exchange(version, None, "tools/list", {}).result["tools"]
@@ -132,13 +127,13 @@ def legacy_answers(script: Path, version: str, timeout: float = 30) -> tuple[lis
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
 def test_the_migrated_tool_answers_old_clients_as_before(version: str) -> None:
-    """(Before 2025-06-18 the SDK's MCPServer also sends outputSchema and structuredContent, which those versions do
-    not define; the layer sends content alone there, as its eras say: docs/reference/legacy.md.)"""
+    """Every field, at every older version: before 2025-06-18 too, where MCPServer sends outputSchema and
+    structuredContent though those versions do not define them, the migrated tool keeps its established shape."""
     before = legacy_answers(EXAMPLES / "migration" / "before.py", version)
     after = legacy_answers(EXAMPLES / "migration" / "after.py", version)
     assert after == before
-    if version >= STRUCTURED_SINCE:
-        assert before[1][0]["structuredContent"] == {"words": 3, "lines": 2, "characters": 5}
+    assert before[1][0]["structuredContent"] == {"words": 3, "lines": 2, "characters": 5}
+    assert "outputSchema" in before[0][0]
     assert before[1][1]["isError"] is True and before[1][1]["content"][0]["text"].startswith("Error executing tool text_stats: ")
 
 

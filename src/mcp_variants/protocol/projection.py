@@ -7,6 +7,7 @@ nothing unrequested can leak.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -34,6 +35,7 @@ class ToolProjectors:
 
     success: Mapping[Selector, Projector]
     errors: Mapping[Selector, Callable[[ToolError], Any]] = field(default_factory=dict)
+    established_structured: Projector | None = None  # an established tool's structuredContent, as it made it
 
 
 def default_error_projection(selector: Selector, failure: ToolError) -> Any:
@@ -125,11 +127,35 @@ def _success(
         return _checked(declaration, selector, projectors.success[selector](value), validators, is_error=False)
 
     if era is Era.OUTPUTS:
-        return {"outputs": [Output(s, one(s)).to_wire() for s in selectors]}
-    result: dict[str, Any] = {"content": legacy_content(one(ASSISTANT_CONTENT), era)}
+        outputs = [Output(s, one(s)) for s in selectors]
+        if declaration.established:
+            outputs = [Output(o.selector, usable_content(o.value, value, projectors))
+                       if o.selector == ASSISTANT_CONTENT else o for o in outputs]
+        return {"outputs": [o.to_wire() for o in outputs]}
+    if declaration.established:  # its outputSchema and structuredContent as before it declared variants
+        result: dict[str, Any] = {"content": usable_content(one(ASSISTANT_CONTENT), value, projectors)}
+        if declaration.established_output_schema is not None and projectors.established_structured is not None:
+            result["structuredContent"] = projectors.established_structured(value)
+        return result
+    result = {"content": legacy_content(one(ASSISTANT_CONTENT), era)}
     if legacy_output_schema(declaration, era) is not None:
         result["structuredContent"] = one(ASSISTANT_STRUCTURED)
     return result
+
+
+def usable_content(blocks: list[dict[str, Any]], value: Any, projectors: ToolProjectors) -> list[dict[str, Any]]:
+    """An established tool's content, where assistant/content MUST be a usable model representation (SEP-3279) and
+    older versions' content SHOULD be made from it: as it is, unless it carries nothing (the SDKs' content for a
+    tool that returned None, an empty list or an empty string), then one text block of the JSON of the value; of its
+    established structuredContent when the value is no JSON (a framework's own result object); else `null`."""
+    if any(block.get("type") != "text" or block.get("text") for block in blocks):
+        return blocks
+    for shown in (value, *((projectors.established_structured(value),) if projectors.established_structured else ())):
+        try:
+            return [{"type": "text", "text": json.dumps(shown, ensure_ascii=False)}]
+        except (TypeError, ValueError):
+            continue
+    return [{"type": "text", "text": "null"}]
 
 
 def _failure(
@@ -155,7 +181,8 @@ def _failure(
                                 {"tool": declaration.name}) from breach
         return {"outputs": outputs, "isError": True}
     # Legacy eras: content only on errors; structuredContent is the success contract.
-    return {"content": legacy_content(one(ASSISTANT_CONTENT), era), "isError": True}
+    content = one(ASSISTANT_CONTENT)
+    return {"content": content if declaration.established else legacy_content(content, era), "isError": True}
 
 
 def legacy_content(blocks: list[dict[str, Any]], era: Era) -> list[dict[str, Any]]:
@@ -168,13 +195,18 @@ def legacy_content(blocks: list[dict[str, Any]], era: Era) -> list[dict[str, Any
 
 
 def legacy_output_schema(declaration: ToolDeclaration, era: Era) -> dict[str, Any] | None:
-    """The legacy outputSchema: assistant/structured's schema where the era allows it.
+    """The legacy outputSchema: an established tool's own at every older version (SEP-3279: SHOULD preserve);
+    else assistant/structured's schema where the era allows it.
 
     Never a user, programmatic or extension schema (SEP-3279 "Servers handling older
     requests"). 2025-06-18 and 2025-11-25 need an object root; without one, the tool
     is listed and answered with content only.
     """
-    if era in (Era.CONTENT_ONLY, Era.OUTPUTS):
+    if era is Era.OUTPUTS:
+        return None
+    if declaration.established:  # its own, at every older version, as it listed it before it declared variants
+        return declaration.established_output_schema
+    if era is Era.CONTENT_ONLY:
         return None
     variant = declaration.variant(ASSISTANT_STRUCTURED)
     if variant is None or variant.schema is None:

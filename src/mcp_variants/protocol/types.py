@@ -115,6 +115,13 @@ class ToolDeclaration:
     title: str | None = None
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = field(default=None)
+    established: bool = False
+    """The tool served older versions before it declared variants (migrated, or a framework's own): those versions
+    get its established shape (SEP-3279: the server SHOULD preserve it), and at 2026-12-01 a legacy content that
+    carries nothing is made usable (`usable_content`)."""
+    established_output_schema: dict[str, Any] | None = None
+    """An established tool's outputSchema as it listed it, kept at every older version with the structuredContent
+    `ToolProjectors.established_structured` makes, whichever variant (if any) now carries it."""
 
     def variant(self, selector: Selector) -> Variant | None:
         """The declared variant of that selector, or None when the tool does not declare it."""

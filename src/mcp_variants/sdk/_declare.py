@@ -10,6 +10,7 @@ combinations or a known extension's; every schema valid JSON Schema 2020-12).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -179,10 +180,12 @@ def _block(block: BaseModel) -> dict[str, Any]:
     return dumped
 
 
-def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable[[Any], Any] | None = None) -> ToolProjectors:
+def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable[[Any], Any] | None = None,
+                   legacy: Legacy | None = None) -> ToolProjectors:
     """One projector per variant: a `Results` entry (the `Results` checked against the declared selectors), or
     the variant's `project` of the value (else the value). `content`: what a framework makes of a content value
-    before it becomes blocks (FastMCP's own conversion); None: `content_blocks` alone."""
+    before it becomes blocks (FastMCP's own conversion); None: `content_blocks` alone. `legacy`: a migrated tool's
+    established shape, whose structuredContent older versions keep."""
     declared = frozenset(spec.selector for spec in specs)
 
     def projector(spec: VariantSpec) -> Callable[[Any], Any]:
@@ -201,7 +204,32 @@ def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable
 
         return project
 
-    return ToolProjectors(success={spec.selector: projector(spec) for spec in specs})
+    return ToolProjectors(success={spec.selector: projector(spec) for spec in specs},
+                          established_structured=legacy.structured if legacy is not None else None)
+
+
+@dataclass(frozen=True)
+class Legacy:
+    """A migrated tool's established shape, which older versions keep (SEP-3279: SHOULD preserve): the outputSchema
+    it listed, if any, and what made its structuredContent from its return value."""
+
+    output_schema: dict[str, Any] | None = None
+    structured: Callable[[Any], Any] | None = None
+
+
+def is_function(given: object) -> bool:
+    """A decorated function where a decorator's variants were expected (its parentheses left out)."""
+    return callable(given) and not isinstance(given, (str, VariantSpec, Selector))
+
+
+def declared_specs(decorator: str, variants: Iterable[VariantSpec | SelectorName]) -> list[VariantSpec]:
+    """A decorator's variants, each a VariantSpec (a selector's name is `variant(name)`); TypeError for a function,
+    where `@variants.tool` was written without the variants it takes."""
+    specs = list(variants)
+    if any(is_function(given) for given in specs):
+        raise TypeError(f"@variants.{decorator} takes the tool's variants before it decorates: "
+                        f'@variants.{decorator}("assistant/content", ...), with its parentheses')
+    return [variant(given) if isinstance(given, str) else given for given in specs]
 
 
 def declaration(
@@ -213,8 +241,10 @@ def declaration(
     title: str | None = None,
     annotations: Mapping[str, Any] | None = None,
     meta: Mapping[str, Any] | None = None,
+    legacy: Legacy | None = None,
 ) -> ToolDeclaration:
-    """A checked declaration; DeclarationError names the rule a broken one breaks."""
+    """A checked declaration; DeclarationError names the rule a broken one breaks. `legacy`: the tool served older
+    versions before it declared variants, and they keep what it answered (`ToolDeclaration.established`)."""
     raw: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -227,4 +257,7 @@ def declaration(
         raw["annotations"] = dict(annotations)
     if meta:
         raw["_meta"] = dict(meta)
-    return parse_declaration(raw)
+    parsed = parse_declaration(raw)
+    if legacy is None:
+        return parsed
+    return dataclasses.replace(parsed, established=True, established_output_schema=legacy.output_schema)

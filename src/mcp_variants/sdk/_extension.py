@@ -42,7 +42,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 import anyio
 from mcp.server.apps import Apps, ResourceCsp, ResourcePermissions, Visibility
@@ -59,7 +59,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolEr
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
-from ._declare import SelectorName, VariantSpec, declaration, projectors_for, variant
+from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for
 from ._migrate import PlainTools, StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
@@ -244,7 +244,15 @@ class Variants(Extension):
         `view`: the tool's MCP Apps view (`View`); needs `Variants(apps=...)` and an
         `io.modelcontextprotocol/ui/structured` variant, the view's data.
         """
-        specs = [variant(v) if isinstance(v, str) else v for v in variants]
+        specs = declared_specs("tool", variants)
+        return self._registering(specs, name=name, title=title, description=description, annotations=annotations,
+                                 meta=meta, input_schema=input_schema, view=view)
+
+    def _registering(self, specs: list[VariantSpec], *, name: str | None = None, title: str | None = None,
+                     description: str | None = None, annotations: ToolAnnotations | Mapping[str, Any] | None = None,
+                     meta: dict[str, Any] | None = None, input_schema: Mapping[str, Any] | None = None,
+                     view: View | None = None, legacy: Legacy | None = None) -> Callable[[_Fn], _Fn]:
+        """The decorator that registers a tool of these variants; `legacy`: a migrated tool's established shape."""
 
         def decorator(fn: _Fn) -> _Fn:
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
@@ -259,8 +267,8 @@ class Variants(Extension):
             self.tools_by_name.add(VariantTool(
                 declaration(info.name, specs, input_schema=listed_input, description=info.description, title=title,
                             annotations=sdk_annotations.model_dump(by_alias=True, exclude_none=True) if sdk_annotations else None,
-                            meta=tool_meta),
-                projectors_for(info.name, specs)))
+                            meta=tool_meta, legacy=legacy),
+                projectors_for(info.name, specs, legacy=legacy)))
             if input_schema is not None:
                 self._declared_inputs.add(info.name)
             kwargs: dict[str, Any] = {"name": info.name, "title": title, "description": info.description,
@@ -277,15 +285,27 @@ class Variants(Extension):
 
         return decorator
 
+    @overload
+    def legacy_tool(self, fn: _Fn, /) -> _Fn: ...
+
+    @overload
     def legacy_tool(self, *more: VariantSpec | SelectorName, structured: StructuredAudience | None = None,
-                    **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
+                    **tool_kwargs: Any) -> Callable[[_Fn], _Fn]: ...
+
+    def legacy_tool(self, *more: Any, structured: StructuredAudience | None = None, **tool_kwargs: Any) -> Any:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
-        the audience, its outputSchema as that one structured variant (_migrate.py); `more` variants beside them.
-        Its failures read as MCPServer words them (`Error executing tool NAME: ...`), whichever `ToolError` it raises:
-        this package's keeps its kind, the SDK's is `tool-error`; and its results say `"isError": false` as before."""
+        the audience, its outputSchema as that one structured variant; `more` variants beside them. `@legacy_tool`
+        alone is `@legacy_tool()`, as `@mcp.tool()` was. Every older version gets what MCPServer answered (its
+        outputSchema and structuredContent, whichever audience `structured` names); its failures read as MCPServer
+        words them (`Error executing tool NAME: ...`), whichever `ToolError` it raises: this package's keeps its kind,
+        the SDK's is `tool-error`; and its results say `"isError": false` as before."""
+        if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:
+            return self.legacy_tool()(more[0])  # @variants.legacy_tool without parentheses
+        specs = declared_specs("legacy_tool", more)
 
         def decorator(fn: _Fn) -> _Fn:
-            registered = self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
+            inferred, established = legacy_variants(fn, structured)
+            registered = self._registering([*inferred, *specs], legacy=established, **tool_kwargs)(fn)
             self._legacy.add(self._functions[fn])
             return registered
 

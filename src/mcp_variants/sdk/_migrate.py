@@ -17,16 +17,17 @@ from mcp_types import CallToolResult
 
 from ..protocol.errors import DeclarationError
 from ..protocol.types import Selector
-from ._declare import VariantSpec, declaration, projectors_for, variant
+from ._declare import Legacy, VariantSpec, declaration, projectors_for, variant
 from ._toolset import ToolSet, VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
 """The one audience a legacy `outputSchema` may become the structured variant of (`legacy_tool(structured=...)`)."""
 
 
-def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
-    """The variants a legacy tool already has: assistant/content, and with `structured` its outputSchema for that
-    one audience. ValueError when `structured` names another audience, or the tool has no outputSchema.
+def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> tuple[list[VariantSpec], Legacy]:
+    """The variants a legacy tool already has (assistant/content, and with `structured` its outputSchema for that
+    one audience), and its established shape, which older versions keep. ValueError when `structured` names another
+    audience, or the tool has no outputSchema.
 
     The tool is read as `@mcp.tool()` registers it (structured output inferred from the return annotation), so
     what it lists and answers does not change."""
@@ -38,7 +39,19 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
             raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(result).__name__}, which has no legacy content")
         return result
 
-    return inferred_variants(fn, structured, legacy.output_schema, converted)
+    specs = inferred_variants(fn, structured, legacy.output_schema, converted)
+    return specs, established_shape(structured, legacy.output_schema, converted)
+
+
+def established_shape(structured: StructuredAudience | None, output_schema: dict[str, Any] | None,
+                      converted: Callable[[Any], Any]) -> Legacy:
+    """What a framework listed and answered for a tool before it declared variants, which older versions keep: its
+    outputSchema, and the structuredContent of its conversion of the return value (`converted`, as for
+    `inferred_variants`). Not when that schema became the programmatic variant: SEP-3279 forbids a programmatic
+    schema as the legacy outputSchema, so such a tool answers older versions with its content alone."""
+    if structured == "programmatic":
+        return Legacy()
+    return Legacy(output_schema, lambda value: converted(value).structured_content)
 
 
 def check_audience(structured: object) -> None:
@@ -83,9 +96,11 @@ def plain_tool(listed: Mapping[str, Any]) -> VariantTool:
     if listed.get("outputSchema") is not None:
         specs.append(variant("assistant/structured", listed["outputSchema"], project=lambda result: result.structured_content))
     name = str(listed["name"])
+    established = established_shape("assistant", listed.get("outputSchema"), lambda result: result)
     return VariantTool(declaration(name, specs, input_schema=listed.get("inputSchema") or {"type": "object"},
                                    description=listed.get("description") or "", title=listed.get("title"),
-                                   annotations=listed.get("annotations")), projectors_for(name, specs))
+                                   annotations=listed.get("annotations"), legacy=established),
+                       projectors_for(name, specs, legacy=established))
 
 
 class PlainTools:
