@@ -178,7 +178,7 @@ def test_a_tool_given_only_an_error_call_is_said_checked_only_as_it_fails(tmp_pa
     assert "\n    called only to fail (its --error-call): what it returns when it succeeds (its outputs, their schemas, the " \
            "requestedOutputs it honours) was NOT checked; give it a --call 'close_ticket=JSON' with arguments it succeeds with " \
            "every time" in out, out[-3000:]
-    assert "\nOK for the 1 of 2 listed tools the suite checked; checked only as they fail (--error-call): close_ticket (a " \
+    assert "\nOK for the 1 of 2 listed tools the suite checked; checked only as they fail: close_ticket (a " \
            "--call TOOL=JSON with arguments each succeeds with every time checks what it returns)\n" in out, out[-1000:]
     assert "\nOK\n" not in out and "every one called" not in out
     scorecard = json.loads(card.read_text())

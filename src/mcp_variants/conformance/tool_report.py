@@ -165,7 +165,7 @@ def qualified_ok(report: Sequence[Mapping[str, Any]]) -> str:
         parts.append(f"not called, so not checked: {_names(missed)} (--all-tools, and --call TOOL=JSON for each tool that "
                      "is not read-only, check them)")
     if failing:
-        parts.append(f"checked only as they fail (--error-call): {_names(failing)} (a --call TOOL=JSON with arguments "
+        parts.append(f"checked only as they fail: {_names(failing)} (a --call TOOL=JSON with arguments "
                      "each succeeds with every time checks what it returns)")
     return f"OK for the {listed - len(missed) - len(failing)} of {listed} listed tools the suite checked; {'; '.join(parts)}"
 
