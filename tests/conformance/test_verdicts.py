@@ -161,6 +161,47 @@ def test_the_same_server_checked_with_its_read_only_tool_is_ok() -> None:
     assert "  list_tickets: called: succeeded at 2026-12-01, 2026-07-28" in done.stdout and "succeeded on its" not in done.stdout
 
 
+ONLY_TO_FAIL = ["--call", "list_tickets={}", "--error-call", 'close_ticket={"id": 99}']
+
+
+def test_a_tool_given_only_an_error_call_is_said_checked_only_as_it_fails(tmp_path: Path) -> None:
+    """servers/tickets.py, the mutating close_ticket given only --error-call (no such ticket): it is called, but only to
+    fail, so nothing judged what it returns when it succeeds. The run stays OK (exit 0, as for a tool not called), but
+    its line and the closing line say so, and what to pass: once this said a bare OK and "every one called"."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, *CLOSE_ONCE, "--scorecard", str(card), *ONLY_TO_FAIL])
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "tools (2 listed; 1 called, 1 called only to fail, so nothing in this run checks their results when they succeed):" \
+        in out, out[-3000:]
+    assert "  close_ticket: called: 1 failing call(s) a scenario asked for (isError, as --error-call meant)" in out
+    assert "\n    called only to fail (its --error-call): what it returns when it succeeds (its outputs, their schemas, the " \
+           "requestedOutputs it honours) was NOT checked; give it a --call 'close_ticket=JSON' with arguments it succeeds with " \
+           "every time" in out, out[-3000:]
+    assert "\nOK for the 1 of 2 listed tools the suite checked; checked only as they fail: close_ticket (a " \
+           "--call TOOL=JSON with arguments each succeeds with every time checks what it returns)\n" in out, out[-1000:]
+    assert "\nOK\n" not in out and "every one called" not in out
+    scorecard = json.loads(card.read_text())
+    tools = {t["name"]: t for t in scorecard["tools"]}
+    assert tools["close_ticket"]["called"] and not tools["close_ticket"]["successChecked"], tools["close_ticket"]
+    assert tools["list_tickets"]["successChecked"] and scorecard["verdict"]["status"] == "pass" and scorecard["ok"]
+
+
+def test_the_same_tool_with_a_call_that_succeeds_every_time_too_is_a_bare_ok(tmp_path: Path) -> None:
+    """The same run with an idempotent --call for close_ticket (closing a closed ticket succeeds): it is checked as it
+    succeeds at every version, and as it fails: a bare OK, and no word about being called only to fail."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, *CLOSE_ONCE, "--scorecard", str(card), *ONLY_TO_FAIL,
+                "--call", 'close_ticket={"id": 1, "already_closed_ok": true}'])
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "tools (2 listed; every one called):" in out and "\nOK\n" in out, out[-3000:]
+    assert "  close_ticket: called: succeeded at 2026-12-01, 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; " \
+           "1 failing call(s) a scenario asked for" in out, out[-3000:]
+    assert "called only to fail" not in out and "succeeded on its" not in out
+    assert all(t["successChecked"] for t in json.loads(card.read_text())["tools"])
+
+
 def test_a_server_whose_every_named_tool_is_good_is_ok_and_an_unnamed_one_is_said_unchecked(tmp_path: Path) -> None:
     """Only `count` named: OK (exit 0), but the closing line says it is OK for 1 of the 2 tools and names `total` as not
     checked; no bare OK that reads as "every tool checked"."""
@@ -169,7 +210,7 @@ def test_a_server_whose_every_named_tool_is_good_is_ok_and_an_unnamed_one_is_sai
     assert "tools (2 listed; 1 called, 1 NOT called, so nothing in this run checks their results):" in done.stdout
     assert "  total: not called: not annotated readOnlyHint: true, so the suite does not call it unasked; " \
            "pass --call 'total=JSON' to include it" in done.stdout, done.stdout[-3000:]
-    assert "\nOK for the 1 of 2 listed tools the suite called; not called, so not checked: total (--all-tools" in done.stdout
+    assert "\nOK for the 1 of 2 listed tools the suite checked; not called, so not checked: total (--all-tools" in done.stdout
     assert "\nOK\n" not in done.stdout
 
 

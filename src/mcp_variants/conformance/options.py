@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "tool to check; one the suite may not call unasked is otherwise never called)")
     calls.add_argument("--error-call", action="append", type=_tool_args, default=[], metavar="TOOL=JSON",
                        help="arguments with which TOOL fails as a tool error (isError), for the error scenario, which "
-                            "runs with each (repeatable)")
+                            "runs with each (repeatable); it checks only how TOOL fails: give TOOL a --call too")
     calls.add_argument("--all-tools", action="store_true",
                        help="run each server scenario with every tool that fits it and may be called (--call, or read-only "
                             "and needing no arguments), not only the --call tools or the first (slower, more thorough)")

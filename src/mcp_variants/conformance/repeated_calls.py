@@ -95,8 +95,9 @@ def summary_note(tool: str, repeated: Mapping[str, Any]) -> str:
             f"The suite makes a --call in every scenario it fits, always with the arguments given ({repeated['calls']} "
             f"calls here, {repeated['resent']} of them the first request sent again), so a call that changes what the "
             "next one finds (closing a ticket, renewing a loan) fails when repeated, and fails each scenario that needed "
-            "it. Give a call that succeeds every time (a read-only tool, or arguments a repeat does not change), or check "
-            "how the tool fails with --error-call and arguments it fails with every time")
+            "it. Give a call that succeeds every time: a read-only tool, arguments a repeat does not change (an idempotent "
+            "write: set a value rather than toggle it), or a server started on fixture data whose state allows repeats. "
+            "An --error-call alone checks only how the tool fails, never what it returns when it succeeds")
 
 
 def _arguments(arguments: Any) -> str:

@@ -1,9 +1,12 @@
 """Every tool the server lists, in the summary: called (at which versions, succeeded or failed) or not, and why.
 
 A verdict that does not say which tools it rests on cannot be trusted: `--all-tools` once said OK without
-having called a tool that is not read-only, and nothing said so. The report is made from the scorecard's own
-evidence (every tools/call a scenario sent, and its answer) and from the binding's rules (binding.py: which
-tools the suite may call unasked).
+having called a tool that is not read-only, and nothing said so. Nor is a tool checked because it was called: one
+named only with `--error-call` was called only to fail, so nothing judged what it returns when it succeeds (its
+outputs, their schemas, the requestedOutputs it honours), and the suite once said a bare OK about it all the same.
+A tool's success is checked only by a call a scenario needed to succeed (a step with `mustSucceed`). The report is
+made from the scorecard's own evidence (every tools/call a scenario sent, and its answer) and from the binding's rules
+(binding.py: which tools the suite may call unasked).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ def _listed(discovery: Any) -> dict[str, dict[str, Any]]:
 
 def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: CallConfig,
                 repeats: RepeatedCalls) -> list[dict[str, Any]]:
-    """One entry per listed tool: `called` with the versions it succeeded and failed at (each failure's message) and,
-    for a --call that failed after succeeding with the same arguments, `repeated`; or `notCalled` with why."""
+    """One entry per listed tool: `called` with the versions it succeeded and failed at (each failure's message),
+    `successChecked` (a scenario needed one of its calls to succeed, so its successful results were judged) and, for a
+    --call that failed after succeeding with the same arguments, `repeated`; or `called: false` with why."""
     listed = _listed(discovery)
     seen: dict[str, dict[str, Any]] = {}
     for result in results:
@@ -48,7 +52,9 @@ def tool_report(discovery: Any, results: Sequence[Mapping[str, Any]], calls: Cal
             name = params.get("name")
             if not isinstance(name, str):
                 continue
-            entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "failedAsAsked": 0, "refused": 0})
+            entry = seen.setdefault(name, {"succeeded": [], "failed": {}, "failedAsAsked": 0, "refused": 0,
+                                           "successChecked": False})
+            entry["successChecked"] |= bool(step.get("mustSucceed"))
             response = step.get("response")
             error = response.get("error") if isinstance(response, dict) else None
             if isinstance(error, dict) and not step.get("mustSucceed"):
@@ -92,10 +98,16 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
     """The summary's lines about the tools."""
     if not report:
         return []
-    missed, listed = uncalled(report), _listed_count(report)
-    lines = [f"tools ({listed} listed; every one called):" if not missed else
-             f"tools ({listed} listed; {listed - len(missed)} called, {len(missed)} NOT called, so nothing in this run "
-             "checks their results):"]
+    missed, failing, listed = uncalled(report), called_only_to_fail(report), _listed_count(report)
+    if not missed and not failing:
+        lines = [f"tools ({listed} listed; every one called):"]
+    else:
+        counts = [f"{listed - len(missed) - len(failing)} called"]
+        if failing:
+            counts.append(f"{len(failing)} called only to fail, so nothing in this run checks their results when they succeed")
+        if missed:
+            counts.append(f"{len(missed)} NOT called, so nothing in this run checks their results")
+        lines = [f"tools ({listed} listed; {', '.join(counts)}):"]
     for entry in report:
         if not entry["called"]:
             lines.append(f"  {entry['name']}: not called: {entry['why']}")
@@ -114,7 +126,20 @@ def tool_lines(report: Sequence[Mapping[str, Any]]) -> list[str]:
         lines.append(f"  {entry['name']}: called: {'; '.join(parts)}")
         if entry.get("repeated"):
             lines.append(f"    {summary_note(entry['name'], entry['repeated'])}")
+        if not entry["successChecked"]:
+            lines.append(f"    {_success_unchecked(entry)}")
     return lines
+
+
+def _success_unchecked(entry: Mapping[str, Any]) -> str:
+    """What the line of a tool no scenario needed to succeed adds: what was not checked, and what checks it."""
+    how = [what for what, count in (("its --error-call", entry["failedAsAsked"]),
+                                    ("requests the refusals scenarios expect refused", entry["refused"])) if count]
+    called = (f"called only to fail ({' and '.join(how)})" if how and not entry["succeeded"] else
+              "called only where no scenario needed it to succeed")
+    return (f"{called}: what it returns when it succeeds (its outputs, their schemas, the requestedOutputs it honours) "
+            f"was NOT checked; give it a --call '{entry['name']}=JSON' with arguments it succeeds with every time (the "
+            "suite repeats a --call in every scenario it fits)")
 
 
 def uncalled(report: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -122,16 +147,31 @@ def uncalled(report: Sequence[Mapping[str, Any]]) -> list[str]:
     return [e["name"] for e in report if not e["called"] and e.get("listed", True)]
 
 
+def called_only_to_fail(report: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The listed tools called, but never by a scenario that needed the call to succeed (an --error-call's tool)."""
+    return [e["name"] for e in report if e["called"] and not e["successChecked"] and e.get("listed", True)]
+
+
 def qualified_ok(report: Sequence[Mapping[str, Any]]) -> str:
-    """The summary's closing word when the verdict is OK: bare only when every listed tool was called, so that an OK
-    cannot be read as "every tool checked" when some were not."""
-    missed = uncalled(report)
-    if not missed:
+    """The summary's closing word when the verdict is OK: bare only when every listed tool was called by a scenario that
+    needed it to succeed, so that an OK cannot be read as "every tool checked" when some were not, or were checked only
+    as they fail. The exit status stays 0 either way: the lines say what the OK rests on."""
+    missed, failing = uncalled(report), called_only_to_fail(report)
+    if not missed and not failing:
         return "OK"
-    shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
     listed = _listed_count(report)
-    return (f"OK for the {listed - len(missed)} of {listed} listed tools the suite called; not called, so not checked: "
-            f"{shown} (--all-tools, and --call TOOL=JSON for each tool that is not read-only, check them)")
+    parts = []
+    if missed:
+        parts.append(f"not called, so not checked: {_names(missed)} (--all-tools, and --call TOOL=JSON for each tool that "
+                     "is not read-only, check them)")
+    if failing:
+        parts.append(f"checked only as they fail: {_names(failing)} (a --call TOOL=JSON with arguments "
+                     "each succeeds with every time checks what it returns)")
+    return f"OK for the {listed - len(missed) - len(failing)} of {listed} listed tools the suite checked; {'; '.join(parts)}"
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def _listed_count(report: Sequence[Mapping[str, Any]]) -> int:

@@ -5,7 +5,10 @@ The suite calls a `--call` tool in every scenario it fits, with the same argumen
 `--call 'close_ticket={"id": 1}'`, the first call succeeds and the later ones fail: the check must still fail those
 scenarios (a needed call that fails is a failure), and say that the tool succeeded once and failed when called again,
 and what to pass instead. It once failed a dozen scenarios with "already closed" alone, which read as if the server
-broke SEP-3279. `list_tickets` is read-only: checked alone, it is OK.
+broke SEP-3279. `list_tickets` is read-only: checked alone, it is OK. Named only with an `--error-call`
+(`close_ticket={"id": 99}`, no such ticket), `close_ticket` is called only to fail: the OK must say that its results
+when it succeeds were not checked. `already_closed_ok` makes closing idempotent (a closed ticket stays closed, and the
+call succeeds), which is how a mutating tool's success is checked: `--call 'close_ticket={"id": 1, "already_closed_ok": true}'`.
 
     python tests/conformance/servers/tickets.py            # stdio
 """
@@ -38,11 +41,11 @@ def list_tickets() -> Results:
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", Ticket))
-def close_ticket(id: int) -> Results:
-    """Close a ticket."""
+def close_ticket(id: int, already_closed_ok: bool = False) -> Results:
+    """Close a ticket; with already_closed_ok, closing a closed one succeeds too."""
     if id not in OPEN:
         raise ToolError(ErrorKind.NOT_FOUND, f"no ticket #{id}")
-    if not OPEN[id]:
+    if not OPEN[id] and not already_closed_ok:
         raise ToolError(ErrorKind.CONFLICT, f"ticket #{id} is already closed")
     OPEN[id] = False
     return Results({"assistant/content": f"Closed ticket #{id}.", "programmatic/structured": Ticket(id=id, open=False)})
