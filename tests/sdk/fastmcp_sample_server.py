@@ -116,5 +116,11 @@ def plain(x: int) -> int:
     return x * 2
 
 
+@mcp.tool
+def reopened(id: int) -> Ticket:
+    """A FastMCP tool of its own returning a model that nests another (FastMCP inlines its schema's $refs)."""
+    return Ticket(id=id, assignee="ana", closedBy=None)
+
+
 if __name__ == "__main__":
     cli(mcp)

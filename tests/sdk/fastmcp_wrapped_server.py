@@ -1,8 +1,10 @@
 """A FastMCP server whose tools return values FastMCP wraps as `{"result": ...}` (an int, a list, a str) beside ones
 it does not (a model, a dict): `plain` serves them as `@mcp.tool` on FastMCP's own `run()`, `migrated` as
 `@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli` (the rest of the arguments go to it),
-`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit. And a tool that raises, with
-FastMCP's `mask_error_details` as the environment's MASK_ERROR_DETAILS says ("1": masked)."""
+`unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit. A tool whose schemas nest models
+(`$defs` and `$ref`s, which FastMCP inlines unless the environment's DEREFERENCE_SCHEMAS is "0":
+`FastMCP(dereference_schemas=False)`). And a tool that raises, with FastMCP's `mask_error_details` as the
+environment's MASK_ERROR_DETAILS says ("1": masked)."""
 
 import os
 import sys
@@ -18,7 +20,24 @@ class Point(BaseModel):
     y: int
 
 
-mcp = FastMCP("wrapped", version="1.0.0", mask_error_details=os.environ.get("MASK_ERROR_DETAILS") == "1")
+class Loan(BaseModel):
+    member: str
+    due: str
+
+
+class Book(BaseModel):
+    title: str
+    loan: Loan | None = None
+
+
+class Shelf(BaseModel):
+    label: str
+    books: list[Book]
+    lent: Loan | None = None
+
+
+mcp = FastMCP("wrapped", version="1.0.0", mask_error_details=os.environ.get("MASK_ERROR_DETAILS") == "1",
+              dereference_schemas=os.environ.get("DEREFERENCE_SCHEMAS") != "0")
 MODE = sys.argv[1]
 tool = mcp.tool if MODE == "plain" else Variants(mcp).legacy_tool(structured="assistant")
 
@@ -51,6 +70,12 @@ def point(x: int) -> Point:
 def tally(key: str) -> dict[str, int]:
     """One key counted once."""
     return {key: 1}
+
+
+@tool
+def shelve(label: str, book: Book) -> Shelf:
+    """A shelf holding one book, lent when the book is."""
+    return Shelf(label=label, books=[book], lent=book.loan)
 
 
 @tool

@@ -6,6 +6,7 @@ requires (test_fastmcp_tasks.py shares it), with this checkout's src/ on the pat
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import tomllib
 from collections.abc import Iterator
@@ -51,6 +52,7 @@ def test_the_lower_end_lists_variants_and_answers_the_requested_outputs(target: 
     tools = {t["name"]: t for t in target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
     listed = [(v["audience"], v["format"]) for v in tools["add"]["outputVariants"]]
     assert listed[:2] == [("assistant", "content"), ("programmatic", "structured")]
+    assert "$ref" not in json.dumps(tools["close_ticket"])  # FastMCP 4.1.4's dereference_refs inlined its nested model
     result = call(target, "add", {"a": 2, "b": 3}, ["programmatic/structured", "assistant/content"])
     assert [o["audience"] for o in result["outputs"]] == ["programmatic", "assistant"]
     assert result["outputs"][0]["structuredContent"] == {"total": 5}

@@ -4,6 +4,7 @@ content values keep working."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -61,6 +62,10 @@ def test_tools_list_has_the_variants_at_2026_12_01_beside_fastmcps_own_entry(tar
     plain = tools["plain"]  # FastMCP's own tool, as if migrated with legacy_tool() (test_fastmcp_plain_tools.py)
     assert "outputSchema" not in plain
     assert [(v["audience"], v["format"]) for v in plain["outputVariants"]] == [("assistant", "content"), ("assistant", "structured")]
+    ticket = tools["close_ticket"]  # Ticket nests Sum | None: inlined, as FastMCP (dereference_schemas) inlines its own
+    assert "$ref" not in json.dumps(ticket["outputVariants"]) and "$defs" not in json.dumps(ticket["outputVariants"])
+    assert "$ref" not in json.dumps(tools["reopened"]["outputVariants"])  # a plain tool's: FastMCP's inlined outputSchema
+    assert ticket["outputVariants"][1]["schema"]["properties"]["closedBy"]["anyOf"][0]["properties"]["total"]["type"] == "integer"
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-11-25", "2026-07-28"])
@@ -68,6 +73,7 @@ def test_older_versions_get_the_legacy_shapes(target: Target, version: str) -> N
     tools = {t["name"]: t for t in target.exchange(version, None, "tools/list", {}).result["tools"]}
     assert all("outputVariants" not in t for t in tools.values())
     assert "outputSchema" not in tools["add"]  # no assistant/structured: programmatic and user schemas never become it
+    assert "$ref" not in json.dumps(tools["close_ticket"])  # its assistant/structured outputSchema inlined, as FastMCP's
     result = call(target, "add", {"a": 2, "b": 3}, version=version).result
     assert result["content"] == [{"type": "text", "text": "2 + 3 = 5"}]
     assert "structuredContent" not in result and "outputs" not in result

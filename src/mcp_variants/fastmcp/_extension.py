@@ -17,8 +17,9 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
 - `intercept_tool_call`, FastMCP's last gate before a tool body, selects the outputs before the tool runs (-32602 with
   the offered list) and answers with exactly those outputs, or the legacy pair, each structured one checked.
 - tools/list and server/discover: the SDK-level middleware (`_lowlevel.py` reads FastMCP's low-level server to add it)
-  adds each tool's `outputVariants` or its legacy `outputSchema`, and 2026-12-01 among discover's versions; it also
-  hands a tools/call's raw params to the interceptor (FastMCP's typed params drop `requestedOutputs`).
+  adds each tool's `outputVariants` or its legacy `outputSchema` (their `$ref`s inlined where FastMCP inlines its
+  own: `_schemas.py`), and 2026-12-01 among discover's versions; it also hands a tools/call's raw params to the
+  interceptor (FastMCP's typed params drop `requestedOutputs`).
 - FastMCP's own tools on the same server (a plain `@mcp.tool`) are served at 2026-12-01 as if migrated with
   `legacy_tool()` (`PlainTools`): listed with their variants, their calls' `requestedOutputs` checked and answered.
 
@@ -75,6 +76,7 @@ from ..sdk.lowlevel import ToolSet, VariantTool, declaration, request_era
 from ._content import content_value
 from ._lowlevel import lowlevel_server
 from ._migrate import legacy_variants, with_wrap_mark
+from ._schemas import dereferenced_entry, dereferences_schemas
 
 logger = logging.getLogger(__name__)
 
@@ -269,6 +271,10 @@ class Variants(ServerExtension):
             finally:
                 _REQUEST.reset(token)
         result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, plain=self._plain_entry)
+        if ctx.method == "tools/list" and isinstance(result, dict) and dereferences_schemas(self.server):
+            # FastMCP inlined the $refs of the schemas it listed; ours were added after it, so inlined here alike.
+            result["tools"] = [dereferenced_entry(entry) if entry.get("name") in self.tools_by_name else entry
+                               for entry in result["tools"]]
         if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
             # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
             # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
