@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -333,6 +334,26 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
     assert agent not in saved and "mcp-variants-" not in saved and "cursors" not in saved, "nothing of it in the file"
 
 
+def marked_while_running(page: LabPage, name: str, index: int, runs: list[Future[Any]], within: float = 300) -> Any:
+    """Cell `index`'s agent marks, once they show. The runs hold until the test releases them, so a long wait costs a
+    passing run nothing (each server's first call makes its room, the notebook's session and a kernel, which takes
+    long on a loaded machine); a run that ends first, or marks that never show, fail with what was seen."""
+    js = f"(arg) => {{ const marks = ({MARKS})(arg); return marks.length ? marks : null; }}"
+    deadline = time.monotonic() + within
+    while True:
+        ended = [run for run in runs if run.done()]
+        if ended:
+            raise AssertionError(f"a run ended before cell {index} showed its agent's mark: "
+                                 f"{[run.exception() or run.result() for run in ended]}")
+        try:
+            return page.wait(js, [name, index], timeout=10)
+        except LabError as exc:
+            if "Timeout" not in str(exc) or time.monotonic() > deadline:
+                page.screenshot(SHOTS / "two-agents-unmarked.png")
+                raise AssertionError(f"cell {index} never showed an agent's mark; collaborators shown: "
+                                     f"{page.eval(FLAGS)}; cells: {page.cells()}") from exc
+
+
 def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess, page: LabPage, tmp_path: Path) -> None:
     """Two clients of two servers of ours run a cell each at the same time: each cell is marked in its agent's colour,
     the two colours apart. Screenshot: build/test-artifacts/apps/live/two-agents.png."""
@@ -355,10 +376,7 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
         with ThreadPoolExecutor(2) as pool:
             runs = [pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": cell})
                     for server, cell in zip(servers, ("left", "right"), strict=True)]
-            # The runs hold until the release file: a long wait costs a passing run nothing, and each server's first call
-            # (its room, the notebook's session, a kernel) takes long on a loaded machine.
-            marks = [page.wait(f"(arg) => {{ const marks = ({MARKS})(arg); return marks.length ? marks : null; }}", [name, index],
-                               timeout=120) for index in (0, 1)]
+            marks = [marked_while_running(page, name, index, runs) for index in (0, 1)]
             page.screenshot(SHOTS / "two-agents.png")
             assert not any(run.done() for run in runs), "both seen while they run"
             assert marks[0][0] != marks[1][0], marks

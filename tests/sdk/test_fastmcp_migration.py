@@ -11,12 +11,11 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from mcp_variants.conformance.wire import StdioTarget
-from mcp_variants.protocol.versions import OUTPUTS_VERSION, Era, era_for
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -40,30 +39,14 @@ def answers(mode: str, version: str, masked: bool = False, dereference: bool = T
     return [trip.raw for trip in trips]
 
 
-def without_structure(raw: bytes) -> dict[str, Any]:
-    """A message as the layer sends it at a version that defines no structured output (docs/reference/legacy.md):
-    no outputSchema, no structuredContent, and so no `fastmcp.wrap_result` saying how it is wrapped."""
-    message = json.loads(raw)
-    result = message["result"]
-    for tool in result.get("tools", []):
-        tool.pop("outputSchema", None)
-    if result.pop("structuredContent", None) is not None:
-        meta = result.pop("_meta", {})
-        meta.pop("fastmcp", None)
-        if meta:
-            result["_meta"] = meta
-    return message
-
-
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
 def test_a_migrated_tool_answers_as_fastmcp_did_for_every_return_type(version: str) -> None:
     plain, migrated = answers("plain", version), answers("migrated", version)
     failed = json.loads(plain[-1])["result"]
     assert failed["isError"] is True and failed["content"][0]["text"] == FASTMCP_WORDS[False]
-    if era_for(version) is Era.CONTENT_ONLY:
-        assert [json.loads(raw) for raw in migrated] == [without_structure(raw) for raw in plain]
-        return
-    assert migrated == plain  # byte for byte: the listing's keys in FastMCP's order, the result's _meta included
+    # Byte for byte, the listing's keys in FastMCP's order, the result's _meta included; before 2025-06-18 too, where
+    # FastMCP sends its outputSchema and structuredContent: a migrated tool keeps its established shape.
+    assert migrated == plain
     listed = {tool["name"]: tool for tool in json.loads(plain[0])["result"]["tools"]}
     results = dict(zip(CALLS, (json.loads(raw)["result"] for raw in plain[1:]), strict=True))
     for name in set(CALLS) - {RAISES}:  # what the comparison covers: FastMCP's wrapping where it wraps, and only there

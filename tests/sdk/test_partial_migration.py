@@ -89,4 +89,7 @@ def test_the_suite_passes_the_partly_migrated_server() -> None:
                               "--call", 'plain_sum={"a":1,"b":2}', "--call", 'plain_note={"text":"x"}',
                               "--call", 'late_echo={"text":"x"}', "--error-call", 'plain_fails={"why":"x"}'],
                              capture_output=True, text=True, timeout=240)
-    assert checked.returncode == 0 and checked.stdout.rstrip().endswith("OK"), checked.stdout[-3000:] + checked.stderr[-2000:]
+    # plain_fails always fails: the suite checks it only as it fails, and says so rather than a bare OK.
+    last = checked.stdout.rstrip().splitlines()[-1]
+    assert checked.returncode == 0 and last.startswith("OK for the 3 of 4 listed tools the suite checked; checked only "
+                                                       "as they fail: plain_fails"), checked.stdout[-3000:] + checked.stderr[-2000:]

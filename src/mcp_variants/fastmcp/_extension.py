@@ -36,7 +36,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 import anyio
 from fastmcp import FastMCP
@@ -57,15 +57,18 @@ from ..protocol.errors import ProtocolError
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
-from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec, variant
+from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec
 from ..sdk.framework import (
     ON_OUR_TRANSPORTS,
+    Legacy,
     PlainTools,
     StructuredAudience,
     ToolCall,
     bridge_needed,
+    declared_specs,
     finish,
     internal_failure,
+    is_function,
     listed_entry,
     negotiated_extensions,
     projectors_for,
@@ -75,7 +78,7 @@ from ..sdk.framework import (
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration, request_era
 from ._content import content_value
 from ._lowlevel import lowlevel_server
-from ._migrate import legacy_variants, with_wrap_mark
+from ._migrate import legacy_shape, legacy_variants, with_wrap_mark
 from ._schemas import dereferenced_entry, dereferences_schemas
 
 logger = logging.getLogger(__name__)
@@ -159,9 +162,13 @@ class Variants(ServerExtension):
         `FastMCP.tool` would take them (`title`, `description`, `annotations`, `meta`, `app`, `tags`, `timeout`,
         `auth`, `task`, ...); `output_schema` is not one of them: the variants say what the tool returns.
         """
+        return self._registering(declared_specs("tool", variants), name, None, fastmcp_kwargs)
+
+    def _registering(self, specs: list[VariantSpec], name: str | None, legacy: Legacy | None,
+                     fastmcp_kwargs: dict[str, Any]) -> Callable[[_Fn], _Fn]:
+        """The decorator that registers a tool of these variants; `legacy`: a migrated tool's established shape."""
         if "output_schema" in fastmcp_kwargs:
             raise TypeError("a variants tool declares its outputs as variants; FastMCP's output_schema does not apply")
-        specs = [variant(v) if isinstance(v, str) else v for v in variants]
 
         def decorator(fn: _Fn) -> _Fn:
             tool_name = name or fn.__name__
@@ -171,21 +178,34 @@ class Variants(ServerExtension):
             annotations = registered.annotations.model_dump(by_alias=True, exclude_none=True) if registered.annotations else None
             self.tools_by_name.add(VariantTool(
                 declaration(tool_name, specs, input_schema=registered.parameters, description=registered.description or "",
-                            title=registered.title, annotations=annotations, meta=registered.meta),
-                projectors_for(tool_name, specs, content=content_value)))
+                            title=registered.title, annotations=annotations, meta=registered.meta, legacy=legacy),
+                projectors_for(tool_name, specs, content=content_value, legacy=legacy)))
             return fn
 
         return decorator
 
+    @overload
+    def legacy_tool(self, fn: _Fn, /) -> _Fn: ...
+
+    @overload
     def legacy_tool(self, *more: VariantSpec | SelectorName, structured: StructuredAudience | None = None,
-                    **tool_kwargs: Any) -> Callable[[_Fn], _Fn]:
+                    **tool_kwargs: Any) -> Callable[[_Fn], _Fn]: ...
+
+    def legacy_tool(self, *more: Any, structured: StructuredAudience | None = None, **tool_kwargs: Any) -> Any:
         """An existing FastMCP tool, unchanged: what FastMCP made of its return value as assistant/content and, when
-        `structured` names the audience, its outputSchema as that one structured variant (_migrate.py); `more`
-        variants beside them."""
+        `structured` names the audience, its outputSchema as that one structured variant; `more` variants beside
+        them. `@legacy_tool` alone is `@legacy_tool()`, as `@mcp.tool` was. Every older version gets the
+        outputSchema and structuredContent FastMCP gave it (but where the outputSchema became the programmatic
+        variant, which SEP-3279 never lets be a legacy outputSchema)."""
+        if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:
+            return self.legacy_tool()(more[0])  # @variants.legacy_tool without parentheses
+        specs = declared_specs("legacy_tool", more)
+        name = tool_kwargs.pop("name", None)
 
         def decorator(fn: _Fn) -> _Fn:
-            self._legacy.add(tool_kwargs.get("name") or fn.__name__)
-            return self.tool(*legacy_variants(fn, structured), *more, **tool_kwargs)(fn)
+            self._legacy.add(name or fn.__name__)
+            return self._registering([*legacy_variants(fn, structured), *specs], name, legacy_shape(fn, structured),
+                                     tool_kwargs)(fn)
 
         return decorator
 

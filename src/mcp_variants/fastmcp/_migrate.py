@@ -19,7 +19,7 @@ from fastmcp.tools import Tool
 
 from ..protocol.types import ASSISTANT_STRUCTURED, ToolDeclaration
 from ..sdk import VariantSpec
-from ..sdk.framework import StructuredAudience, inferred_variants
+from ..sdk.framework import Legacy, StructuredAudience, established_shape, inferred_variants
 
 WRAP_MARK = "x-fastmcp-wrap-result"
 """FastMCP's mark on an outputSchema it wrapped as `{"result": ...}` (a return annotation that is not an object)."""
@@ -32,14 +32,22 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
     return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result)
 
 
+def legacy_shape(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> Legacy:
+    """What FastMCP listed and answered for the tool before it declared variants, which older versions keep."""
+    legacy = Tool.from_function(fn)
+    return established_shape(structured, legacy.output_schema, legacy.convert_result)
+
+
 def with_wrap_mark(result: dict[str, Any], declaration: ToolDeclaration) -> dict[str, Any]:
     """A legacy result as FastMCP would have sent it: where its `structuredContent` is the assistant/structured output
     of a schema FastMCP marked wrapped, `_meta` `{"fastmcp": {"wrap_result": true}}` beside it, as FastMCP's
     `Tool.convert_result` puts it. Any other result (2026-12-01's outputs, a failure, content only) as it is."""
-    legacy_schema = declaration.variant(ASSISTANT_STRUCTURED)
-    if "structuredContent" not in result or result.get("isError") or legacy_schema is None or legacy_schema.schema is None:
-        return result
-    if legacy_schema.schema.get(WRAP_MARK) is not True:
+    if declaration.established:
+        schema = declaration.established_output_schema
+    else:
+        variant = declaration.variant(ASSISTANT_STRUCTURED)
+        schema = variant.schema if variant is not None else None
+    if "structuredContent" not in result or result.get("isError") or schema is None or schema.get(WRAP_MARK) is not True:
         return result
     meta = result.get("_meta") or {}
     return {**result, "_meta": {**meta, "fastmcp": {**(meta.get("fastmcp") or {}), "wrap_result": True}}}

@@ -7,7 +7,10 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
 - its tools: a `VariantTool` (`mcp_variants.sdk.lowlevel`) per tool, its projectors from the tool's variants
   (`projectors_for`, with the framework's own conversion of a content value), in a `ToolSet`; a tool that raised what
   no tool meant to (`internal_failure`); the framework's plain tools as 2026-12-01 serves them (`PlainTools`); a
-  migrated tool's variants by the SEP's inferences (`inferred_variants`, `StructuredAudience`);
+  migrated tool's variants by the SEP's inferences (`inferred_variants`, `StructuredAudience`) and the established
+  shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`); a
+  decorator's variants checked as given (`declared_specs`; `is_function`: a function there is a decorator used
+  without its parentheses);
 - each request, through the SDK's request context: its era (`request_era`, lowlevel's) and the extensions both sides
   negotiated (`negotiated_extensions`); a tools/call's selection carried from the framework's gate to the tool's
   wrapper (`ToolCall`) and its result handed back to the SDK (`finish`: tunnelled where the bridge presented the
@@ -37,11 +40,11 @@ where the framework lets the layer answer a tools/call, the outputs are selected
 
 from ._arguments import add_serving_options, serving_options
 from ._connections import uvicorn_http
-from ._declare import projectors_for
+from ._declare import Legacy, declared_specs, is_function, projectors_for
 from ._extension import ToolCall, listed_entry, with_variants
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import is_loopback
-from ._migrate import PlainTools, StructuredAudience, inferred_variants
+from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants
 from ._requests import finish, negotiated_extensions
 from ._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, bridge_needed, message_guard, unbridged_warning
 from ._toolset import internal_failure
@@ -49,15 +52,19 @@ from ._toolset import internal_failure
 __all__ = [
     "DEFAULT_LIMITS",
     "DEFAULT_MAX_MESSAGE_BYTES",
+    "Legacy",
     "ON_OUR_TRANSPORTS",
     "PlainTools",
     "StructuredAudience",
     "ToolCall",
     "add_serving_options",
     "bridge_needed",
+    "declared_specs",
+    "established_shape",
     "finish",
     "inferred_variants",
     "internal_failure",
+    "is_function",
     "is_loopback",
     "listed_entry",
     "message_guard",
