@@ -28,6 +28,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorK
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
+from ._in_process import InProcessTransport
 from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
@@ -35,6 +36,7 @@ __all__ = [
     "DeclarationError",
     "ErrorKind",
     "HttpLimits",
+    "InProcessTransport",
     "Results",
     "ResultsMismatch",
     "SelectorName",
