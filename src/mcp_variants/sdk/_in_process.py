@@ -84,6 +84,8 @@ class InProcessTransport:
     # -- Transport
 
     def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
+        """Write `body` to the server; its response to `routing.id` (TransportError when the server stopped, wrote a
+        line that is not JSON, or did not answer within `timeout` s)."""
         self._write(body, routing)
         deadline = time.monotonic() + timeout
         while True:
@@ -92,6 +94,7 @@ class InProcessTransport:
                 return message
 
     def notify(self, body: bytes, routing: Routing) -> None:
+        """Write `body`, a notification, to the server."""
         self._write(body, routing)
 
     def close(self) -> None:

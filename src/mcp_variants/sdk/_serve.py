@@ -97,7 +97,7 @@ async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX
                       fds: tuple[int, int] | None = None) -> None:
     """Serve this process's stdin and stdout until EOF: newline-delimited messages of at most `max_message_bytes`,
     each checked as JSON-RPC, the era fixed by the first request that claims one, the bridge as `bridge` says.
-    `fds`: two descriptors (read, write), a pipe's ends say, served the same way in place of stdin and stdout,
+    `fds`: two descriptors (read, write), the ends of two pipes for instance, served the same way in place of stdin and stdout,
     which are then left alone; they stay the caller's to close (`InProcessTransport` serves its pipes so)."""
     check_before_serving(server)
     inner = lowlevel_server(server)
