@@ -23,6 +23,7 @@ from mcp_variants import sdk
 from mcp_variants.client import (
     ClientError,
     ClientSession,
+    RecordingTransport,
     SelectionError,
     StdioConnection,
     StdioTransport,
@@ -31,7 +32,7 @@ from mcp_variants.client import (
     envelope,
 )
 from mcp_variants.client.results import as_selector
-from mcp_variants.client.transport import Routing, routing_for
+from mcp_variants.client.transport import routing_for
 from mcp_variants.protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
@@ -47,25 +48,6 @@ def load(file: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-class Kept:
-    """A transport that keeps every response it carried, to compare two transports' answers whole."""
-
-    def __init__(self, inner: Transport) -> None:
-        self.inner = inner
-        self.responses: list[dict[str, Any]] = []
-
-    def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
-        response = self.inner.request(body, routing, timeout)
-        self.responses.append(response)
-        return response
-
-    def notify(self, body: bytes, routing: Routing) -> None:
-        self.inner.notify(body, routing)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def raw(session: ClientSession, request_id: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -105,7 +87,7 @@ def conversation(transport: Transport, version: str, calls: Calls) -> tuple[list
     """Every response to: opening, tools/list, each call (its selection only at 2026-12-01, where the tool offers
     it), and a tools/call asking for a variant no tool declares (the client refuses to send it; sent raw); and what
     the client raised on the way."""
-    kept, raised = Kept(transport), []
+    kept, raised = RecordingTransport(transport), []
     with ClientSession(kept, version, extensions={"io.modelcontextprotocol/ui": {}}) as session:
         try:
             index = session.list_tools()
@@ -123,9 +105,9 @@ def conversation(transport: Transport, version: str, calls: Calls) -> tuple[list
             if index is not None:
                 with pytest.raises(SelectionError):
                     session.call(name, arguments, ["user/content"])
-            kept.responses.append(raw(session, 900, "tools/call", {
+            kept.received.append(raw(session, 900, "tools/call", {
                 "name": name, "arguments": arguments, "requestedOutputs": [{"audience": "user", "format": "content"}]}))
-    return kept.responses, raised
+    return kept.received, raised
 
 
 @pytest.fixture(scope="module", params=sorted(SERVERS))
@@ -144,6 +126,19 @@ def test_in_process_answers_exactly_as_stdio(server: tuple[str, ModuleType], ver
     if version == OUTPUTS_VERSION:
         refused = in_process[0][-1]
         assert refused["error"]["code"] == -32602 and "user/content" in refused["error"]["message"], refused
+
+
+def test_the_test_in_docs_client_md_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/client.md's "In a test, in process", run as written, beside examples/world_clock.py."""
+    text = (HERE.parents[1] / "docs" / "client.md").read_text()
+    code = text.split("## In a test, in process", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.syspath_prepend(str(HERE.parents[1] / "examples"))
+    monkeypatch.delitem(sys.modules, "world_clock", raising=False)
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "docs/client.md", "exec"), namespace)
+    tests = [function for name, function in namespace.items() if name.startswith("test_")]
+    assert len(tests) == 1
+    tests[0]()
 
 
 def test_a_variant_at_2026_12_01_and_every_version_served() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import selectors
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -66,6 +66,8 @@ class InProcessTransport:
         to_server, self._to_server = os.pipe()
         self._from_server, from_server = os.pipe()
         self._buffer = bytearray()
+        self._readable = selectors.DefaultSelector()  # not select.select: a test process may hold descriptors past 1024
+        self._readable.register(self._from_server, selectors.EVENT_READ)
         self._closed = False
         self.failure: BaseException | None = None  # what the server raised, if it stopped by raising
         self.thread = threading.Thread(target=self._serve, args=(serve, (to_server, from_server)), daemon=True,
@@ -111,6 +113,7 @@ class InProcessTransport:
         except TimeoutError:
             pass
         finally:
+            self._readable.close()
             os.close(self._from_server)
         self.thread.join(max(deadline - time.monotonic(), 0))
         if self.thread.is_alive():
@@ -150,8 +153,7 @@ class InProcessTransport:
 
     def _read(self, deadline: float) -> bool:
         """Read what the server wrote into the buffer: False at its end; TimeoutError at `deadline`."""
-        ready, _, _ = select.select([self._from_server], [], [], max(deadline - time.monotonic(), 0))
-        if not ready:
+        if not self._readable.select(max(deadline - time.monotonic(), 0)):
             raise TimeoutError
         chunk = os.read(self._from_server, READ_CHUNK)
         self._buffer += chunk
