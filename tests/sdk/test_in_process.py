@@ -34,6 +34,7 @@ from mcp_variants.client import (
 from mcp_variants.client.results import as_selector
 from mcp_variants.client.transport import routing_for
 from mcp_variants.protocol.versions import OUTPUTS_VERSION, SUPPORTED_VERSIONS
+from mcp_variants.sdk.lowlevel import serve_tools
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -152,6 +153,20 @@ def test_a_variant_at_2026_12_01_and_every_version_served() -> None:
             fallback = session.call("lazy", {"a": 1, "b": 1})
         blocks = fallback.output("assistant/content").value if version == OUTPUTS_VERSION else fallback.content
         assert blocks is not None and blocks[0]["text"] == "1 + 1 = 2", version
+
+
+def test_a_low_level_server_given_a_listings_cache_hint_lists_and_calls_at_2026_12_01() -> None:
+    """lowlevel_server.py's `Server("calc")` has no cache hint, and the SDK refuses its tools/list from 2026-07-28 on
+    (on stdio as here, compared above); the same tools on a Server that has one."""
+    from mcp.server.caching import CacheHint
+    from mcp.server.lowlevel import Server
+
+    server: Server[Any] = Server("calc", cache_hints={"tools/list": CacheHint()})
+    serve_tools(server, load("lowlevel_server.py").tools, context=lambda ctx: None)
+    with ClientSession(sdk.InProcessTransport(server)) as session:
+        assert "add" in session.list_tools() and "add_as_text" in session.list_tools()
+        result = session.call("add", {"a": 2, "b": 3}, ["assistant/content"])
+    assert result.output("assistant/content").value == [{"type": "text", "text": "sum: 5"}]
 
 
 def test_no_thread_is_left_behind_and_a_closed_transport_refuses_more() -> None:
