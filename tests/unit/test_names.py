@@ -11,8 +11,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "mcp_variants"
 
 # One class on two frameworks, deliberately spelled alike: an author moving from the SDK's MCPServer to FastMCP
-# keeps writing `Variants`.
-SAME_CLASS = {"Variants": {"mcp_variants.sdk._extension", "mcp_variants.fastmcp._extension"}}
+# keeps writing `Variants`, and `InProcessTransport` in the tests.
+SAME_CLASS = {"Variants": {"mcp_variants.sdk._extension", "mcp_variants.fastmcp._extension"},
+              "InProcessTransport": {"mcp_variants.sdk._in_process", "mcp_variants.fastmcp._in_process"}}
 
 # A basename that names the same role in each package that has one.
 ROLES = {

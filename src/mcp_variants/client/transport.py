@@ -47,15 +47,19 @@ class Transport(Protocol):
 
 
 class RecordingTransport:
-    """Wraps a transport and keeps every body written, so tests can assert on the bytes."""
+    """Wraps a transport and keeps every body written, so tests can assert on the bytes, and every response
+    brought back (`received`), so tests can compare two transports' answers whole."""
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
         self.sent: list[tuple[Routing, bytes]] = []
+        self.received: list[dict[str, Any]] = []
 
     def request(self, body: bytes, routing: Routing, timeout: float) -> dict[str, Any]:
         self.sent.append((routing, body))
-        return self.inner.request(body, routing, timeout)
+        response = self.inner.request(body, routing, timeout)
+        self.received.append(response)
+        return response
 
     def notify(self, body: bytes, routing: Routing) -> None:
         self.sent.append((routing, body))

@@ -21,6 +21,7 @@ docs/guides/fastmcp.md has the guide; docs/fastmcp-change.md what FastMCP would 
 
 from ..sdk import DeclarationError, ErrorKind, HttpLimits, Results, SelectorName, ToolError, ToolErrorKind, VariantSpec, variant
 from ._extension import IDENTIFIER, Variants
+from ._in_process import InProcessTransport
 from ._migrate import legacy_variants
 from ._serve import add_serving_arguments, cli, http_app, run, serve_http, serve_stdio
 
@@ -29,6 +30,7 @@ __all__ = [
     "DeclarationError",
     "ErrorKind",
     "HttpLimits",
+    "InProcessTransport",
     "Results",
     "SelectorName",
     "ToolError",

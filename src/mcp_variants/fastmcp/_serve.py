@@ -45,11 +45,12 @@ from ._lowlevel import lowlevel_server
 
 
 async def serve_stdio(server: FastMCP[Any], *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                      bridge: bool | None = None) -> None:
-    """Serve this process's stdin and stdout until EOF, as `FastMCP.run_stdio_async` does, with 2026-12-01."""
+                      bridge: bool | None = None, fds: tuple[int, int] | None = None) -> None:
+    """Serve this process's stdin and stdout until EOF, as `FastMCP.run_stdio_async` does, with 2026-12-01. `fds`:
+    two descriptors (read, write) served in place of stdin and stdout, as `mcp_variants.sdk.serve_stdio` takes them."""
     token = set_transport("stdio")  # what a tool's `Context.transport` says, as under FastMCP's own runner
     try:
-        await serve_lowlevel_stdio(lowlevel_server(server), max_message_bytes=max_message_bytes, bridge=bridge)
+        await serve_lowlevel_stdio(lowlevel_server(server), max_message_bytes=max_message_bytes, bridge=bridge, fds=fds)
     finally:
         reset_transport(token)
 

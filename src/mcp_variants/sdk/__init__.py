@@ -21,13 +21,15 @@ runs), exactly the requested outputs, each structured one validated against its 
 Everything a server author writes with is here. `mcp_variants.sdk.lowlevel` is the same machinery for those
 who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.tasks` runs long calls as tasks;
 `mcp_variants.sdk.framework` holds the seams a layer for another framework is built on (`mcp_variants.fastmcp`'s).
-Every other module of this package is private. docs/guides/python-servers.md has the guide.
+`InProcessTransport` puts the reference client (`mcp_variants.client`) on the server in a test's own process, at
+2026-12-01 too. Every other module of this package is private. docs/guides/python-servers.md has the guide.
 """
 
 from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorKind
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
+from ._in_process import InProcessTransport
 from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
@@ -35,6 +37,7 @@ __all__ = [
     "DeclarationError",
     "ErrorKind",
     "HttpLimits",
+    "InProcessTransport",
     "Results",
     "ResultsMismatch",
     "SelectorName",

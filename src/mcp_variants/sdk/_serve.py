@@ -93,12 +93,16 @@ def bridging(bridge: bool | None) -> bool:
 
 
 async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                      at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None) -> None:
-    """Serve this process's stdin and stdout until EOF (framed and checked: _stdio.py)."""
+                      at_eof: Callable[[], None] = lambda: None, bridge: bool | None = None,
+                      fds: tuple[int, int] | None = None) -> None:
+    """Serve this process's stdin and stdout until EOF: newline-delimited messages of at most `max_message_bytes`,
+    each checked as JSON-RPC, the era fixed by the first request that claims one, the bridge as `bridge` says.
+    `fds`: two descriptors (read, write), the ends of two pipes for instance, served the same way in place of stdin and stdout,
+    which are then left alone; they stay the caller's to close (`InProcessTransport` serves its pipes so)."""
     check_before_serving(server)
     inner = lowlevel_server(server)
     ON_OUR_TRANSPORTS.set(True)
-    async with stdio_connection(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge)) as connection:
+    async with stdio_connection(max_message_bytes, at_eof=at_eof, bridge=bridging(bridge), fds=fds) as connection:
         await connection.serve(inner)
 
 

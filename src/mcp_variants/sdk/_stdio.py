@@ -82,13 +82,17 @@ def _key(request_id: int | str) -> _Key:
 
 @asynccontextmanager
 async def stdio_connection(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-                           at_eof: Callable[[], None] = lambda: None, *, bridge: bool = False) -> AsyncIterator[StdioServerConnection]:
+                           at_eof: Callable[[], None] = lambda: None, *, bridge: bool = False,
+                           fds: tuple[int, int] | None = None) -> AsyncIterator[StdioServerConnection]:
     """This process's stdin and stdout as one connection, for `StdioServerConnection.serve`. `at_eof` runs when stdin
     ends, before the requests still running are waited for (it ends the ones that would never end by themselves:
-    subscriptions/listen streams). `bridge=True`: each request through the 2026-12-01 bridge."""
-    source = await _Input.open(os.dup(0))
-    sink = await _Output.open(os.dup(1))
-    saved = _divert_standard_descriptors()
+    subscriptions/listen streams). `bridge=True`: each request through the 2026-12-01 bridge. `fds`: two descriptors
+    (read, write) served in place of stdin and stdout, which are then left as they are (an in-process client's pipes:
+    the process's own stdout is not the protocol's); they stay the caller's to close."""
+    read_fd, write_fd = fds or (0, 1)
+    source = await _Input.open(os.dup(read_fd))
+    sink = await _Output.open(os.dup(write_fd))
+    saved = _divert_standard_descriptors() if fds is None else None
     try:
         yield StdioServerConnection(source, sink, max_message_bytes, at_eof, bridge)
     finally:
@@ -96,7 +100,8 @@ async def stdio_connection(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
             await sink.aclose()  # what is buffered is still written: every answer given reaches the client
         finally:
             source.close()
-        _restore_standard_descriptors(saved)
+        if saved is not None:
+            _restore_standard_descriptors(saved)
 
 
 # ---- the descriptors --------------------------------------------------------------------------------
