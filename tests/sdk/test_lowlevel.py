@@ -28,6 +28,15 @@ def test_discover_names_every_version_served(target: StdioTarget, version: str) 
     assert target.exchange(version, None, "server/discover", {}).result["supportedVersions"] == list(SUPPORTED_VERSIONS)
 
 
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28", OUTPUTS_VERSION])
+def test_a_server_without_cache_hints_lists_its_tools_at_every_version(target: StdioTarget, version: str) -> None:
+    """lowlevel_server.py gives its `Server` no cache hints: from 2026-07-28 the SDK needs a list result's cache fields."""
+    listed = target.exchange(version, None, "tools/list", {}).message
+    assert [tool["name"] for tool in listed["result"]["tools"]] == ["add", "add_as_text"], listed
+    if version != "2025-11-25":
+        assert (listed["result"]["ttlMs"], listed["result"]["cacheScope"]) == (0, "private")
+
+
 def test_a_call_gets_the_requested_outputs(target: StdioTarget) -> None:
     params = {"name": "add", "arguments": {"a": 2, "b": 3}, "requestedOutputs": [{"audience": "assistant", "format": "content"}]}
     result = target.exchange(OUTPUTS_VERSION, None, "tools/call", params).result

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from mcp.server.caching import CacheHint
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -38,6 +39,9 @@ def serve_tools(server: Server[Any], tools: ToolSet, context: Callable[[ServerRe
     server/discover (the SDK's, or the server's own) names every version served, 2026-12-01 included."""
     server.extensions.update(extensions or {})
     server.middleware.append(_every_version_discovered)
+    # From 2026-07-28 a tools/list result carries its cache fields, which the SDK fills from the server's hint: a
+    # server that gave none gets the SDK's own default (stale at once, private), or its listing is an invalid result.
+    server.cache_hints.setdefault("tools/list", CacheHint())
     if tasks is not None:
         server.extensions[TASKS_EXTENSION] = {}
         serve_tasks(server, tasks)
