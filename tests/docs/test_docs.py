@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +92,9 @@ def test_the_api_reference_gives_every_public_name_its_docstring() -> None:
     lines = page.splitlines()
     bare = [lines[max(i - 3, 0)] for i, line in enumerate(lines) if line.strip() == "(no docstring)"]
     assert not bare, f"rendered without a docstring: {bare}"
+    # A reader of the reference cannot open a private module: the text points at public names and pages instead.
+    private = [line for line in lines[1:] if re.search(r"(?<![\w/])_[a-z_]+\.py", line)]
+    assert not private, f"the API reference points at private modules: {private}"
 
 
 def test_generated_docs_match_the_live_server(tmp_path: Path) -> None:

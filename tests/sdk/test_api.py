@@ -131,12 +131,12 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
                                                     ("ours-message", "tool-error", "no such ticket")])
-def test_a_migrated_tool_keeps_the_legacy_words_and_a_typed_kind_whichever_toolerror(target: StdioTarget, how: str, kind: str,
-                                                                                     text: str) -> None:
+def test_a_migrated_tool_keeps_mcpservers_words_where_they_were_read_and_a_typed_kind(target: StdioTarget, how: str, kind: str,
+                                                                                       text: str) -> None:
     legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result
     assert legacy["isError"] is True and legacy["content"][0]["text"] == f"Error executing tool legacy_fails: {text}"
     error = outputs_of(call(target, "legacy_fails", {"how": how}, ["programmatic/structured"]).result)["programmatic/structured"]
-    assert error["error"] == {"type": kind, "message": f"Error executing tool legacy_fails: {text}"}
+    assert error["error"] == {"type": kind, "message": text}  # at 2026-12-01, where no client read MCPServer's words
     assert call(target, "legacy_fails", {"how": "no"}, version="2025-11-25").result["isError"] is False  # as MCPServer said it
 
 

@@ -90,3 +90,10 @@ def test_older_versions_get_what_fastmcp_alone_sends(version: str) -> None:
     plain, mixed = answers("plain"), answers("mixed")
     assert mixed == plain
     assert "outputVariants" not in json.dumps(json.loads(plain[0]))
+
+
+def test_an_unknown_tool_at_2026_12_01_is_refused_with_the_tools_there_are(mixed: StdioTarget) -> None:
+    """A result without outputs is invalid at 2026-12-01: FastMCP's own "Unknown tool" result becomes -32602."""
+    error = mixed.exchange(OUTPUTS_VERSION, None, "tools/call", {"name": "nope", "arguments": {}}).message["error"]
+    assert error["code"] == -32602 and error["data"]["tool"] == "nope", error
+    assert set(CALLS) <= set(error["data"]["available"])

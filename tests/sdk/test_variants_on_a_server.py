@@ -39,7 +39,8 @@ def served(*args: str, versions: tuple[str, ...]) -> tuple[dict[str, dict[str, A
                                                                   **({"requestedOutputs": [PS]} if version == OUTPUTS_VERSION else {})})
             shout = target.exchange(version, None, "tools/call", {"name": "shout", "arguments": {"text": "hi"}})
             discover = target.exchange(version, None, "server/discover", {}).message
-            answers[version] = {"discover": discover, "listed": listed,
+            unknown = target.exchange(version, None, "tools/call", {"name": "nope", "arguments": {}}).message
+            answers[version] = {"discover": discover, "listed": listed, "unknown": unknown,
                                 "echo": echo.message, "shout": shout.message}
         stderr = target.process_for(versions[-1]).connection.stderr_tail.decode(errors="replace")
     return answers, stderr
@@ -54,6 +55,10 @@ def test_our_cli_serves_every_tool_declared_after_the_server_at_every_version() 
     assert newest["discover"]["result"]["capabilities"]["extensions"][IDENTIFIER] == {"versions": [OUTPUTS_VERSION]}
     assert answers["2025-11-25"]["shout"]["result"]["structuredContent"] == {"text": "HI"}
     assert "transports" not in stderr, stderr
+    # An unknown tool: -32602 with the tools there are at 2026-12-01 (a result without outputs is invalid there);
+    # MCPServer's own isError result before.
+    assert newest["unknown"]["error"]["code"] == -32602 and newest["unknown"]["error"]["data"]["available"] == ["echo", "shout"]
+    assert answers["2025-11-25"]["unknown"]["result"]["isError"] is True
 
 
 def test_the_sdks_own_run_serves_the_older_versions_and_says_at_start_what_to_call_instead() -> None:

@@ -242,3 +242,10 @@ def test_select_refuses_with_32602_or_returns_declared_unique_allowed(
         assert isinstance(selector, Selector)
         assert declaration.variant(selector) is not None
         assert selector in allowed
+
+
+@pytest.mark.parametrize(("audience", "hint"), [("programatic", "programmatic/structured"), ("Assistant", "assistant/structured"),
+                                                ("com.example/other", None)])
+def test_a_misspelt_core_audience_is_refused_with_the_one_it_resembles(audience: str, hint: str | None) -> None:
+    message = refusal({"requestedOutputs": [sel(audience, "structured")]}).message
+    assert ("did you mean" in message) is (hint is not None) and (hint is None or f"did you mean {hint}?" in message), message

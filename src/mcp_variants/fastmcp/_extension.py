@@ -53,7 +53,7 @@ from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult
 from mcp_types.methods import serialize_server_result
 from pydantic import BaseModel
 
-from ..protocol.errors import ProtocolError
+from ..protocol.errors import ProtocolError, unknown_tool
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
@@ -263,9 +263,12 @@ class Variants(ServerExtension):
         """A call of one of FastMCP's own tools: as FastMCP answers it before 2026-12-01; at 2026-12-01 its
         requestedOutputs checked before it runs, and what FastMCP made of its result as those outputs (`PlainTools`)."""
         era = request_era(request)
-        served = await self.server.get_tool(name) if not era.is_legacy else None
-        if served is None:
+        if era.is_legacy:
             return await call_next()
+        served = await self.server.get_tool(name)
+        if served is None:  # -32602 at 2026-12-01, where a result without outputs is invalid
+            exc = unknown_tool(name, [tool.name for tool in await self.server.list_tools()])
+            raise MCPError(exc.code, exc.message, exc.data)
         tools = self._plain.tools({"name": name, "inputSchema": served.parameters, "outputSchema": served.output_schema})
         try:
             selectors = tools.select(name, request.params or {}, era, negotiated_extensions(request, self._served))

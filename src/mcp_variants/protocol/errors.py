@@ -4,7 +4,7 @@ with isError), a declaration that breaks a rule (no start)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, overload
@@ -23,6 +23,11 @@ class ProtocolError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def unknown_tool(name: str, available: Iterable[str]) -> ProtocolError:
+    """A call of a tool the server does not have: -32602 with the names it has (docs/reference/errors.md)."""
+    return ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name, "available": sorted(available)})
 
 
 KIND: Final = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")

@@ -7,11 +7,12 @@ Nothing is ever substituted.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import INVALID_PARAMS, ProtocolError
-from .types import ASSISTANT_CONTENT, Selector, ToolDeclaration, UnknownCombination, unknown_combination
+from .types import ASSISTANT_CONTENT, CORE_AUDIENCES, Selector, ToolDeclaration, UnknownCombination, unknown_combination
 from .versions import Era
 
 # Stable machine-readable reasons, documented in docs/choices.md.
@@ -68,7 +69,9 @@ def select(
         if unknown is UnknownCombination.NOT_CORE:
             raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
         if not selector.is_core and (selector.audience not in negotiated_extensions or unknown is UnknownCombination.UNKNOWN_EXTENSION):
-            raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate", item)
+            close = difflib.get_close_matches(selector.audience, CORE_AUDIENCES, n=1, cutoff=0.75)
+            hint = f" (did you mean {close[0]}/{selector.format}?)" if close else ""
+            raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate{hint}", item)
         if unknown is UnknownCombination.FORMAT_NOT_PERMITTED:
             raise refuse(REASON_FORMAT_NOT_PERMITTED,
                          f"the {selector.audience} extension does not permit the {selector.format} format", item)

@@ -55,7 +55,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
 
-from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolError
+from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolError, unknown_tool
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
@@ -345,8 +345,9 @@ class Variants(Extension):
             self._server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
             return
         raise DeclarationError(name, "a tool is registered once",
-                               "the server already has a tool of that name (@mcp.tool() under @variants.tool?): "
-                               "decorate the function with @variants.tool alone; it registers the tool itself")
+                               "the server already has a tool of that name: another function registered under it "
+                               "(rename one), or @mcp.tool() under @variants.tool on this one (decorate it with "
+                               "@variants.tool alone: it registers the tool itself)")
 
     def _add_apps_tools(self) -> None:
         """As the server starts: the Apps' own tools declared after it was given this extension (MCPServer reads an
@@ -411,7 +412,8 @@ class Variants(Extension):
             if call is None or call.name != name:  # called in process (MCPServer.call_tool), not over the wire
                 call = ToolCall(name, (ASSISTANT_CONTENT,), Era.LEGACY_ANY)
             call.ran = True
-            outcome = await self._outcome(name, fn, is_async, kwargs, legacy=name in self._legacy)
+            # A migrated tool's failures read as MCPServer worded them where a client may have read them before.
+            outcome = await self._outcome(name, fn, is_async, kwargs, legacy=name in self._legacy and call.era.is_legacy)
             if isinstance(outcome.value, InputRequiredResult):
                 return outcome.value  # a round of the multi-round flow, not the tool's result: MCPServer answers it
             call.result = self.tools_by_name.project(name, call.selectors, call.era, outcome)
@@ -510,8 +512,9 @@ class Variants(Extension):
         tools = self._plain.made(name)
         if tools is None:
             listed = {tool.name: tool for tool in await self._server.list_tools()}
-            if name not in listed:
-                return await call_next(ctx)  # no such tool: the SDK's answer
+            if name not in listed:  # -32602 at 2026-12-01, where a result without outputs is invalid
+                exc = unknown_tool(name, listed)
+                raise MCPError(exc.code, exc.message, exc.data)
             tools = self._plain.tools(listed[name].model_dump(mode="json", by_alias=True, exclude_none=True))
         try:
             selectors = tools.select(name, ctx.params or {}, era, frozenset())

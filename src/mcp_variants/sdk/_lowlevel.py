@@ -35,7 +35,7 @@ def serve_tools(server: Server[Any], tools: ToolSet, context: Callable[[ServerRe
                 extensions: Mapping[str, dict[str, Any]] | None = None, tasks: TaskStore | None = None) -> None:
     """Serve `tools` on `server`. `extensions` (SEP-2133 identifier → settings) are advertised in the server's
     capabilities, and a tool's variants of an extension's audience are offered to a request that negotiated it.
-    With `tasks`, a call of a tool that has `task_support` may run as a task (_task_wire.py), kept in that store.
+    With `tasks`, a call of a tool that has `task_support` may run as a task (docs/reference/tasks.md), kept in that store.
     server/discover (the SDK's, or the server's own) names every version served, 2026-12-01 included."""
     server.extensions.update(extensions or {})
     server.middleware.append(_every_version_discovered)

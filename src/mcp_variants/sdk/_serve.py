@@ -163,7 +163,7 @@ async def serve_http(server: AnyServer, *, host: str = "127.0.0.1", port: int = 
                      sock: socket.socket | None = None, ready: Callable[[str], None] = lambda url: None,
                      allowed_hosts: Sequence[str] = (), bridge: bool | None = None,
                      token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> None:
-    """uvicorn until SIGTERM or SIGINT, with a read deadline and a connection cap (_connections.py). `before_exit`
+    """uvicorn until SIGTERM or SIGINT, with `HttpLimits`' read deadline and connection cap. `before_exit`
     runs on the loop as the shutdown begins (for streams that would hold a graceful shutdown open); `ready` gets
     the endpoint's URL once requests are taken. `sock`: one `listen` made (else it is made here: CannotListen)."""
     import uvicorn

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import jsonschema_rs
 
-from ..protocol.errors import INVALID_PARAMS, DeclarationError, ErrorKind, ProtocolError, ToolError
+from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolError, unknown_tool
 from ..protocol.projection import Outcome, ToolProjectors, build_result
 from ..protocol.selection import select
 from ..protocol.tools_list import tool_entry
@@ -39,8 +39,8 @@ ArgumentReader = Callable[[Mapping[str, Any]], dict[str, Any]]
 @dataclass(frozen=True)
 class VariantTool:
     """One tool: its declaration (name, inputSchema, outputVariants), one projector per declared selector,
-    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (_extension.py). `task_support`:
-    whether a call may run as a task (_task_wire.py), "optional" or "required"; None (the default) never.
+    and how it runs. `run` is None for a tool the SDK's `MCPServer` runs itself (`Variants`). `task_support`:
+    whether a call may run as a task (docs/reference/tasks.md), "optional" or "required"; None (the default) never.
     `read_arguments`: how it reads a call's arguments before they are checked (None: as given); `listed_input_schema`:
     the inputSchema tools/list shows, when it is not the declaration's own (the Jupyter server's drop-in: dropin.py)."""
 
@@ -102,7 +102,7 @@ class ToolSet:
         """The tool of that name; a call naming another is -32602 with the names this server has."""
         tool = self._tools.get(name)
         if tool is None:
-            raise ProtocolError(INVALID_PARAMS, f"Unknown tool: {name}", {"tool": name, "available": sorted(self._tools)})
+            raise unknown_tool(name, self._tools)
         return tool
 
     def entries(self, era: Era, negotiated_extensions: frozenset[str]) -> list[dict[str, Any]]:
