@@ -167,3 +167,41 @@ async def test_an_mcp_tool_on_top_of_a_variants_tool_leaves_the_variants_one_ser
     async with Client(mcp) as client:
         result = await client.call_tool("ours", {})
     assert result.structured_content == {"title": "ours"}  # projected: MCPServer running the bare function has none
+
+
+class Rec(BaseModel):
+    name: str
+
+
+def test_a_variant_schema_may_be_any_type_pydantic_describes() -> None:
+    from mcp_variants.client import ClientSession, SelectionError
+    from mcp_variants.sdk import InProcessTransport
+
+    mcp = MCPServer("typed")
+    variants = Variants(mcp)
+
+    @variants.tool("assistant/content", variant("assistant/structured", Rec | None),
+                   variant("programmatic/structured", list[Rec]))
+    def find(n: int) -> Results:
+        return Results({"assistant/content": f"{n} found", "assistant/structured": Rec(name="a") if n else None,
+                        "programmatic/structured": [Rec(name="b")] * n})
+
+    with ClientSession(InProcessTransport(mcp)) as session:  # the client checks each output against its schema
+        none = session.call("find", {"n": 0}, ["assistant/structured", "programmatic/structured"])
+        one = session.call("find", {"n": 1}, ["assistant/structured", "programmatic/structured"])
+    assert [output.value for output in none.outputs] == [None, []]
+    assert [output.value for output in one.outputs] == [{"name": "a"}, [{"name": "b"}]]
+    with ClientSession(InProcessTransport(mcp)) as session, pytest.raises(SelectionError, match=r"did you mean programmatic/structured\?"):
+        session.call("find", {"n": 1}, ["programatic/structured"])  # type: ignore[list-item]
+
+
+def test_a_tool_declared_after_the_sdk_style_server_was_made_says_so_as_it_is_declared(
+        caplog: pytest.LogCaptureFixture) -> None:
+    variants = Variants()
+    MCPServer("sdk-style", extensions=[variants], middleware=[variants.middleware])
+    with caplog.at_level("WARNING", logger="mcp_variants.sdk._extension"):
+        @variants.tool("assistant/content")
+        def late() -> str:
+            return "late"
+    assert "tool late is declared after MCPServer(..., extensions=[variants]) was made" in caplog.text
+    assert "variants = Variants(mcp)" in caplog.text

@@ -92,3 +92,10 @@ def test_one_argument_is_the_message_of_a_tool_error_as_the_sdks_and_fastmcps_to
         ToolError("message", kind="not-found")  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="details cannot replace"):
         ToolError("m", details={"type": "x"})
+
+
+def test_a_toolerror_given_its_kind_second_reads_it_as_the_kind() -> None:
+    swapped = ToolError("No ticket 42.", ErrorKind.NOT_FOUND)
+    assert (swapped.kind, swapped.message) == (ErrorKind.NOT_FOUND, "No ticket 42.")
+    plain = ToolError("gone", "No ticket 42.")  # two strings: the kind, then the message
+    assert (plain.kind, plain.message) == ("gone", "No ticket 42.")

@@ -249,3 +249,4 @@ def test_select_refuses_with_32602_or_returns_declared_unique_allowed(
 def test_a_misspelt_core_audience_is_refused_with_the_one_it_resembles(audience: str, hint: str | None) -> None:
     message = refusal({"requestedOutputs": [sel(audience, "structured")]}).message
     assert ("did you mean" in message) is (hint is not None) and (hint is None or f"did you mean {hint}?" in message), message
+

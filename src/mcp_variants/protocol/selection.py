@@ -29,6 +29,13 @@ _MISSING: Final = object()
 _NO_SELECTOR: Final = object()
 
 
+def misspelt_hint(selector: Selector) -> str:
+    """" (did you mean programmatic/structured?)" for a selector whose audience reads as a misspelt core one
+    (`programatic`, `Assistant`); "" for any other, an extension's identifier included."""
+    close = difflib.get_close_matches(selector.audience, CORE_AUDIENCES, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}/{selector.format}?)" if close else ""
+
+
 def select(
     params: Mapping[str, Any],
     declaration: ToolDeclaration,
@@ -69,9 +76,8 @@ def select(
         if unknown is UnknownCombination.NOT_CORE:
             raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
         if not selector.is_core and (selector.audience not in negotiated_extensions or unknown is UnknownCombination.UNKNOWN_EXTENSION):
-            close = difflib.get_close_matches(selector.audience, CORE_AUDIENCES, n=1, cutoff=0.75)
-            hint = f" (did you mean {close[0]}/{selector.format}?)" if close else ""
-            raise refuse(REASON_NOT_NEGOTIATED, f"{selector} needs an extension this request did not negotiate{hint}", item)
+            raise refuse(REASON_NOT_NEGOTIATED,
+                         f"{selector} needs an extension this request did not negotiate{misspelt_hint(selector)}", item)
         if unknown is UnknownCombination.FORMAT_NOT_PERMITTED:
             raise refuse(REASON_FORMAT_NOT_PERMITTED,
                          f"the {selector.audience} extension does not permit the {selector.format} format", item)

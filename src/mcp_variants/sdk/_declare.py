@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 import pydantic_core
 from mcp.server.mcpserver import Audio, Image
 from mcp_types import ContentBlock
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, PydanticSchemaGenerationError, PydanticUserError, TypeAdapter
 
 from ..protocol.declarations import parse_declaration
 from ..protocol.errors import DeclarationError
@@ -27,7 +27,9 @@ from ..protocol.projection import ToolProjectors
 from ..protocol.types import CORE_AUDIENCES, Selector, ToolDeclaration
 from ._toolset import ResultsMismatch
 
-SchemaLike: TypeAlias = type[BaseModel] | Mapping[str, Any]
+SchemaLike: TypeAlias = type[BaseModel] | Mapping[str, Any] | Any
+"""A variant's schema: a pydantic model class, any type pydantic describes (`Rec | None`, `list[Build]`: `Any`, as
+Python has no type for a type form), or a JSON Schema mapping."""
 
 SelectorName: TypeAlias = Literal[
     "assistant/content",
@@ -88,12 +90,17 @@ def parse_selector(selector: SelectorName | str | Selector, *, declaring: bool =
 
 
 def schema_of(schema: SchemaLike) -> dict[str, Any]:
-    """The JSON Schema of a pydantic model (as it validates and serialises), or a JSON Schema given as a mapping."""
+    """The JSON Schema of a pydantic model (as it validates and serialises), of any other type pydantic describes
+    (`Rec | None`, `list[Build]`, a TypedDict, a dataclass), or a JSON Schema given as a mapping."""
     if isinstance(schema, type) and issubclass(schema, BaseModel):
         return schema.model_json_schema(mode="serialization")
     if isinstance(schema, Mapping):
         return dict(schema)
-    raise TypeError(f"a variant's schema is a pydantic model class or a JSON Schema mapping, not {schema!r}")
+    try:
+        return TypeAdapter(schema).json_schema(mode="serialization")
+    except (pydantic_core.SchemaError, PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
+        raise TypeError(f"a variant's schema is a pydantic model class, a type pydantic describes (Rec | None, "
+                        f"list[Build]) or a JSON Schema mapping, not {schema!r}") from exc
 
 
 _Key_co = TypeVar("_Key_co", covariant=True)

@@ -191,6 +191,16 @@ class Variants(Extension):
 
         return lifespan_saying_where
 
+    def _tell_late(self, name: str) -> None:
+        """Once, as the first such tool is declared (whatever will run the server): MCPServer read this extension's
+        tools when it was made, so only our serve functions add this one."""
+        if not self._told_late:
+            self._told_late = True
+            logger.warning("tool %s is declared after MCPServer(..., extensions=[variants]) was made: mcp_variants.sdk's "
+                           "cli, run, serve_stdio and streamable_http_app add it, the SDK's own mcp.run() would not list "
+                           "it. Make the server first and write variants = Variants(mcp): every tool is then added as "
+                           "it is declared", name)
+
     def _tell_if_unbridged(self) -> None:
         if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
             self._told_unbridged = True
@@ -278,8 +288,11 @@ class Variants(Extension):
             binding = ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs)
             if self._server is not None:  # Variants(mcp), or served already: the server takes it now
                 self._add_tool(binding)
-            else:  # declared after MCPServer(extensions=[...]) read tools(): added when it is served (before_serving)
-                (self._late if self._applied else self._bindings).append(binding)
+            elif self._applied:  # declared after MCPServer(extensions=[...]) read tools(): added when it is served
+                self._late.append(binding)
+                self._tell_late(info.name)
+            else:
+                self._bindings.append(binding)
             self._functions[fn] = info.name
             return fn
 
@@ -295,10 +308,12 @@ class Variants(Extension):
     def legacy_tool(self, *more: Any, structured: StructuredAudience | None = None, **tool_kwargs: Any) -> Any:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
         the audience, its outputSchema as that one structured variant; `more` variants beside them. `@legacy_tool`
-        alone is `@legacy_tool()`, as `@mcp.tool()` was. Every older version gets what MCPServer answered (its
-        outputSchema and structuredContent, whichever audience `structured` names); its failures read as MCPServer
-        words them (`Error executing tool NAME: ...`), whichever `ToolError` it raises: this package's keeps its kind,
-        the SDK's is `tool-error`; and its results say `"isError": false` as before."""
+        alone is `@legacy_tool()`, as `@mcp.tool()` was. Every older version gets what MCPServer answered, its
+        outputSchema and structuredContent included (but with `structured="programmatic"`: SEP-3279 never lets a
+        programmatic schema be the legacy outputSchema, so those versions get its content alone), and a content that
+        carried nothing (a None return) says `null`; its failures read there as MCPServer worded them (`Error
+        executing tool NAME: ...`), whichever `ToolError` it raises (this package's keeps its kind, the SDK's is
+        `tool-error`), and its results say `"isError": false` as before."""
         if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:
             return self.legacy_tool()(more[0])  # @variants.legacy_tool without parentheses
         specs = declared_specs("legacy_tool", more)
@@ -483,11 +498,6 @@ class Variants(Extension):
         outputSchema) in tools/list, and 2026-12-01 among server/discover's versions."""
         self._listing_seen = True
         self._tell_if_unbridged()
-        if self._late and not self._told_late:
-            self._told_late = True
-            logger.warning("tools %s were declared after MCPServer(...) was made: mcp_variants.sdk's cli, run, serve_stdio "
-                           "and streamable_http_app add them; served otherwise they are not listed",
-                           ", ".join(str(binding.kwargs["name"]) for binding in self._late))
         result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, self._declared_inputs,
                                plain=self._plain_entry)
         if self._apps is not None:
