@@ -138,16 +138,19 @@ def test_the_migrated_tool_answers_old_clients_as_before(version: str) -> None:
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
-def test_an_old_request_with_requested_outputs_is_refused_once_migrated(version: str) -> None:
+def test_an_old_request_with_requested_outputs_is_ignored_by_a_migrated_tool_as_before(version: str) -> None:
     """python-servers.md's migration table: `requestedOutputs` at an older version (a client's mistake) was ignored
-    by the plain server and is -32602 `requestedOutputs-not-in-this-version` once migrated (docs/reference/errors.md)."""
+    by the plain server, and still is once migrated; world_clock's tool, new with variants.tool, refuses it (-32602
+    `requestedOutputs-not-in-this-version`, docs/reference/errors.md)."""
     params = {"name": "text_stats", "arguments": {"text": "a b"}, "requestedOutputs": [{"audience": "assistant", "format": "content"}]}
     answers = {}
     for script in ("before.py", "after.py"):
         with StdioTarget([sys.executable, str(EXAMPLES / "migration" / script)], timeout=30) as target:
             answers[script] = target.exchange(version, None, "tools/call", params).message
     assert answers["before.py"]["result"]["isError"] is False
-    error = answers["after.py"]["error"]
+    assert answers["after.py"]["result"] == answers["before.py"]["result"]
+    with StdioTarget([sys.executable, str(EXAMPLES / "world_clock.py")], timeout=30) as target:
+        error = target.exchange(version, None, "tools/call", {**params, "name": "world_clock", "arguments": {}}).message["error"]
     assert error["code"] == -32602 and error["data"]["reason"] == "requestedOutputs-not-in-this-version", error
 
 

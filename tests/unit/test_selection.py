@@ -250,3 +250,11 @@ def test_a_misspelt_core_audience_is_refused_with_the_one_it_resembles(audience:
     message = refusal({"requestedOutputs": [sel(audience, "structured")]}).message
     assert ("did you mean" in message) is (hint is not None) and (hint is None or f"did you mean {hint}?" in message), message
 
+
+
+@pytest.mark.parametrize("era", LEGACY_ERAS)
+def test_an_established_tool_ignores_requested_outputs_at_older_versions_as_its_server_did(era: Era) -> None:
+    import dataclasses
+
+    established = dataclasses.replace(DECLARATIONS["execute_code"], established=True)
+    assert select({"requestedOutputs": [sel("assistant", "content")]}, established, era, NONE) == (ASSISTANT_CONTENT,)

@@ -57,7 +57,9 @@ def select(
         return ProtocolError(INVALID_PARAMS, message, data)
 
     if era.is_legacy:
-        if requested is not _MISSING:
+        # A client MUST NOT send it there: refused, so the mistake shows; but an established tool keeps what it did
+        # before it declared variants (SEP-3279: SHOULD preserve), and its server ignored the unknown field.
+        if requested is not _MISSING and not declaration.established:
             raise refuse(REASON_VERSION, "requestedOutputs is only defined from protocol version 2026-12-01")
         return (ASSISTANT_CONTENT,)
     if requested is _MISSING:
