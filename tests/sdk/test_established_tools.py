@@ -66,7 +66,7 @@ def test_at_2026_12_01_a_tool_that_returned_nothing_gives_the_model_a_usable_con
     assert content[3] == [{"type": "text", "text": '{"result": null}'}]  # a plain tool: its structuredContent
     variants = {tool["name"]: [(v["audience"], v["format"]) for v in tool["outputVariants"]] for tool in listed["tools"]}
     assert variants["stats"] == [("assistant", "content"), ("programmatic", "structured")]
-    assert variants["ping"] == [("assistant", "content")]
+    assert variants["ping"] == [("assistant", "content"), ("assistant", "structured")]  # as a plain @mcp.tool is
 
 
 def test_the_suite_passes_the_migrated_server() -> None:

@@ -205,3 +205,20 @@ def test_a_tool_declared_after_the_sdk_style_server_was_made_says_so_as_it_is_de
             return "late"
     assert "tool late is declared after MCPServer(..., extensions=[variants]) was made" in caplog.text
     assert "variants = Variants(mcp)" in caplog.text
+
+
+def test_an_empty_assistant_content_is_logged_once_naming_the_tool(caplog: pytest.LogCaptureFixture) -> None:
+    from mcp_variants.client import ClientSession
+    from mcp_variants.sdk import InProcessTransport
+
+    mcp = MCPServer("empty")
+    variants = Variants(mcp)
+
+    @variants.tool("assistant/content")
+    def search(text: str) -> list[str]:
+        return []  # nothing found, and nothing said
+
+    with caplog.at_level("WARNING", logger="mcp_variants.sdk._toolset"), ClientSession(InProcessTransport(mcp)) as session:
+        for _ in range(2):
+            assert session.call("search", {"text": "x"}).outputs[0].value == []
+    assert caplog.text.count("tool search answered with an assistant/content that carries nothing") == 1

@@ -99,3 +99,7 @@ def test_a_toolerror_given_its_kind_second_reads_it_as_the_kind() -> None:
     assert (swapped.kind, swapped.message) == (ErrorKind.NOT_FOUND, "No ticket 42.")
     plain = ToolError("gone", "No ticket 42.")  # two strings: the kind, then the message
     assert (plain.kind, plain.message) == ("gone", "No ticket 42.")
+    strings = ToolError("No ticket 42.", "not-found")  # only the second is a kind: it is the kind
+    assert (strings.kind, strings.message) == ("not-found", "No ticket 42.")
+    both = ToolError("gone", "not-found")  # both could be kinds: the kind, then the message
+    assert (both.kind, both.message) == ("gone", "not-found")

@@ -204,7 +204,7 @@ class Variants(ServerExtension):
 
         def decorator(fn: _Fn) -> _Fn:
             self._legacy.add(name or fn.__name__)
-            return self._registering([*legacy_variants(fn, structured), *specs], name, legacy_shape(fn, structured),
+            return self._registering([*legacy_variants(fn, structured, specs), *specs], name, legacy_shape(fn, structured),
                                      tool_kwargs)(fn)
 
         return decorator

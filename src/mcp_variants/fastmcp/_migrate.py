@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastmcp.tools import Tool
@@ -25,11 +25,13 @@ WRAP_MARK = "x-fastmcp-wrap-result"
 """FastMCP's mark on an outputSchema it wrapped as `{"result": ...}` (a return annotation that is not an object)."""
 
 
-def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> list[VariantSpec]:
-    """The variants a legacy FastMCP tool already has: assistant/content, and with `structured` its outputSchema for
-    that one audience. ValueError when `structured` names another audience, or the tool has no outputSchema."""
+def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None,
+                    beside: Sequence[VariantSpec] = ()) -> list[VariantSpec]:
+    """The variants a legacy FastMCP tool already has: assistant/content, and its outputSchema as `structured`'s
+    structured variant (without it: assistant/structured, unless `beside`, the variants declared with them, has one).
+    ValueError when `structured` names another audience, or the tool has no outputSchema."""
     legacy = Tool.from_function(fn)
-    return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result)
+    return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result, beside)
 
 
 def legacy_shape(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> Legacy:

@@ -78,7 +78,8 @@ class ToolError(Exception):
     `ToolError("No ticket 42.")`: one argument is always the message, of the kind `tool-error`, as the SDK's and
     FastMCP's `ToolError` are raised (so `ToolError("not-found")` is the message "not-found", not a kind).
     `ToolError(ErrorKind.NOT_FOUND, "No ticket 42.")`: two are the kind, then the message; a `ToolErrorKind` given
-    second (`ToolError("No ticket 42.", ErrorKind.NOT_FOUND)`, the order of other libraries' errors) is the kind still.
+    second (`ToolError("No ticket 42.", ErrorKind.NOT_FOUND)`, the order of other libraries' errors), or a kind's
+    string second where the first is no kind (`ToolError("No ticket 42.", "not-found")`), is the kind still.
 
     `kind`: an `ErrorKind`, or a server's own kind (a `ToolErrorKind` of its own, or any string of lowercase words
     joined by hyphens); it is `error.type` on the wire. Every `ErrorKind` may be raised, `internal` too (the tool
@@ -114,8 +115,10 @@ class ToolError(Exception):
             message = given[0]
         elif len(given) == 2:
             kind, message = given
-            if isinstance(message, ToolErrorKind) and not isinstance(kind, ToolErrorKind):
-                kind, message = message, kind  # ToolError("no such ticket", ErrorKind.NOT_FOUND): the kind says which
+            if isinstance(message, ToolErrorKind) and not isinstance(kind, ToolErrorKind) or (
+                    not KIND.fullmatch(kind) and KIND.fullmatch(message)):
+                # ToolError("No ticket 42.", "not-found"), other libraries' order: only one of the two is a kind
+                kind, message = message, kind
         if message is None:
             raise TypeError("a ToolError needs its message: the text the model and the person read")
         self.kind = ErrorKind.TOOL_ERROR if kind is None else kind

@@ -319,7 +319,7 @@ class Variants(Extension):
         specs = declared_specs("legacy_tool", more)
 
         def decorator(fn: _Fn) -> _Fn:
-            inferred, established = legacy_variants(fn, structured)
+            inferred, established = legacy_variants(fn, structured, specs)
             registered = self._registering([*inferred, *specs], legacy=established, **tool_kwargs)(fn)
             self._legacy.add(self._functions[fn])
             return registered

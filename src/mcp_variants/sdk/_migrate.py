@@ -9,14 +9,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult
 
 from ..protocol.errors import DeclarationError
-from ..protocol.types import Selector
+from ..protocol.types import ASSISTANT_STRUCTURED, Selector
 from ._declare import Legacy, VariantSpec, declaration, projectors_for, variant
 from ._toolset import ToolSet, VariantTool
 
@@ -24,7 +24,8 @@ StructuredAudience = Literal["programmatic", "assistant"]
 """The one audience a legacy `outputSchema` may become the structured variant of (`legacy_tool(structured=...)`)."""
 
 
-def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> tuple[list[VariantSpec], Legacy]:
+def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None,
+                    beside: Sequence[VariantSpec] = ()) -> tuple[list[VariantSpec], Legacy]:
     """The variants a legacy tool already has (assistant/content, and with `structured` its outputSchema for that
     one audience), and its established shape, which older versions keep. ValueError when `structured` names another
     audience, or the tool has no outputSchema.
@@ -39,7 +40,7 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
             raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(result).__name__}, which has no legacy content")
         return result
 
-    specs = inferred_variants(fn, structured, legacy.output_schema, converted)
+    specs = inferred_variants(fn, structured, legacy.output_schema, converted, beside)
     return specs, established_shape(structured, legacy.output_schema, converted)
 
 
@@ -61,11 +62,16 @@ def check_audience(structured: object) -> None:
 
 
 def inferred_variants(fn: Callable[..., Any], structured: StructuredAudience | None, output_schema: dict[str, Any] | None,
-                      converted: Callable[[Any], Any]) -> list[VariantSpec]:
+                      converted: Callable[[Any], Any], beside: Sequence[VariantSpec] = ()) -> list[VariantSpec]:
     """The SEP's inferences, whichever framework's conversion of the return value `converted` is (a result with
     `content` blocks and `structured_content`): its content as assistant/content; with `structured`, its
-    outputSchema as that one audience's structured variant. ValueError when `structured` names another audience."""
+    outputSchema as that one audience's structured variant. Without it, assistant/structured when the tool has an
+    outputSchema and the variants declared `beside` these have no assistant/structured of their own: what its plain
+    `@mcp.tool` is served as at 2026-12-01 (`plain_tool`), and the schema SEP-3279 maps a legacy outputSchema to.
+    ValueError when `structured` names another audience."""
     check_audience(structured)
+    if structured is None and output_schema is not None and all(spec.selector != ASSISTANT_STRUCTURED for spec in beside):
+        structured = "assistant"
 
     def content(value: Any) -> Any:
         return [block.model_dump(mode="json", by_alias=True, exclude_none=True) for block in converted(value).content]

@@ -72,6 +72,7 @@ class ToolSet:
     def __init__(self, tools: Iterable[VariantTool] = (), error_schema: Mapping[str, Any] | None = None) -> None:
         self._tools: dict[str, VariantTool] = {}
         self._inputs: dict[str, Any] = {}
+        self._told_empty: set[str] = set()  # tools whose empty assistant/content was logged (once each)
         self._validators = OutputValidators((), dict(error_schema) if error_schema is not None else default_error_schema())
         for tool in tools:
             self.add(tool)
@@ -140,7 +141,22 @@ class ToolSet:
                                           tool.projectors, self._validators)
         if breach is not None:
             logger.error("%s", breach)
+        elif outcome.failure is None and not tool.declaration.established:
+            self._tell_if_empty(name, result)
         return result
+
+    def _tell_if_empty(self, name: str, result: Mapping[str, Any]) -> None:
+        """Once per tool: an answer whose assistant/content carries nothing (a tool's `[]` or `""`), which SEP-3279
+        says MUST be a usable model representation; the model got nothing to read, and only a check would say so."""
+        blocks = next((o["content"] for o in result.get("outputs", ()) if (o["audience"], o["format"]) == ("assistant", "content")),
+                      result.get("content"))
+        if blocks is None or name in self._told_empty:
+            return
+        if not any(block.get("type") != "text" or block.get("text") for block in blocks):
+            self._told_empty.add(name)
+            logger.warning("tool %s answered with an assistant/content that carries nothing (%s): the model MUST get a "
+                           "usable representation (SEP-3279); say what the empty result means, e.g. 'No results.'",
+                           name, blocks)
 
     def arguments(self, name: str, given: Mapping[str, Any]) -> dict[str, Any]:
         """The arguments of a call as the tool reads them (`read_arguments`), checked against its inputSchema;
