@@ -1,6 +1,7 @@
 """Tools an existing MCPServer server had, served plain (`ESTABLISHED_PLAIN=1 python established_server.py`) or migrated in one line
 each (`python established_server.py`): one that may return None (`assignee`), one whose outputSchema becomes the
-programmatic variant (`stats`), one migrated with `@variants.legacy_tool` written without parentheses (`ping`), and
+programmatic variant (`stats`), one migrated with `@variants.legacy_tool` written without parentheses (`ping`), one registered with
+`structured_output=False` (`summary`), and
 one left as a plain `@mcp.tool` that returns None (`forget`)."""
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ mcp = MCPServer("established")
 variants = None if PLAIN else Variants(mcp)
 
 
-def migrated(structured: Any = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """`@mcp.tool()` in the plain server, `@variants.legacy_tool(structured=...)` in the migrated one."""
+def migrated(structured: Any = None, **tool_kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`@mcp.tool(**tool_kwargs)` in the plain server, `@variants.legacy_tool(structured=..., **tool_kwargs)` in the
+    migrated one."""
     if variants is None:
-        return mcp.tool()
-    return variants.legacy_tool(structured=structured)
+        return mcp.tool(**tool_kwargs)
+    return variants.legacy_tool(structured=structured, **tool_kwargs)
 
 
 class Person(BaseModel):
@@ -44,6 +46,12 @@ def assignee(issue: int) -> Person | None:
 @migrated(structured="programmatic")
 def stats() -> Stats:
     """Counts of the issues."""
+    return Stats(open=2, closed=5)
+
+
+@migrated(structured_output=False)
+def summary() -> Stats:
+    """Counts of the issues, as text only (registered with structured_output=False)."""
     return Stats(open=2, closed=5)
 
 

@@ -24,7 +24,8 @@ pytestmark = [pytest.mark.wire, pytest.mark.timeout(240)]
 
 SERVER = Path(__file__).with_name("established_server.py")
 OLDER = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-CALLS = (("assignee", {"issue": 1}), ("assignee", {"issue": 2}), ("stats", {}), ("ping", {}), ("forget", {"issue": 1}))
+CALLS = (("assignee", {"issue": 1}), ("assignee", {"issue": 2}), ("stats", {}), ("ping", {}), ("forget", {"issue": 1}),
+         ("summary", {}))
 
 
 def answers(plain: bool, versions: tuple[str, ...]) -> dict[str, list[Any]]:
@@ -48,6 +49,7 @@ def test_every_older_version_gets_what_the_plain_server_answered() -> None:
         assert unassigned["content"] == [{"type": "text", "text": "null"}] and plain[version][2]["content"] == []
         unassigned["content"] = []
         listed = {tool["name"]: tool for tool in migrated[version][0]["tools"]}
+        assert "outputSchema" not in listed["summary"] and "structuredContent" not in migrated[version][6]
         assert "outputSchema" not in listed["stats"]  # became programmatic: never a legacy outputSchema (SEP-3279)
         assert "structuredContent" not in migrated[version][3]
         plain_stats = next(tool for tool in plain[version][0]["tools"] if tool["name"] == "stats")
@@ -58,7 +60,7 @@ def test_every_older_version_gets_what_the_plain_server_answered() -> None:
 
 
 def test_at_2026_12_01_a_tool_that_returned_nothing_gives_the_model_a_usable_content() -> None:
-    (listed, assigned, unassigned, stats, ping, forget), = answers(False, (OUTPUTS_VERSION,)).values()
+    (listed, assigned, unassigned, stats, ping, forget, summary), = answers(False, (OUTPUTS_VERSION,)).values()
     content = [output["content"] for result in (assigned, unassigned, ping, forget) for output in result["outputs"]]
     assert content[0] == [{"type": "text", "text": '{\n  "name": "ana"\n}'}]  # as MCPServer makes it
     assert content[1] == [{"type": "text", "text": "null"}]  # the JSON of what it returned
@@ -67,13 +69,14 @@ def test_at_2026_12_01_a_tool_that_returned_nothing_gives_the_model_a_usable_con
     variants = {tool["name"]: [(v["audience"], v["format"]) for v in tool["outputVariants"]] for tool in listed["tools"]}
     assert variants["stats"] == [("assistant", "content"), ("programmatic", "structured")]
     assert variants["ping"] == [("assistant", "content"), ("assistant", "structured")]  # as a plain @mcp.tool is
+    assert variants["summary"] == [("assistant", "content")]  # structured_output=False: it had no outputSchema
 
 
 def test_the_suite_passes_the_migrated_server() -> None:
     command = f"{sys.executable} {SERVER}"
     checked = subprocess.run([sys.executable, "-m", "mcp_variants", "check", "--server-cmd", command, "--all-tools",
                               "--call", 'assignee={"issue":2}', "--call", "stats={}", "--call", "ping={}",
-                              "--call", 'forget={"issue":1}'], capture_output=True, text=True, timeout=240,
+                              "--call", 'forget={"issue":1}', "--call", "summary={}"], capture_output=True, text=True, timeout=240,
                              env={**os.environ, "ESTABLISHED_PLAIN": "0"})
     assert checked.returncode == 0 and checked.stdout.rstrip().endswith("OK"), checked.stdout[-3000:] + checked.stderr[-2000:]
 

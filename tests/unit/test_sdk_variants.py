@@ -232,3 +232,16 @@ def test_a_legacy_tool_without_an_output_schema_cannot_name_a_structured_audienc
     with pytest.raises(DeclarationError, match=r"tool 'plain' .* it has none to declare as assistant/structured .*drop structured="):
         variants.legacy_tool(structured="assistant")(plain)
     variants.legacy_tool()(plain)  # its content only: as MCPServer served it
+
+
+def test_a_variant_written_schema_first_is_refused_naming_the_order() -> None:
+    with pytest.raises(TypeError, match=r"variant\(selector, schema\), the selector first"):
+        variant({"type": "object"}, "user/structured")  # type: ignore[arg-type]
+
+
+def test_cli_given_a_flag_of_the_servers_own_says_how_to_combine_them(capsys: pytest.CaptureFixture[str]) -> None:
+    from mcp_variants.sdk._arguments import serving_options
+
+    with pytest.raises(SystemExit):
+        serving_options("a server", ["--site", "lab"], None, token=True)
+    assert "unrecognized arguments: --site lab (a server with flags of its own adds" in capsys.readouterr().err

@@ -33,7 +33,11 @@ def serving_options(description: str, argv: Sequence[str] | None, args: argparse
     parsed without the serving options: `cli` would otherwise serve stdio when `--http` was asked."""
     parser = add_serving_options(argparse.ArgumentParser(description=description), token=token)
     if args is None:
-        return parser, parser.parse_args(argv)
+        read, unknown = parser.parse_known_args(argv)
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)} (a server with flags of its own adds cli's to "
+                         "its parser, add_serving_arguments(parser), and serves with cli(mcp, args=parser.parse_args()))")
+        return parser, read
     if argv is not None:
         raise TypeError("cli takes argv (a command line to read) or args (one read already), not both")
     missing = sorted(vars(parser.parse_args([])).keys() - vars(args).keys())  # the options' destinations

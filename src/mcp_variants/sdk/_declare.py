@@ -76,6 +76,9 @@ def parse_selector(selector: SelectorName | str | Selector, *, declaring: bool =
     meant; a `Results` key is only split, and a wrong one found against the declaration (`ResultsMismatch`)."""
     if isinstance(selector, Selector):
         return selector
+    if not isinstance(selector, str):
+        raise TypeError(f"a variant is variant(selector, schema), the selector first (variant('user/structured', "
+                        f"Schema)): {selector!r} is no selector")
     audience, _, fmt = selector.rpartition("/")
     if not audience or fmt not in ("content", "structured"):
         close = difflib.get_close_matches(fmt, ["content", "structured"], n=1) if audience else []

@@ -308,7 +308,8 @@ class Variants(Extension):
     def legacy_tool(self, *more: Any, structured: StructuredAudience | None = None, **tool_kwargs: Any) -> Any:
         """An existing MCPServer tool, unchanged: its legacy content as assistant/content and, when `structured` names
         the audience, its outputSchema as that one structured variant; `more` variants beside them. `@legacy_tool`
-        alone is `@legacy_tool()`, as `@mcp.tool()` was. Every older version gets what MCPServer answered, its
+        alone is `@legacy_tool()`, as `@mcp.tool()` was; `structured_output=False` reads the tool as
+        `@mcp.tool(structured_output=False)` registered it (no outputSchema). Every older version gets what MCPServer answered, its
         outputSchema and structuredContent included (but with `structured="programmatic"`: SEP-3279 never lets a
         programmatic schema be the legacy outputSchema, so those versions get its content alone), and a content that
         carried nothing (a None return) says `null`; its failures read there as MCPServer worded them (`Error
@@ -317,9 +318,10 @@ class Variants(Extension):
         if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:
             return self.legacy_tool()(more[0])  # @variants.legacy_tool without parentheses
         specs = declared_specs("legacy_tool", more)
+        structured_output = tool_kwargs.pop("structured_output", None)  # as @mcp.tool(structured_output=...) had it
 
         def decorator(fn: _Fn) -> _Fn:
-            inferred, established = legacy_variants(fn, structured, specs)
+            inferred, established = legacy_variants(fn, structured, specs, structured_output)
             registered = self._registering([*inferred, *specs], legacy=established, **tool_kwargs)(fn)
             self._legacy.add(self._functions[fn])
             return registered

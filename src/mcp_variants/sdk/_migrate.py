@@ -25,14 +25,14 @@ StructuredAudience = Literal["programmatic", "assistant"]
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None,
-                    beside: Sequence[VariantSpec] = ()) -> tuple[list[VariantSpec], Legacy]:
+                    beside: Sequence[VariantSpec] = (), structured_output: bool | None = None) -> tuple[list[VariantSpec], Legacy]:
     """The variants a legacy tool already has (assistant/content, and with `structured` its outputSchema for that
     one audience), and its established shape, which older versions keep. ValueError when `structured` names another
     audience, or the tool has no outputSchema.
 
-    The tool is read as `@mcp.tool()` registers it (structured output inferred from the return annotation), so
-    what it lists and answers does not change."""
-    legacy = Tool.from_function(fn).fn_metadata
+    The tool is read as `@mcp.tool(structured_output=...)` registers it (None: structured output inferred from the
+    return annotation; False: none, as the tool had), so what it lists and answers does not change."""
+    legacy = Tool.from_function(fn, structured_output=structured_output).fn_metadata
 
     def converted(value: Any) -> CallToolResult:
         result = legacy.convert_result(value)
