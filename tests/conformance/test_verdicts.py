@@ -56,6 +56,16 @@ def test_a_server_whose_only_tool_always_fails_fails_with_its_message(tmp_path: 
     assert scorecard["verdict"]["status"] == "fail" and "\nFAIL: " in done.stdout
 
 
+@pytest.mark.parametrize("allow_skips", [False, True], ids=["strict", "allow-skips"])
+def test_a_server_whose_every_call_fails_named_only_by_error_call_never_passes(allow_skips: bool) -> None:
+    """Not read-only, so the suite calls it only as named: its --error-call alone checks nothing that succeeds, and
+    --allow-skips accepts no unexercised scenario then."""
+    done = run([*CHECK, "--server-cmd", f"env ALWAYS_FAILING_WRITES=1 {server('always_failing')}", "--kind", "server", "-q",
+                "--error-call", "stock={}", *(["--allow-skips"] if allow_skips else [])])
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "no call was checked as it succeeds, so --allow-skips accepts nothing" in done.stdout
+
+
 def test_a_server_whose_results_lack_a_declared_variant_fails() -> None:
     done = run([*CHECK, "--server-cmd", server("missing_variant"), "--kind", "server", "-q", "--allow-skips"])
     assert done.returncode == 1, done.stdout + done.stderr

@@ -431,11 +431,13 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
         r["level"] in REQUIRED_LEVELS or any(f.get("callFailed") for f in r.get("failures", [])))]
     wire = wire_schema_summary(target.schema, implementation="received") if target is not None and server_side else None
     judgeable = must_ids(v for v in all_vectors() if v.get("kind") in config.kinds)
+    tools = tool_report(discovery, results, config.calls, repeats) if discovery is not None else None
     verdict = judge(results, judgeable, failed=bool(required_failures) or (wire is not None and not wire["ok"]),
-                    allow_skips=config.allow_skips)
+                    allow_skips=config.allow_skips,
+                    success_seen=tools is None or any(entry.get("successChecked") for entry in tools))
     scorecard.update({
         "durationMs": round((time.monotonic() - started) * 1000, 1),
-        **({"tools": tool_report(discovery, results, config.calls, repeats)} if discovery is not None else {}),
+        **({"tools": tools} if tools is not None else {}),
         "totals": {"scenarios": len(results), **totals, "requiredFailures": len(required_failures)},
         "ok": verdict["exitCode"] == EXIT_OK,
         "verdict": verdict,

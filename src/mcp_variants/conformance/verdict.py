@@ -60,16 +60,20 @@ def unexercised(results: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]
     return [r for r in results if r["status"] == "skip" and r.get("level") in REQUIRED_LEVELS and r.get("applicable", True)]
 
 
-def judge(results: Sequence[Mapping[str, Any]], judgeable: Iterable[str], *, failed: bool, allow_skips: bool) -> dict[str, Any]:
+def judge(results: Sequence[Mapping[str, Any]], judgeable: Iterable[str], *, failed: bool, allow_skips: bool,
+          success_seen: bool = True) -> dict[str, Any]:
     """The scorecard's `verdict`. `judgeable`: the MUST ids the command's scenarios can judge when all run;
-    `failed`: a required scenario failed or the wire schema was broken."""
+    `failed`: a required scenario failed or the wire schema was broken; `success_seen`: some call the suite needed
+    to succeed was made (without one, --allow-skips accepts nothing: a server every call of which fails, checked
+    only through --error-call, would otherwise pass)."""
     judgeable = set(judgeable)
     done = set().union(*(exercised_ids(r) for r in results)) & judgeable if results else set()
     missing = unexercised(results)
     status = "fail" if failed else "incomplete" if missing else "pass"
-    code = EXIT_FAIL if failed else EXIT_INCOMPLETE if missing and not allow_skips else EXIT_OK
+    accepted = bool(missing) and allow_skips and success_seen
+    code = EXIT_FAIL if failed else EXIT_INCOMPLETE if missing and not accepted else EXIT_OK
     return {
-        "status": status, "exitCode": code, "skipsAccepted": bool(missing) and allow_skips,
+        "status": status, "exitCode": code, "skipsAccepted": accepted, "successSeen": success_seen,
         "mustRules": {"exercised": len(done), "of": len(judgeable), "inSep": len(sep_must_rules()),
                       "notExercised": sorted(judgeable - done)},
         "unexercised": [{"id": r["id"], "level": r["level"], "need": r.get("need") or r.get("reason", "")} for r in missing],
@@ -113,7 +117,9 @@ def verdict_lines(verdict: Mapping[str, Any], problems: Sequence[str], command: 
     if verdict["status"] == "fail":
         lines.append(f"FAIL: {'; '.join(problems)}")
     elif verdict["status"] == "incomplete":
-        accepted = " (accepted by --allow-skips)" if verdict["skipsAccepted"] else " (--allow-skips accepts that)"
+        accepted = (" (accepted by --allow-skips)" if verdict["skipsAccepted"] else " (--allow-skips accepts that)"
+                    if verdict.get("successSeen", True) else " (no call was checked as it succeeds, so --allow-skips "
+                    "accepts nothing: give a --call TOOL=JSON that succeeds)")
         lines.append(f"INCOMPLETE: {len(verdict['unexercised'])} required scenario(s) could not be exercised{accepted}")
     else:
         lines.append("OK")

@@ -4,13 +4,17 @@ Read-only and needing no arguments, so the suite calls it unasked. Its message i
 must show: it once reported "precondition not met" and, with --allow-skips, exit 0.
 
     python tests/conformance/servers/always_failing.py            # stdio
+    ALWAYS_FAILING_WRITES=1 python ...                            # the same tool, not read-only: called only if named
 """
+
+import os
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from mcp_variants.sdk import ErrorKind, Results, ToolError, Variants, cli, variant
 
+READ_ONLY = os.environ.get("ALWAYS_FAILING_WRITES") != "1"
 MESSAGE = "the inventory database is unreachable (connection refused, 127.0.0.1:5432)"
 
 
@@ -21,7 +25,7 @@ class Stock(BaseModel):
 variants = Variants()
 
 
-@variants.tool("assistant/content", variant("programmatic/structured", Stock), annotations={"readOnlyHint": True})
+@variants.tool("assistant/content", variant("programmatic/structured", Stock), annotations={"readOnlyHint": READ_ONLY})
 def stock() -> Results:
     """How many items are in stock."""
     raise ToolError(ErrorKind.UNREACHABLE, MESSAGE)
