@@ -78,7 +78,7 @@ from ..sdk.framework import (
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration, request_era
 from ._content import content_value
 from ._lowlevel import lowlevel_server
-from ._migrate import legacy_shape, legacy_variants, with_wrap_mark
+from ._migrate import migrated, with_wrap_mark
 from ._schemas import dereferenced_entry, dereferences_schemas
 
 logger = logging.getLogger(__name__)
@@ -204,8 +204,8 @@ class Variants(ServerExtension):
 
         def decorator(fn: _Fn) -> _Fn:
             self._legacy.add(name or fn.__name__)
-            return self._registering([*legacy_variants(fn, structured, specs), *specs], name, legacy_shape(fn, structured),
-                                     tool_kwargs)(fn)
+            inferred, established = migrated(fn, structured, specs)
+            return self._registering([*inferred, *specs], name, established, tool_kwargs)(fn)
 
         return decorator
 

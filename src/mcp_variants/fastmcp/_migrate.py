@@ -30,14 +30,16 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
     """The variants a legacy FastMCP tool already has: assistant/content, and its outputSchema as `structured`'s
     structured variant (without it: assistant/structured, unless `beside`, the variants declared with them, has one).
     ValueError when `structured` names another audience, or the tool has no outputSchema."""
-    legacy = Tool.from_function(fn)
-    return inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result, beside)
+    return migrated(fn, structured, beside)[0]
 
 
-def legacy_shape(fn: Callable[..., Any], structured: StructuredAudience | None = None) -> Legacy:
-    """What FastMCP listed and answered for the tool before it declared variants, which older versions keep."""
+def migrated(fn: Callable[..., Any], structured: StructuredAudience | None = None,
+             beside: Sequence[VariantSpec] = ()) -> tuple[list[VariantSpec], Legacy]:
+    """`legacy_variants`, and what FastMCP listed and answered for the tool before it declared variants, which older
+    versions keep: the tool read once, as FastMCP registers it."""
     legacy = Tool.from_function(fn)
-    return established_shape(structured, legacy.output_schema, legacy.convert_result)
+    return (inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result, beside),
+            established_shape(structured, legacy.output_schema, legacy.convert_result))
 
 
 def with_wrap_mark(result: dict[str, Any], declaration: ToolDeclaration) -> dict[str, Any]:
