@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from mcp_variants.sdk import Results, Variants, cli, variant
 
-variants = Variants()
-mcp = MCPServer("partial", extensions=[variants], middleware=[variants.middleware])
+mcp = MCPServer("partial")
+variants = Variants(mcp)
 
 
 @mcp.tool()

@@ -5,7 +5,9 @@ any client, that 2026-12-01 clients will be refused and what to call instead."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -195,16 +197,43 @@ def test_a_variant_schema_may_be_any_type_pydantic_describes() -> None:
         session.call("find", {"n": 1}, ["programatic/structured"])  # type: ignore[list-item]
 
 
-def test_a_tool_declared_after_the_sdk_style_server_was_made_says_so_as_it_is_declared(
-        caplog: pytest.LogCaptureFixture) -> None:
-    variants = Variants()
-    MCPServer("sdk-style", extensions=[variants], middleware=[variants.middleware])
-    with caplog.at_level("WARNING", logger="mcp_variants.sdk._extension"):
-        @variants.tool("assistant/content")
-        def late() -> str:
-            return "late"
-    assert "tool late is declared after MCPServer(..., extensions=[variants]) was made" in caplog.text
-    assert "variants = Variants(mcp)" in caplog.text
+SDK_STYLE_SERVER = """
+from mcp.server.mcpserver import MCPServer
+from mcp_variants.sdk import Variants
+
+variants = Variants()
+mcp = MCPServer("sdk-style", extensions=[variants], middleware=[variants.middleware])
+"""
+LATE_TOOLS = """
+from server import variants
+
+@variants.tool("assistant/content")
+def late(text: str) -> str:
+    return text
+"""
+RUN_BY_THE_SDK = """
+from server import mcp
+import tools
+
+mcp.run()
+"""
+
+
+def test_a_tool_declared_in_another_module_after_the_sdk_style_server_is_refused_before_the_sdks_run_serves(
+        tmp_path: Path) -> None:
+    """`variants = Variants()`, `MCPServer(..., extensions=[variants])`, tools in another module, the SDK's own
+    `mcp.run()`: MCPServer read the extension's tools as it was made and never hands itself to an extension, so the
+    tool could never be listed; it is refused as it is declared, and no client gets `{"tools": []}`."""
+    for name, text in (("server.py", SDK_STYLE_SERVER), ("tools.py", LATE_TOOLS), ("app.py", RUN_BY_THE_SDK)):
+        (tmp_path / name).write_text(text)
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    started = subprocess.run([sys.executable, "app.py"], cwd=tmp_path, input=json.dumps(initialize) + "\n",
+                             capture_output=True, text=True, timeout=60)
+    assert started.returncode != 0 and started.stdout == "", started.stdout  # refused before it answered anything
+    assert "DeclarationError: tool 'late' breaks the rule 'a tool is declared before MCPServer(..., " \
+           "extensions=[variants]) is made'" in started.stderr, started.stderr
+    assert "variants = Variants(mcp)" in started.stderr
 
 
 def test_an_empty_assistant_content_is_logged_once_naming_the_tool(caplog: pytest.LogCaptureFixture) -> None:

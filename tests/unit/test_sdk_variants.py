@@ -136,12 +136,12 @@ def test_lowlevel_server_takes_the_methods_mcpserver_does_not_serve() -> None:
     assert levels == ["warning"] and capabilities.logging is not None
 
 
-def test_a_tool_with_a_new_view_declared_after_the_server_is_made_is_refused() -> None:
-    """A tool declared later is added when the server is served (tests/sdk/test_partial_migration.py); a new view's
-    page cannot be: MCPServer has read the Apps' resources."""
+def test_a_tool_with_a_view_declared_after_the_sdk_style_server_is_made_is_refused() -> None:
+    """MCPServer has read the extension's tools and the Apps' resources as it was made: neither the tool nor its
+    view's page would ever be served (tests/sdk/test_variants_on_a_server.py has a plain tool, on the wire)."""
     variants = Variants(apps=Apps())
     MCPServer("late", extensions=[variants], middleware=[variants.middleware])
-    with pytest.raises(DeclarationError, match="this view's would never be served"):
+    with pytest.raises(DeclarationError, match="would never list this one"):
         @variants.tool("assistant/content", UI_DATA, view=PAGE)
         def late() -> Results:
             return Results({"assistant/content": "never listed", "io.modelcontextprotocol/ui/structured": {}})

@@ -114,7 +114,8 @@ class Variants(Extension):
     `server`: the MCPServer that serves them (`Variants(mcp)`): this extension applies itself to it at once, its
     middleware included, and each tool declared later is added to it as it is declared. Without it, give the
     extension to the server (`MCPServer(..., extensions=[variants], middleware=[variants.middleware])`, the SDK's
-    own style), which then registers only the tools declared before it was made (our serve functions add the rest).
+    own style), which reads its tools once, as it is made: a tool declared after that is refused (`DeclarationError`),
+    since the SDK never hands the server to an extension and its own `mcp.run()` would never list the tool.
     `apps`: the SDK's `Apps` extension, for tools with a `view=` (MCP Apps): their `ui://` resources are added to
     it, and the `io.modelcontextprotocol/ui` audience is served. This extension applies it: `MCPServer(extensions=
     [variants])` registers the Apps' resources and tools (`@apps.tool` ones too) and advertises
@@ -140,8 +141,6 @@ class Variants(Extension):
         self._told_unbridged = False
         self._told_listed_twice = False
         self._declared_inputs: set[str] = set()  # tools whose inputSchema is given, not derived from the signature
-        self._late: list[ToolBinding] = []  # declared after MCPServer read tools(): added to the server at serve time
-        self._told_late = False
         self._server: MCPServer[Any] | None = None  # the server this extension is served by (before_serving)
         self._apps_tools: set[Callable[..., Any]] = set()  # the Apps' own tools (@apps.tool) the server has been given
         self._apps_pages: set[str] = set()  # the uris of the Apps' pages the server has been given (Variants(mcp))
@@ -191,16 +190,6 @@ class Variants(Extension):
 
         return lifespan_saying_where
 
-    def _tell_late(self, name: str) -> None:
-        """Once, as the first such tool is declared (whatever will run the server): MCPServer read this extension's
-        tools when it was made, so only our serve functions add this one."""
-        if not self._told_late:
-            self._told_late = True
-            logger.warning("tool %s is declared after MCPServer(..., extensions=[variants]) was made: mcp_variants.sdk's "
-                           "cli, run, serve_stdio and streamable_http_app add it, the SDK's own mcp.run() would not list "
-                           "it. Make the server first and write variants = Variants(mcp): every tool is then added as "
-                           "it is declared", name)
-
     def _tell_if_unbridged(self) -> None:
         if not ON_OUR_TRANSPORTS.get() and bridge_needed() and not self._told_unbridged:
             self._told_unbridged = True
@@ -212,7 +201,7 @@ class Variants(Extension):
 
     def before_serving(self, server: AnyServer) -> None:
         """At `cli`/`run`/`serve_stdio`/`streamable_http_app`: tools declared here but never given to a server are
-        refused, with the fix; a server given this extension gets the tools declared after it was made, and its
+        refused, with the fix; a server given this extension gets the Apps' tools declared after it was made, and its
         middleware if it was left out."""
         if not isinstance(server, MCPServer) or not len(self.tools_by_name):
             return
@@ -220,9 +209,6 @@ class Variants(Extension):
         if served_here is self._settings:
             self._server = server
             self._add_apps_tools()
-            for binding in self._late:
-                self._add_tool(binding)
-            self._late.clear()
             if self.middleware not in server.middleware:
                 server.middleware.append(self.middleware)
                 logger.info("Variants.middleware added to %s's middleware (MCPServer(..., middleware=[variants.middleware]) "
@@ -268,9 +254,13 @@ class Variants(Extension):
             sdk_annotations = ToolAnnotations.model_validate(annotations) if isinstance(annotations, Mapping) else annotations
             info = Tool.from_function(fn, name=name, title=title, description=description, annotations=sdk_annotations,
                                       meta=meta, structured_output=False)
-            if self._applied and self._server is None and view is not None and view.uri not in self._views:
-                raise DeclarationError(info.name, "a tool with a view of its own is declared before MCPServer(...) is made",
-                                       "the server has read the Apps' pages: this view's would never be served")
+            if self._applied and self._server is None:
+                # MCPServer read tools() as it was made and never hands itself to an extension (mcp.server.extension):
+                # the SDK's own mcp.run() would never list this tool, so it is refused here, whatever runs the server.
+                raise DeclarationError(info.name, "a tool is declared before MCPServer(..., extensions=[variants]) is made",
+                                       "MCPServer reads an extension's tools once, as it is made, so it would never "
+                                       "list this one: make the server first and write variants = Variants(mcp), "
+                                       "which adds each tool as it is declared, in any module")
             self._check_audiences(info.name, specs, view)
             tool_meta = self._with_view(info.name, meta, view) if view is not None else meta
             listed_input = dict(input_schema) if input_schema is not None else info.parameters
@@ -288,9 +278,6 @@ class Variants(Extension):
             binding = ToolBinding(fn=self._runner(info.name, fn), meta=tool_meta, kwargs=kwargs)
             if self._server is not None:  # Variants(mcp), or served already: the server takes it now
                 self._add_tool(binding)
-            elif self._applied:  # declared after MCPServer(extensions=[...]) read tools(): added when it is served
-                self._late.append(binding)
-                self._tell_late(info.name)
             else:
                 self._bindings.append(binding)
             self._functions[fn] = info.name
