@@ -1,4 +1,5 @@
-"""After: the same tool with declared variants; old clients get exactly what they got before."""
+"""After: the same tool with declared variants; old clients get the same tools/list entry and results, every field
+(migrating with structured="programmatic", or a tool whose result can be empty, changes what they get: the guide)."""
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel

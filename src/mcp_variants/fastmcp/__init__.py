@@ -19,9 +19,10 @@ An existing `@mcp.tool` migrates in one line: `@variants.legacy_tool(structured=
 docs/guides/fastmcp.md has the guide; docs/fastmcp-change.md what FastMCP would need to make this smaller.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..sdk import DeclarationError, ErrorKind, HttpLimits, Results, SelectorName, ToolError, ToolErrorKind, VariantSpec, variant
+from ..sdk.framework import imported_when_named
 from ._extension import IDENTIFIER, Variants
 from ._migrate import legacy_variants
 from ._serve import add_serving_arguments, cli, http_app, run, serve_http, serve_stdio
@@ -52,12 +53,4 @@ __all__ = [
 if TYPE_CHECKING:
     from ._in_process import InProcessTransport
 
-
-def __getattr__(name: str) -> Any:
-    """`InProcessTransport` is imported when first named: it speaks through the reference client, which a server that
-    never runs a test in process does not load (a server starting up stays light)."""
-    if name == "InProcessTransport":
-        from ._in_process import InProcessTransport
-
-        return InProcessTransport
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = imported_when_named(__name__, InProcessTransport="._in_process")  # a server starting up stays light

@@ -72,6 +72,7 @@ from ..sdk.framework import (
     listed_entry,
     negotiated_extensions,
     projectors_for,
+    tell_what_older_clients_lose,
     unbridged_warning,
     with_variants,
 )
@@ -205,7 +206,9 @@ class Variants(ServerExtension):
         def decorator(fn: _Fn) -> _Fn:
             self._legacy.add(name or fn.__name__)
             inferred, established = migrated(fn, structured, specs)
-            return self._registering([*inferred, *specs], name, established, tool_kwargs)(fn)
+            registered = self._registering([*inferred, *specs], name, established, tool_kwargs)(fn)
+            tell_what_older_clients_lose(name or fn.__name__, structured)
+            return registered
 
         return decorator
 

@@ -25,12 +25,13 @@ who build their own toolsets on the SDK's low-level `Server`; `mcp_variants.sdk.
 2026-12-01 too. Every other module of this package is private. docs/guides/python-servers.md has the guide.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorKind
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
+from ._lazy import imported_when_named
 from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
@@ -60,12 +61,4 @@ __all__ = [
 if TYPE_CHECKING:
     from ._in_process import InProcessTransport
 
-
-def __getattr__(name: str) -> Any:
-    """`InProcessTransport` is imported when first named: it speaks through the reference client, which a server that
-    never runs a test in process does not load (a server starting up stays light)."""
-    if name == "InProcessTransport":
-        from ._in_process import InProcessTransport
-
-        return InProcessTransport
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = imported_when_named(__name__, InProcessTransport="._in_process")  # a server starting up stays light

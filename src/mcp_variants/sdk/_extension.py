@@ -60,7 +60,7 @@ from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for
-from ._migrate import PlainTools, StructuredAudience, legacy_variants
+from ._migrate import PlainTools, StructuredAudience, legacy_variants, tell_what_older_clients_lose
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
@@ -311,6 +311,7 @@ class Variants(Extension):
             inferred, established = legacy_variants(fn, structured, specs, structured_output)
             registered = self._registering([*inferred, *specs], legacy=established, **tool_kwargs)(fn)
             self._legacy.add(self._functions[fn])
+            tell_what_older_clients_lose(self._functions[fn], structured)
             return registered
 
         return decorator

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -22,6 +23,8 @@ from ._toolset import ToolSet, VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
 """The one audience a legacy `outputSchema` may become the structured variant of (`legacy_tool(structured=...)`)."""
+
+logger = logging.getLogger(__name__)
 
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None,
@@ -53,6 +56,16 @@ def established_shape(structured: StructuredAudience | None, output_schema: dict
     if structured == "programmatic":
         return Legacy()
     return Legacy(output_schema, lambda value: converted(value).structured_content)
+
+
+def tell_what_older_clients_lose(name: str, structured: StructuredAudience | None) -> None:
+    """A WARNING as a tool is migrated with `structured="programmatic"`, on either framework: its older clients lose
+    what they read before (`established_shape`), which nothing on the wire says to them."""
+    if structured == "programmatic":
+        logger.warning('tool %s is migrated with legacy_tool(structured="programmatic"): its outputSchema becomes the '
+                       "programmatic/structured variant, which SEP-3279 never lets be a legacy outputSchema, so clients "
+                       "before 2026-12-01 no longer get its outputSchema in tools/list nor structuredContent in its "
+                       'results, only its content. structured="assistant" keeps both for them', name)
 
 
 def check_audience(structured: object) -> None:

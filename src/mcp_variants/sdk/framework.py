@@ -8,7 +8,8 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
   (`projectors_for`, with the framework's own conversion of a content value), in a `ToolSet`; a tool that raised what
   no tool meant to (`internal_failure`); the framework's plain tools as 2026-12-01 serves them (`PlainTools`); a
   migrated tool's variants by the SEP's inferences (`inferred_variants`, `StructuredAudience`) and the established
-  shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`); a
+  shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`;
+  `tell_what_older_clients_lose`, as a tool is migrated with `structured="programmatic"`, which keeps none); a
   decorator's variants checked as given (`declared_specs`; `is_function`: a function there is a decorator used
   without its parentheses);
 - each request, through the SDK's request context: its era (`request_era`, lowlevel's) and the extensions both sides
@@ -20,7 +21,8 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
   with `HttpLimits`' read deadline and connection cap (`uvicorn_http`), stdio by `mcp_variants.sdk.serve_stdio` on the
   framework's low-level `Server`; `ON_OUR_TRANSPORTS` set where the layer serves, so a server run otherwise can say
   why 2026-12-01 clients are refused (`bridge_needed`, `unbridged_warning`); `cli`'s options and their checks
-  (`add_serving_options`, `serving_options`, `is_loopback`).
+  (`add_serving_options`, `serving_options`, `is_loopback`);
+- its package: a name imported when first named (`imported_when_named`, PEP 562), as `InProcessTransport` is.
 
 What FastMCP's layer does, in short: an SDK middleware on the framework's low-level `Server` lists the variants, and
 where the framework lets the layer answer a tools/call, the outputs are selected, projected and handed back:
@@ -44,7 +46,8 @@ from ._declare import Legacy, declared_specs, is_function, projectors_for
 from ._extension import ToolCall, listed_entry, with_variants
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import is_loopback
-from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants
+from ._lazy import imported_when_named
+from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants, tell_what_older_clients_lose
 from ._requests import finish, negotiated_extensions
 from ._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, bridge_needed, message_guard, unbridged_warning
 from ._toolset import internal_failure
@@ -62,6 +65,7 @@ __all__ = [
     "declared_specs",
     "established_shape",
     "finish",
+    "imported_when_named",
     "inferred_variants",
     "internal_failure",
     "is_function",
@@ -71,6 +75,7 @@ __all__ = [
     "negotiated_extensions",
     "projectors_for",
     "serving_options",
+    "tell_what_older_clients_lose",
     "unbridged_warning",
     "uvicorn_http",
     "with_variants",
