@@ -1,4 +1,4 @@
-"""A FastMCP tool migrated with `legacy_tool(structured="assistant")` answers old clients byte for byte as FastMCP
+"""A FastMCP tool migrated with `legacy_tool(structured="assistant")` (or `"programmatic"`) answers old clients byte for byte as FastMCP
 answered them, for every return type: those FastMCP wraps as `{"result": ...}` (its outputSchema marked
 `x-fastmcp-wrap-result`, its result's `_meta` `fastmcp.wrap_result`) and those it does not; a model nesting others,
 its schemas' `$ref`s inlined as FastMCP inlines them (`dereference_schemas`, its default) or kept where it keeps

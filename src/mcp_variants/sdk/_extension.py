@@ -310,8 +310,8 @@ class Variants(Extension):
         the audience, its outputSchema as that one structured variant; `more` variants beside them. `@legacy_tool`
         alone is `@legacy_tool()`, as `@mcp.tool()` was; `structured_output=False` reads the tool as
         `@mcp.tool(structured_output=False)` registered it (no outputSchema). Every older version gets what MCPServer answered, its
-        outputSchema and structuredContent included (but with `structured="programmatic"`: SEP-3279 never lets a
-        programmatic schema be the legacy outputSchema, so those versions get its content alone), and a content that
+        outputSchema and structuredContent included, whichever audience `structured` names (SEP-3279: a tool that
+        already served older versions SHOULD keep them; check a programmatic one with `--established NAME`), and a content that
         carried nothing (a None return) says `null`; its failures read there as MCPServer worded them (`Error
         executing tool NAME: ...`), whichever `ToolError` it raises (this package's keeps its kind, the SDK's is
         `tool-error`), and its results say `"isError": false` as before."""
