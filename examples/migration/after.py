@@ -1,5 +1,5 @@
 """After: the same tool with declared variants; old clients get the same tools/list entry and results, every field
-(migrating with structured="programmatic", or a tool whose result can be empty, changes what they get: the guide)."""
+(but for a tool whose result can be empty: the guide)."""
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel

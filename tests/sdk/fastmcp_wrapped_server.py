@@ -1,6 +1,7 @@
 """A FastMCP server whose tools return values FastMCP wraps as `{"result": ...}` (an int, a list, a str) beside ones
 it does not (a model, a dict): `plain` serves them as `@mcp.tool` on FastMCP's own `run()`, `migrated` as
-`@variants.legacy_tool(structured="assistant")` on `mcp_variants.fastmcp.cli` (the rest of the arguments go to it),
+`@variants.legacy_tool(structured="assistant")` (`point`: `structured="programmatic"`) on `mcp_variants.fastmcp.cli`
+(the rest of the arguments go to it),
 `unbridged` migrated but on FastMCP's own `run()`, as an author might out of habit. A tool whose schemas nest models
 (`$defs` and `$ref`s, which FastMCP inlines unless the environment's DEREFERENCE_SCHEMAS is "0":
 `FastMCP(dereference_schemas=False)`). And a tool that raises, with FastMCP's `mask_error_details` as the
@@ -39,7 +40,9 @@ class Shelf(BaseModel):
 mcp = FastMCP("wrapped", version="1.0.0", mask_error_details=os.environ.get("MASK_ERROR_DETAILS") == "1",
               dereference_schemas=os.environ.get("DEREFERENCE_SCHEMAS") != "0")
 MODE = sys.argv[1]
-tool = mcp.tool if MODE == "plain" else Variants(mcp).legacy_tool(structured="assistant")
+variants = None if MODE == "plain" else Variants(mcp)
+tool = mcp.tool if variants is None else variants.legacy_tool(structured="assistant")
+for_code = mcp.tool if variants is None else variants.legacy_tool(structured="programmatic")
 
 
 @tool
@@ -60,7 +63,7 @@ def shout(text: str) -> str:
     return text.upper()
 
 
-@tool
+@for_code
 def point(x: int) -> Point:
     """A point on the line y = 2."""
     return Point(x=x, y=2)

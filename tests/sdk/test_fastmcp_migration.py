@@ -1,4 +1,4 @@
-"""A FastMCP tool migrated with `legacy_tool(structured="assistant")` answers old clients byte for byte as FastMCP
+"""A FastMCP tool migrated with `legacy_tool(structured="assistant")` (or `"programmatic"`) answers old clients byte for byte as FastMCP
 answered them, for every return type: those FastMCP wraps as `{"result": ...}` (its outputSchema marked
 `x-fastmcp-wrap-result`, its result's `_meta` `fastmcp.wrap_result`) and those it does not; a model nesting others,
 its schemas' `$ref`s inlined as FastMCP inlines them (`dereference_schemas`, its default) or kept where it keeps
@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
 
 from mcp_variants.conformance.wire import StdioTarget
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
@@ -102,30 +101,3 @@ def test_a_migrated_tools_crash_keeps_fastmcps_words_in_the_outputs() -> None:
     content, structured = result["outputs"]
     assert content["content"] == [{"type": "text", "text": FASTMCP_WORDS[False]}]
     assert structured["structuredContent"] == {"error": {"type": "internal", "message": FASTMCP_WORDS[False]}}
-
-
-class Packet(BaseModel):
-    seeds: int
-
-
-def test_a_tool_migrated_with_a_programmatic_schema_warns_once_what_its_older_clients_lose(
-        caplog: pytest.LogCaptureFixture) -> None:
-    """As on MCPServer (tests/unit/test_sdk_variants.py): FastMCP's older clients lose the tool's outputSchema and
-    structuredContent, and the author is told as the tool is declared."""
-    from fastmcp import FastMCP
-
-    from mcp_variants.fastmcp import Variants
-
-    mcp = FastMCP("seeds")
-    variants = Variants(mcp)
-    with caplog.at_level("WARNING", logger="mcp_variants.sdk._migrate"):
-        @variants.legacy_tool(structured="programmatic")
-        def packets() -> Packet:
-            return Packet(seeds=3)
-
-        @variants.legacy_tool(structured="assistant")
-        def kept() -> Packet:
-            return Packet(seeds=3)
-    (record,) = caplog.records
-    assert record.getMessage().startswith('tool packets is migrated with legacy_tool(structured="programmatic")')
-    assert 'structured="assistant" keeps both' in record.getMessage()

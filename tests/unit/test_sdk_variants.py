@@ -20,7 +20,6 @@ from mcp_types import (
     InputRequiredResult,
     SetLevelRequestParams,
 )
-from pydantic import BaseModel
 
 from mcp_variants.sdk import DeclarationError, ErrorKind, Results, ToolError, Variants, View, variant
 from mcp_variants.sdk.lowlevel import lowlevel_server
@@ -233,33 +232,6 @@ def test_a_legacy_tool_without_an_output_schema_cannot_name_a_structured_audienc
     with pytest.raises(DeclarationError, match=r"tool 'plain' .* it has none to declare as assistant/structured .*drop structured="):
         variants.legacy_tool(structured="assistant")(plain)
     variants.legacy_tool()(plain)  # its content only: as MCPServer served it
-
-
-class Reading(BaseModel):
-    temp_c: float
-
-
-def test_a_tool_migrated_with_a_programmatic_schema_warns_once_what_its_older_clients_lose(
-        caplog: pytest.LogCaptureFixture) -> None:
-    """SEP-3279 never lets a programmatic schema be the legacy outputSchema: the tool's older clients lose its
-    outputSchema and structuredContent, which nothing on the wire tells them; the author is told as it is declared."""
-    variants = Variants(MCPServer("aquarium"))
-    with caplog.at_level("WARNING", logger="mcp_variants.sdk._migrate"):
-        @variants.legacy_tool(structured="programmatic", name="last_reading")
-        def reading() -> Reading:
-            return Reading(temp_c=24.5)
-
-        @variants.legacy_tool(structured="assistant")
-        def kept() -> Reading:
-            return Reading(temp_c=24.5)
-
-        @variants.legacy_tool
-        def bare() -> Reading:
-            return Reading(temp_c=24.5)
-    (record,) = caplog.records
-    assert record.getMessage().startswith('tool last_reading is migrated with legacy_tool(structured="programmatic")')
-    assert "no longer get its outputSchema in tools/list nor structuredContent" in record.getMessage()
-    assert 'structured="assistant" keeps both' in record.getMessage()
 
 
 def test_a_variant_written_schema_first_is_refused_naming_the_order() -> None:

@@ -72,7 +72,6 @@ from ..sdk.framework import (
     listed_entry,
     negotiated_extensions,
     projectors_for,
-    tell_what_older_clients_lose,
     unbridged_warning,
     with_variants,
 )
@@ -196,8 +195,8 @@ class Variants(ServerExtension):
         """An existing FastMCP tool, unchanged: what FastMCP made of its return value as assistant/content and, when
         `structured` names the audience, its outputSchema as that one structured variant; `more` variants beside
         them. `@legacy_tool` alone is `@legacy_tool()`, as `@mcp.tool` was. Every older version gets the
-        outputSchema and structuredContent FastMCP gave it (but with `structured="programmatic"`: SEP-3279 never lets
-        a programmatic schema be the legacy outputSchema, so those versions get its content alone)."""
+        outputSchema and structuredContent FastMCP gave it, whichever audience `structured` names (SEP-3279: a tool
+        that already served older versions SHOULD keep them; check a programmatic one with `--established NAME`)."""
         if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:
             return self.legacy_tool()(more[0])  # @variants.legacy_tool without parentheses
         specs = declared_specs("legacy_tool", more)
@@ -206,9 +205,7 @@ class Variants(ServerExtension):
         def decorator(fn: _Fn) -> _Fn:
             self._legacy.add(name or fn.__name__)
             inferred, established = migrated(fn, structured, specs)
-            registered = self._registering([*inferred, *specs], name, established, tool_kwargs)(fn)
-            tell_what_older_clients_lose(name or fn.__name__, structured)
-            return registered
+            return self._registering([*inferred, *specs], name, established, tool_kwargs)(fn)
 
         return decorator
 

@@ -39,7 +39,7 @@ def migrated(fn: Callable[..., Any], structured: StructuredAudience | None = Non
     versions keep: the tool read once, as FastMCP registers it."""
     legacy = Tool.from_function(fn)
     return (inferred_variants(fn, structured, legacy.output_schema, legacy.convert_result, beside),
-            established_shape(structured, legacy.output_schema, legacy.convert_result))
+            established_shape(legacy.output_schema, legacy.convert_result))
 
 
 def with_wrap_mark(result: dict[str, Any], declaration: ToolDeclaration) -> dict[str, Any]:

@@ -60,7 +60,7 @@ from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
 from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for
-from ._migrate import PlainTools, StructuredAudience, legacy_variants, tell_what_older_clients_lose
+from ._migrate import PlainTools, StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
 from ._toolset import ToolSet, VariantTool, internal_failure
@@ -297,8 +297,8 @@ class Variants(Extension):
         the audience, its outputSchema as that one structured variant; `more` variants beside them. `@legacy_tool`
         alone is `@legacy_tool()`, as `@mcp.tool()` was; `structured_output=False` reads the tool as
         `@mcp.tool(structured_output=False)` registered it (no outputSchema). Every older version gets what MCPServer answered, its
-        outputSchema and structuredContent included (but with `structured="programmatic"`: SEP-3279 never lets a
-        programmatic schema be the legacy outputSchema, so those versions get its content alone), and a content that
+        outputSchema and structuredContent included, whichever audience `structured` names (SEP-3279: a tool that
+        already served older versions SHOULD keep them; check a programmatic one with `--established NAME`), and a content that
         carried nothing (a None return) says `null`; its failures read there as MCPServer worded them (`Error
         executing tool NAME: ...`), whichever `ToolError` it raises (this package's keeps its kind, the SDK's is
         `tool-error`), and its results say `"isError": false` as before."""
@@ -311,7 +311,6 @@ class Variants(Extension):
             inferred, established = legacy_variants(fn, structured, specs, structured_output)
             registered = self._registering([*inferred, *specs], legacy=established, **tool_kwargs)(fn)
             self._legacy.add(self._functions[fn])
-            tell_what_older_clients_lose(self._functions[fn], structured)
             return registered
 
         return decorator

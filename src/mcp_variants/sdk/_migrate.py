@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -23,9 +22,6 @@ from ._toolset import ToolSet, VariantTool
 
 StructuredAudience = Literal["programmatic", "assistant"]
 """The one audience a legacy `outputSchema` may become the structured variant of (`legacy_tool(structured=...)`)."""
-
-logger = logging.getLogger(__name__)
-
 
 def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | None = None,
                     beside: Sequence[VariantSpec] = (), structured_output: bool | None = None) -> tuple[list[VariantSpec], Legacy]:
@@ -44,28 +40,15 @@ def legacy_variants(fn: Callable[..., Any], structured: StructuredAudience | Non
         return result
 
     specs = inferred_variants(fn, structured, legacy.output_schema, converted, beside)
-    return specs, established_shape(structured, legacy.output_schema, converted)
+    return specs, established_shape(legacy.output_schema, converted)
 
 
-def established_shape(structured: StructuredAudience | None, output_schema: dict[str, Any] | None,
-                      converted: Callable[[Any], Any]) -> Legacy:
+def established_shape(output_schema: dict[str, Any] | None, converted: Callable[[Any], Any]) -> Legacy:
     """What a framework listed and answered for a tool before it declared variants, which older versions keep: its
     outputSchema, and the structuredContent of its conversion of the return value (`converted`, as for
-    `inferred_variants`). Not when that schema became the programmatic variant: SEP-3279 forbids a programmatic
-    schema as the legacy outputSchema, so such a tool answers older versions with its content alone."""
-    if structured == "programmatic":
-        return Legacy()
+    `inferred_variants`), whichever variant that schema became. SEP-3279 forbids projecting a programmatic schema into
+    the legacy outputSchema of a new tool only; a tool that already served older versions SHOULD keep its own."""
     return Legacy(output_schema, lambda value: converted(value).structured_content)
-
-
-def tell_what_older_clients_lose(name: str, structured: StructuredAudience | None) -> None:
-    """A WARNING as a tool is migrated with `structured="programmatic"`, on either framework: its older clients lose
-    what they read before (`established_shape`), which nothing on the wire says to them."""
-    if structured == "programmatic":
-        logger.warning('tool %s is migrated with legacy_tool(structured="programmatic"): its outputSchema becomes the '
-                       "programmatic/structured variant, which SEP-3279 never lets be a legacy outputSchema, so clients "
-                       "before 2026-12-01 no longer get its outputSchema in tools/list nor structuredContent in its "
-                       'results, only its content. structured="assistant" keeps both for them', name)
 
 
 def check_audience(structured: object) -> None:
@@ -115,7 +98,7 @@ def plain_tool(listed: Mapping[str, Any]) -> VariantTool:
     if listed.get("outputSchema") is not None:
         specs.append(variant("assistant/structured", listed["outputSchema"], project=lambda result: result.structured_content))
     name = str(listed["name"])
-    established = established_shape("assistant", listed.get("outputSchema"), lambda result: result)
+    established = established_shape(listed.get("outputSchema"), lambda result: result)
     return VariantTool(declaration(name, specs, input_schema=listed.get("inputSchema") or {"type": "object"},
                                    description=listed.get("description") or "", title=listed.get("title"),
                                    annotations=listed.get("annotations"), legacy=established),

@@ -8,8 +8,7 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
   (`projectors_for`, with the framework's own conversion of a content value), in a `ToolSet`; a tool that raised what
   no tool meant to (`internal_failure`); the framework's plain tools as 2026-12-01 serves them (`PlainTools`); a
   migrated tool's variants by the SEP's inferences (`inferred_variants`, `StructuredAudience`) and the established
-  shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`;
-  `tell_what_older_clients_lose`, as a tool is migrated with `structured="programmatic"`, which keeps none); a
+  shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`); a
   decorator's variants checked as given (`declared_specs`; `is_function`: a function there is a decorator used
   without its parentheses);
 - each request, through the SDK's request context: its era (`request_era`, lowlevel's) and the extensions both sides
@@ -47,7 +46,7 @@ from ._extension import ToolCall, listed_entry, with_variants
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import is_loopback
 from ._lazy import imported_when_named
-from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants, tell_what_older_clients_lose
+from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants
 from ._requests import finish, negotiated_extensions
 from ._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, bridge_needed, message_guard, unbridged_warning
 from ._toolset import internal_failure
@@ -75,7 +74,6 @@ __all__ = [
     "negotiated_extensions",
     "projectors_for",
     "serving_options",
-    "tell_what_older_clients_lose",
     "unbridged_warning",
     "uvicorn_http",
     "with_variants",
