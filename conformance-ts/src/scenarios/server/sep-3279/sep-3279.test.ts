@@ -77,14 +77,14 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
 const run = (scenario: ClientScenario, url: string) =>
   scenario.run(testContext(url));
 
-/** `scenario` run with `calls` named, as `server --tool-calls` names them. */
-async function runNaming(
-  calls: Record<string, Record<string, unknown>>,
+/** `scenario` run with MCP_CONFORMANCE_TOOL_CALLS `toolCalls`, as `server --tool-calls` sets it. */
+async function runWith(
+  toolCalls: Record<string, unknown>,
   scenario: ClientScenario,
   url: string
 ): Promise<ConformanceCheck[]> {
   const before = process.env[TOOL_CALLS_ENV];
-  process.env[TOOL_CALLS_ENV] = JSON.stringify({ calls, errorCalls: {} });
+  process.env[TOOL_CALLS_ENV] = JSON.stringify(toolCalls);
   try {
     return await run(scenario, url);
   } finally {
@@ -93,21 +93,19 @@ async function runNaming(
   }
 }
 
-/** `scenario` run with `established` named, as `server --tool-calls '{"established": [...]}'` names them. */
-async function runEstablished(
+/** `scenario` run with `calls` named. */
+const runNaming = (
+  calls: Record<string, Record<string, unknown>>,
+  scenario: ClientScenario,
+  url: string
+) => runWith({ calls, errorCalls: {} }, scenario, url);
+
+/** `scenario` run with `established` named. */
+const runEstablished = (
   established: string[],
   scenario: ClientScenario,
   url: string
-): Promise<ConformanceCheck[]> {
-  const before = process.env[TOOL_CALLS_ENV];
-  process.env[TOOL_CALLS_ENV] = JSON.stringify({ established });
-  try {
-    return await run(scenario, url);
-  } finally {
-    if (before === undefined) delete process.env[TOOL_CALLS_ENV];
-    else process.env[TOOL_CALLS_ENV] = before;
-  }
-}
+) => runWith({ established }, scenario, url);
 
 const REPEAT_WORDS = 'succeeded on its';
 
