@@ -260,8 +260,6 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
                                                    "tools": {tool(e): e["status"] for e in entries}}}
             if status == "fail":
                 merged["failures"] = [f for e in entries for f in e.get("failures", [])]
-            if exempted := [e["exempted"] for e in entries if "exempted" in e]:
-                merged["exempted"] = {"tools": list(dict.fromkeys(t for x in exempted for t in x["tools"])), "why": exempted[0]["why"]}
             if status == "skip":
                 merged.update({k: entries[0][k] for k in ("need", "applicable") if k in entries[0]})
             return merged
