@@ -187,3 +187,6 @@ def test_established_names_the_tool_it_exempts_in_the_output(tmp_path: Path) -> 
     done = check("--server-cmd", command, "--kind", "server", "--only", "must-legacy-outputschema", "--established", "list_files")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "not judged: list_files, named with --established" in done.stdout
+    quiet = check("--server-cmd", command, "--kind", "server", "--only", "must-legacy-outputschema", "--established", "list_files",
+                  "-q")
+    assert "must-legacy-outputschema-not-from-other-audiences: not judged: list_files (--established)" in quiet.stdout, quiet.stdout

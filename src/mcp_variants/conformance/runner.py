@@ -500,7 +500,13 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
     closing = verdict_lines(scorecard["verdict"], problems, "check")
     if closing[-1] == "OK":
         closing[-1] = qualified_ok(scorecard.get("tools", []))
-    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *closing])
+    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *_exempted_lines(scorecard), *closing])
+
+
+def _exempted_lines(scorecard: Mapping[str, Any]) -> list[str]:
+    """Each scenario that left a tool out (--established), in the summary too: -q prints no passing scenario's line."""
+    return [f"{r['id']}: not judged: {', '.join(map(str, r['exempted']['tools']))} (--established)"
+            for r in scorecard.get("scenarios", []) if r.get("exempted")]
 
 
 def _repeated_part(scorecard: Mapping[str, Any]) -> str:
