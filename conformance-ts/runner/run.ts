@@ -2,13 +2,14 @@
  * A small runner with the suite's scenario interfaces, for the SEP-3279 scenarios only.
  *
  *   tsx runner/run.ts server --url http://127.0.0.1:3000/mcp [--call TOOL=JSON ...]
- *       [--error-call TOOL=JSON ...] [--scenario NAME ...] [-o DIR]
+ *       [--error-call TOOL=JSON ...] [--established TOOL ...] [--scenario NAME ...] [-o DIR]
  *   tsx runner/run.ts client --command "CLIENT ARGS" [--scenario NAME ...] [-o DIR]
  *
  * server: `scenario.run({serverUrl, specVersion})` for each server scenario, as the suite's
  * `server` command does. `--call TOOL=JSON` names a call the cases may make (a tool that needs
  * arguments, or is not read-only: naming it is consent), `--error-call TOOL=JSON` one that fails
- * as a tool error; both reach the scenarios as MCP_CONFORMANCE_TOOL_CALLS, as the suite's
+ * as a tool error, `--established TOOL` a tool that served older clients before it declared variants
+ * (its legacy outputSchema kept); all reach the scenarios as MCP_CONFORMANCE_TOOL_CALLS, as the suite's
  * `server --tool-calls` option does. client: for each client scenario, `start()`, the client command run
  * with the fixture's URL as its last argument and MCP_CONFORMANCE_SCENARIO and
  * MCP_CONFORMANCE_CONTEXT in its environment (as the suite's `client` command does; also
@@ -35,7 +36,7 @@ const CLIENT_TIMEOUT_MS = 30000;
 
 function usage(message: string): never {
   process.stderr.write(
-    `run.ts: ${message}\nusage: tsx runner/run.ts server --url URL [--call TOOL=JSON ...] [--error-call TOOL=JSON ...] | client --command CMD [--scenario NAME ...] [-o DIR]\n`
+    `run.ts: ${message}\nusage: tsx runner/run.ts server --url URL [--call TOOL=JSON ...] [--error-call TOOL=JSON ...] [--established TOOL ...] | client --command CMD [--scenario NAME ...] [-o DIR]\n`
   );
   process.exit(2);
 }
@@ -49,7 +50,8 @@ let outDir: string | undefined;
 const wanted: string[] = [];
 const toolCalls = {
   calls: {} as Record<string, unknown>,
-  errorCalls: {} as Record<string, unknown>
+  errorCalls: {} as Record<string, unknown>,
+  established: [] as string[]
 };
 /** TOOL=JSON (the arguments, an object; TOOL alone: `{}`). */
 function namedCall(option: string, text: string): [string, unknown] {
@@ -74,7 +76,9 @@ for (let i = 0; i < args.length; i++) {
   } else if (args[i] === '--error-call' && value) {
     const [name, a] = namedCall('--error-call', args[++i]);
     toolCalls.errorCalls[name] = a;
-  } else if (args[i] === '--command' && value) command = args[++i];
+  } else if (args[i] === '--established' && value)
+    toolCalls.established.push(args[++i]);
+  else if (args[i] === '--command' && value) command = args[++i];
   else if (args[i] === '--scenario' && value) wanted.push(args[++i]);
   else if ((args[i] === '-o' || args[i] === '--output-dir') && value)
     outDir = args[++i];

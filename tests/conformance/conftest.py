@@ -8,6 +8,7 @@ or against any server an SDK author names.
 
 More options: --conformance-call TOOL=JSON and --conformance-error-call TOOL=JSON (or
 MCP_CONFORMANCE_CALLS / MCP_CONFORMANCE_ERROR_CALLS as a JSON object {tool: arguments}),
+--conformance-established TOOL (or MCP_CONFORMANCE_ESTABLISHED=TOOL,TOOL),
 --conformance-scorecard DIR (one scorecard per target), --conformance-allow-skips (a required
 scenario your server cannot show is a skip, not a failure), MCP_CONFORMANCE_TRANSPORTS=stdio
 (only one transport of our server). The suite itself lives in mcp_variants.conformance;
@@ -44,6 +45,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-call", action="append", default=[], metavar="TOOL=JSON", help="arguments with which TOOL succeeds")
     group.addoption("--conformance-error-call", action="append", default=[], metavar="TOOL=JSON",
                     help="arguments with which TOOL fails with isError")
+    group.addoption("--conformance-established", action="append", default=[], metavar="TOOL",
+                    help="TOOL served older clients before it declared variants: its legacy outputSchema is its established one "
+                         "(see mcp-variants check --established)")
     group.addoption("--conformance-scorecard", default=None, metavar="DIR", help="write one JSON scorecard per target here")
     group.addoption("--conformance-allow-skips", action="store_true", default=False,
                     help="a required scenario the server cannot show is a pytest skip, not a failure [MCP_CONFORMANCE_ALLOW_SKIPS=1]")
@@ -60,6 +64,12 @@ def _calls(config: pytest.Config, option: str, env: str) -> dict[str, dict[str, 
         name, _, raw = item.partition("=")
         calls[name] = json.loads(raw or "{}")
     return calls
+
+
+def _established(config: pytest.Config) -> list[str]:
+    """--conformance-established TOOL (repeatable) and MCP_CONFORMANCE_ESTABLISHED (comma-separated)."""
+    named = [n.strip() for n in (os.environ.get(ENV + "ESTABLISHED") or "").split(",") if n.strip()]
+    return list(dict.fromkeys([*named, *(config.getoption("--conformance-established", default=[]) or [])]))
 
 
 def external(config: pytest.Config) -> dict[str, str | None] | None:
@@ -104,7 +114,8 @@ class Suite:
         self.allow_skips = bool(config.getoption("--conformance-allow-skips", default=False)) or os.environ.get(ENV + "ALLOW_SKIPS") == "1"
         self.run_config = RunConfig(
             calls=CallConfig(calls=_calls(config, "--conformance-call", "CALLS"),
-                             error_calls=_calls(config, "--conformance-error-call", "ERROR_CALLS")),
+                             error_calls=_calls(config, "--conformance-error-call", "ERROR_CALLS"),
+                             established=_established(config)),
             kinds=frozenset({"server"}))
         self._targets: dict[str, Target] = {}
         self._launched: list[LaunchedServer | HttpServer] = []

@@ -8,13 +8,17 @@ server scenario (test_coverage.py).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mcp_variants.conformance.runner import RunConfig, run
+from mcp_variants.conformance.binding import CallConfig
+from mcp_variants.conformance.constants import OUTPUTS_VERSION
+from mcp_variants.conformance.runner import RunConfig, format_line, run
 from support.servers import HttpServer
 
 from .conftest import BROKEN, Suite
@@ -126,3 +130,68 @@ def test_only_the_schema_breaking_variant_breaks_the_wire_schema(broken_scorecar
         assert all("'outputVariants' is a required property" in " ".join(v["errors"]) for v in wire["violations"]), wire["violations"]
     else:
         assert wire["ok"], wire["violations"]
+
+
+# ---- --established: a migrated tool's outputSchema kept for older clients, named by the person ---------------------
+
+LEGACY_SCHEMA_SCENARIOS = {"must-legacy-outputschema-not-from-other-audiences", "should-legacy-outputschema-from-assistant-structured"}
+
+
+@pytest.fixture(scope="module")
+def legacy_programmatic_server(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    if not suite.ours:
+        pytest.skip("a broken variant of this project's server; not run against an external one")
+    root = tmp_path_factory.mktemp("established-root")
+    server = HttpServer(root, log=root.parent / "established.log", script=BROKEN / "legacy_programmatic_schema.py")
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def programmatic_schema_tools(server: HttpServer) -> list[str]:
+    """The tools whose legacy outputSchema the variant makes their programmatic/structured schema, in listing order."""
+    tools = server.target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).response["result"]["tools"]  # type: ignore[index]
+    return [t["name"] for t in tools if any(v["audience"] == "programmatic" and "schema" in v for v in t["outputVariants"])]
+
+
+def legacy_schema_results(server: HttpServer, established: list[str]) -> dict[str, dict[str, Any]]:
+    card = run(server.target, config=RunConfig(kinds=frozenset({"server"}), only=LEGACY_SCHEMA_SCENARIOS,
+                                               calls=CallConfig(established=established)))
+    return {r["id"]: r for r in card["scenarios"]}
+
+
+def test_the_tools_named_established_are_exempt_from_the_new_tool_rules_and_said_to_be(
+        legacy_programmatic_server: HttpServer) -> None:
+    """SEP-3279 asks its legacy outputSchema rules of a new tool, and asks a server to keep a migrated tool's established
+    outputSchema: named with --established, the variant's tools pass both scenarios, and each result names them and why."""
+    names = programmatic_schema_tools(legacy_programmatic_server)
+    assert len(names) > 1, names
+    results = legacy_schema_results(legacy_programmatic_server, names)
+    for sid in LEGACY_SCHEMA_SCENARIOS:
+        assert results[sid]["status"] == "pass", results[sid]["reason"]
+        assert results[sid]["exempted"]["tools"] == names
+        line = format_line(results[sid])
+        assert f"not judged: {', '.join(names)}, named with --established: it already served older clients" in line, line
+        assert "SEP-3279 says a server SHOULD preserve" in line
+
+
+def test_a_tool_named_established_does_not_exempt_another(legacy_programmatic_server: HttpServer) -> None:
+    """Without the option both scenarios fail, the MUST's message naming the option for the tool it fails; naming every
+    tool but one leaves that one judged, and failing, alone."""
+    names = programmatic_schema_tools(legacy_programmatic_server)
+    strict = legacy_schema_results(legacy_programmatic_server, [])
+    assert {sid: r["status"] for sid, r in strict.items()} == dict.fromkeys(LEGACY_SCHEMA_SCENARIOS, "fail")
+    assert "exempted" not in strict["must-legacy-outputschema-not-from-other-audiences"]
+    first = names[0]
+    assert (f"SEP-3279 forbids this for a new tool; if {first} already had this outputSchema before it declared variants, "
+            f"a migrated tool keeping its established shape, pass --established {first}"
+            in strict["must-legacy-outputschema-not-from-other-audiences"]["reason"])
+    *others, last = names
+    results = legacy_schema_results(legacy_programmatic_server, others)
+    for sid in LEGACY_SCHEMA_SCENARIOS:
+        result = results[sid]
+        assert result["status"] == "fail", sid
+        assert result["exempted"]["tools"] == others
+        judged = set(re.findall(r'\[t="([^"]+)"\]', result["reason"]))
+        assert judged == {last}, (sid, judged)

@@ -133,3 +133,27 @@ def test_a_declared_schema_that_is_not_2020_12_fails_every_time() -> None:
         assert not bad.ok and "not valid JSON Schema 2020-12: '0' is not of type 'number'" in bad.detail, bad
         assert evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 0}}).ok
         assert not evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 2}}).ok
+
+
+EACH_AUDIENCE_IS_USER = {"op": "forEach", "var": "a", "in": f"{OUT}[*].audience", "says": "each audience is user",
+                         "checks": [{"op": "equals", "path": "$.request.params.requestedOutputs[?@.audience=='{{a}}'].audience",
+                                     "value": "user", "says": "user"}],
+                         "hint": "if {{a}} is not new, name it"}
+
+
+def test_for_each_leaves_out_the_values_of_except_and_names_them() -> None:
+    """`except` (the tools named --established) leaves values unjudged, named in the verdict; the others are judged still,
+    each failure with the `hint`, its variable bound."""
+    failed = evaluate({**EACH_AUDIENCE_IS_USER, "except": ["assistant"]}, DOC)
+    assert not failed.ok and failed.exempted == ("assistant",)
+    assert f"[a=\"{UI}\"] user (if {UI} is not new, name it): expected" in failed.detail and "[a=\"assistant\"]" not in failed.detail
+    all_exempted = evaluate({**EACH_AUDIENCE_IS_USER, "except": ["assistant", UI, "programmatic"]}, DOC)
+    assert not all_exempted.ok, "every value exempted leaves nothing judged: not a pass without `vacuous`"
+    vacuous = evaluate({**EACH_AUDIENCE_IS_USER, "except": ["assistant", UI], "vacuous": True, "over": OUT}, DOC)
+    assert vacuous.ok and vacuous.exempted == ("assistant", UI) and vacuous.to_json()["exempted"] == ["assistant", UI]
+    assert evaluate({**EACH_AUDIENCE_IS_USER, "except": []}, DOC).exempted == ()
+
+
+def test_for_each_except_must_be_bound_to_a_list() -> None:
+    with pytest.raises(CheckError, match="`except` must be a list"):
+        evaluate({**EACH_AUDIENCE_IS_USER, "except": "{{established}}"}, DOC)

@@ -171,3 +171,22 @@ def test_a_call_to_a_tool_the_server_does_not_have_is_refused(tmp_path: Path) ->
     done = check("--server-cmd", command, "--kind", "server", "--only", "plan-02", "--call", 'serach={"q": 1}')
     assert done.returncode == 2, done.stdout + done.stderr
     assert "--call serach: the server has no such tool" in done.stderr
+
+
+def test_established_naming_a_tool_the_server_does_not_have_is_refused(tmp_path: Path) -> None:
+    """`--established` exempts a tool from the rules SEP-3279 asks of a new tool: a misspelt name would exempt nothing and
+    leave the person believing it did, so it exits 2 naming it, as a misspelt --call does."""
+    command = shlex.join(serve_command(tmp_path))
+    done = check("--server-cmd", command, "--kind", "server", "--only", "must-legacy-outputschema", "--established", "lsit_files")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--established lsit_files: the server has no such tool" in done.stderr
+
+
+def test_established_names_the_tool_it_exempts_in_the_output(tmp_path: Path) -> None:
+    command = shlex.join(serve_command(tmp_path))
+    done = check("--server-cmd", command, "--kind", "server", "--only", "must-legacy-outputschema", "--established", "list_files")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not judged: list_files, named with --established" in done.stdout
+    quiet = check("--server-cmd", command, "--kind", "server", "--only", "must-legacy-outputschema", "--established", "list_files",
+                  "-q")
+    assert "must-legacy-outputschema-not-from-other-audiences: not judged: list_files (--established)" in quiet.stdout, quiet.stdout

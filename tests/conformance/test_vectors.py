@@ -15,7 +15,7 @@ from mcp_variants.conformance.runner import RunConfig, all_vectors, load_vectors
 
 from .conftest import Suite, target_labels
 
-BINDINGS = {"tool", "arguments", "declared", "declaredCore", "undeclared", "other", "structured", "tools", "uri"}
+BINDINGS = {"tool", "arguments", "declared", "declaredCore", "undeclared", "other", "structured", "tools", "uri", "established"}
 LEVELS = {"MUST", "PLAN", "SHOULD"}
 
 

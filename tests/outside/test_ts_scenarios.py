@@ -77,9 +77,10 @@ def ts_verdicts(results: dict[str, list[dict[str, Any]]]) -> Verdicts:
 
 
 def call_args(calls: CallConfig) -> list[str]:
-    """The calls as conformance-ts/runner/run.ts options (--call TOOL=JSON, --error-call TOOL=JSON)."""
+    """The calls as conformance-ts/runner/run.ts options (--call TOOL=JSON, --error-call TOOL=JSON, --established TOOL)."""
     return [*(a for name, args in calls.calls.items() for a in ("--call", f"{name}={json.dumps(args)}")),
-            *(a for name, args in calls.error_calls.items() for a in ("--error-call", f"{name}={json.dumps(args)}"))]
+            *(a for name, args in calls.error_calls.items() for a in ("--error-call", f"{name}={json.dumps(args)}")),
+            *(a for name in calls.established for a in ("--established", name))]
 
 
 def fixture_calls(url: str) -> CallConfig:
@@ -98,7 +99,8 @@ def fixture_calls(url: str) -> CallConfig:
 
 def python_verdicts(url: str, named: CallConfig) -> Verdicts:
     fixtures = fixture_calls(url)
-    calls = CallConfig(calls={**named.calls, **fixtures.calls}, error_calls={**named.error_calls, **fixtures.error_calls})
+    calls = CallConfig(calls={**named.calls, **fixtures.calls}, error_calls={**named.error_calls, **fixtures.error_calls},
+                       established=named.established)
     target = HttpTarget(url)
     try:
         # The TypeScript suite runs each case with the first fitting tool; the Python suite, with each named one.
@@ -315,6 +317,26 @@ def test_the_broken_variants_together_fail_every_must_check_id(broken_verdicts: 
     failed = {check for verdicts in broken_verdicts.values() for (_, check), v in verdicts.items() if v == "fail"}
     emitted = {check for verdicts in broken_verdicts.values() for (_, check) in verdicts}
     assert emitted - failed == set(), f"check ids no broken variant fails: {sorted(emitted - failed)}"
+
+
+def test_the_tools_named_established_are_left_out_alike_and_both_suites_agree(node_bin: Path, tmp_path: Path) -> None:
+    """legacy_programmatic_schema (its tools' legacy outputSchema is their programmatic schema) with every such tool named
+    established, as a migrated tool keeping its outputSchema would be: both suites pass the two rules SEP-3279 asks of a
+    new tool, name the tools they left out, and still fail the legacy-shape cases that tool breaks otherwise."""
+    server = HttpServer(tmp_path, log=tmp_path / "established.log", script=python_broken.BROKEN / "legacy_programmatic_schema.py")
+    try:
+        tools = server.target.exchange("2026-12-01", None, "tools/list", {}).response["result"]["tools"]  # type: ignore[index]
+        established = [t["name"] for t in tools if any(v["audience"] == "programmatic" and "schema" in v for v in t["outputVariants"])]
+        named = CallConfig(calls=PROJECT_CALLS.calls, error_calls=PROJECT_CALLS.error_calls, established=established)
+        results = run_ts(node_bin, "server", "--url", server.url, *call_args(named))
+        verdicts = ts_verdicts(results)
+        agree(verdicts, python_verdicts(server.url, named))
+    finally:
+        server.close()
+    exempt = {"must-legacy-outputschema-not-from-other-audiences", "should-legacy-outputschema-from-assistant-structured"}
+    assert cases(verdicts, "fail") == python_broken.EXPECTED["legacy_programmatic_schema"] - exempt
+    for check in (c for checks in results.values() for c in checks if c["details"]["case"] in exempt):
+        assert check["details"]["exempted"]["tools"] == established, check["details"]
 
 
 # ---- client scenarios: the reference client and the broken clients ---------------------------------

@@ -32,12 +32,14 @@ not applicable; one that a listed tool fits but the suite may not call is skippe
 It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
 `{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
 declared core selector other than assistant/content) and `{{structured}}` (first declared
-structured core selector).
+structured core selector). Every scenario, bound to a tool or not, also gets `{{established}}`: the
+tools named with `--established`, which the rules SEP-3279 asks of a new tool leave out (a forEach's
+`except`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,17 +65,24 @@ DEFAULT_CALLS: dict[str, dict[str, Any]] = {
 DEFAULT_ERROR_CALLS: dict[str, dict[str, Any]] = {"execute_code": {"code": "1/0"}}
 
 READ_ONLY_CHOICE = "read-only, needs no arguments"  # why the suite calls a tool nobody configured
+# why a rule SEP-3279 asks of a new tool did not judge a tool named with --established
+ESTABLISHED_WHY = ("named with --established: it already served older clients before it declared variants, so its legacy "
+                   "outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD preserve; "
+                   "this rule is for a new tool")
 OTHER_ORDER = (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED, USER_STRUCTURED, USER_CONTENT)
 STRUCTURED_ORDER = (ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, USER_STRUCTURED)
 
 
 @dataclass
 class CallConfig:
-    """What the user told the suite about calling tools."""
+    """What the user told the suite about calling tools, and about the tools it may not tell from the wire."""
 
     calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # --call TOOL=JSON, in order
     error_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # --error-call TOOL=JSON
     use_defaults: bool = True  # the built-in DEFAULT_CALLS / DEFAULT_ERROR_CALLS
+    # --established TOOL: served older clients before it declared variants, so its legacy outputSchema and
+    # structuredContent are its established ones (SEP-3279: SHOULD be preserved), not a new tool's
+    established: list[str] = field(default_factory=list)
 
     def success_candidates(self) -> list[tuple[str, dict[str, Any], str]]:
         out = [(name, args, "--call") for name, args in self.calls.items()]
@@ -88,11 +97,12 @@ class CallConfig:
         return out
 
     def unknown_tools(self, listings: Mapping[str, list[dict[str, Any]] | str]) -> list[str]:
-        """The configured calls (`--call`, `--error-call`) naming a tool no listing has: a typo would
-        otherwise just never be chosen, and the run pass without it."""
+        """The tools named (`--call`, `--error-call`, `--established`) that no listing has: a typo would
+        otherwise just never be chosen (or exempted), and the run pass without it."""
         listed = {t.get("name") for tools in listings.values() if not isinstance(tools, str) for t in tools if isinstance(t, dict)}
-        return [f"{option} {name}" for option, names in (("--call", self.calls), ("--error-call", self.error_calls))
-                for name in names if name not in listed]
+        named: tuple[tuple[str, Iterable[str]], ...] = (("--call", self.calls), ("--error-call", self.error_calls),
+                                                        ("--established", self.established))
+        return [f"{option} {name}" for option, names in named for name in names if name not in listed]
 
 
 class BindingSkip(Exception):

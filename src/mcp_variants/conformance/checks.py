@@ -29,6 +29,8 @@ Every op, with what it demands of the nodes `path` selects:
 | containsText / notContainsText `value` | some node's / no node's compact JSON contains the string `value` |
 | every `checks` | at least one node, and every node, as the document (`$`) of the nested checks, passes them all (`vacuous`: below) |
 | forEach `var`, `in`, `checks` | at least one node of `in`, and for each the nested checks pass with `{{var}}` bound to it |
+| forEach `except` | (optional) values of `in` not judged: each is named in the verdict's `exempted`, never skipped silently |
+| forEach `hint` | (optional) added to each value's failure, `{{var}}` bound: what to do if the failure is not one |
 | anyOf `checks` | at least one nested check passes (no `path`) |
 
 `every` and `forEach` with `vacuous: true` also pass when nothing is selected, provided the query `over`
@@ -68,12 +70,15 @@ class Verdict:
     ok: bool
     says: str
     detail: str = ""
+    exempted: tuple[Any, ...] = ()  # the values a forEach's `except` left unjudged
 
     def to_json(self) -> dict[str, Any]:
-        """For the scorecard: a failure keeps its whole detail, a pass only a short one."""
+        """For the scorecard: a failure keeps its whole detail, a pass only a short one; the exempted values always."""
         out: dict[str, Any] = {"ok": self.ok, "says": self.says}
         if self.detail and (not self.ok or len(self.detail) <= 160):
             out["detail"] = self.detail
+        if self.exempted:
+            out["exempted"] = list(self.exempted)
         return out
 
 
@@ -201,18 +206,26 @@ def _for_each(check: Mapping[str, Any], document: Any, says: str) -> Verdict:
     var = check.get("var")
     if not isinstance(var, str):
         raise CheckError("forEach needs `var`")
-    values = select(check.get("in"), document)
+    excepted = check.get("except", [])
+    if not isinstance(excepted, list):
+        raise CheckError(f"forEach `except` must be a list of values (a bound placeholder), got {short(excepted)}")
+    selected = select(check.get("in"), document)
+    values = [v for v in selected if v not in excepted]
+    exempted = tuple(v for v in selected if v in excepted)
     if not values:
-        return _over_nothing(check, "in", document, says)
+        verdict = _over_nothing(check, "in", document, says)
+        return Verdict(verdict.ok, says, verdict.detail, exempted) if exempted else verdict
+    hint = check.get("hint")
     failures: list[str] = []
     for value in values:
         for nested in check.get("checks", []):
             verdict = evaluate(render(nested, {var: value}), document)
             if not verdict.ok:
-                failures.append(f"[{var}={short(value, 80)}] {verdict.says}: {verdict.detail}")
+                said = f" ({render(hint, {var: value})})" if isinstance(hint, str) else ""  # before the detail, which may be cut
+                failures.append(f"[{var}={short(value, 80)}] {verdict.says}{said}: {verdict.detail}")
     if failures:
-        return Verdict(False, says, "; ".join(failures[:5]))
-    return Verdict(True, says, f"{len(values)} value(s) of {var}")
+        return Verdict(False, says, "; ".join(failures[:5]), exempted)
+    return Verdict(True, says, f"{len(values)} value(s) of {var}", exempted)
 
 
 # ---- the ops on the nodes `path` selects ----

@@ -73,8 +73,9 @@ def main(args: argparse.Namespace) -> int:
         return 0
     only = {part.strip() for item in args.only for part in item.split(",") if part.strip()} or None
     kinds = frozenset({"server", "client"}) if args.kind == "all" else frozenset({args.kind})
-    config = RunConfig(calls=CallConfig(calls=dict(args.call), error_calls=dict(args.error_call), use_defaults=not args.no_default_calls),
-                       only=only, kinds=kinds, timeout=args.timeout, all_tools=args.all_tools, allow_skips=args.allow_skips)
+    calls = CallConfig(calls=dict(args.call), error_calls=dict(args.error_call), use_defaults=not args.no_default_calls,
+                       established=list(dict.fromkeys(args.established)))
+    config = RunConfig(calls=calls, only=only, kinds=kinds, timeout=args.timeout, all_tools=args.all_tools, allow_skips=args.allow_skips)
 
     def progress(vector: Any, result: dict[str, Any]) -> None:
         if not args.quiet or result["status"] == "fail":

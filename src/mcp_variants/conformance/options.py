@@ -52,6 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     calls.add_argument("--error-call", action="append", type=_tool_args, default=[], metavar="TOOL=JSON",
                        help="arguments with which TOOL fails as a tool error (isError), for the error scenario, which "
                             "runs with each (repeatable); it checks only how TOOL fails: give TOOL a --call too")
+    calls.add_argument("--established", action="append", default=[], metavar="TOOL",
+                       help="TOOL already served older clients before it declared variants: its legacy outputSchema and "
+                            "structuredContent are its established ones, which SEP-3279 says a server SHOULD preserve; the two "
+                            "rules SEP-3279 asks of a new tool's legacy outputSchema do not judge it, and their results name it "
+                            "(repeatable)")
     calls.add_argument("--all-tools", action="store_true",
                        help="run each server scenario with every tool that fits it and may be called (--call, or read-only "
                             "and needing no arguments), not only the --call tools or the first (slower, more thorough)")

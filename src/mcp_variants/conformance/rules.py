@@ -113,8 +113,8 @@ LEGACY_CONFORM = rule("server-legacy-structuredcontent-conforms", "Servers handl
 OLD_CLIENT = rule("server-no-outputs-for-old-clients", "Servers handling older requests",
                   "It MUST NOT assume an old client understands outputs.")
 LEGACY_SCHEMA_SOURCE = rule("server-legacy-outputschema-not-from-other-audiences", "Servers handling older requests",
-                            "[The server] MUST NOT automatically project a user, programmatic, or extension schema into outputSchema "
-                            "unless a negotiated extension defines a compatible legacy projection.")
+                            "For a new tool, the server [...] MUST NOT automatically project a user, programmatic, or extension schema "
+                            "into outputSchema unless a negotiated extension defines a compatible legacy projection.")
 LEGACY_SCHEMA_SHOULD = rule("server-legacy-outputschema-from-assistant-structured", "Servers handling older requests",
                             "For a new tool, the server SHOULD use the schema from assistant/structured when that variant is declared",
                             "SHOULD")

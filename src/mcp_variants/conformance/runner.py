@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import Any, Final
 
 from .. import __version__
-from .binding import READ_ONLY_CHOICE, BindingFailure, BindingSkip, CallConfig, bind_all, bind_apps, bindings_to_run
+from .binding import (
+    ESTABLISHED_WHY,
+    READ_ONLY_CHOICE,
+    BindingFailure,
+    BindingSkip,
+    CallConfig,
+    bind_all,
+    bind_apps,
+    bindings_to_run,
+)
 from .call_outcome import call_failure
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
@@ -224,7 +233,7 @@ def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, targe
     entry: dict[str, Any] = {"status": "pass", "reason": ""}
     evidence: dict[str, Any] = {"steps": []}
     entry["evidence"] = evidence
-    bindings: dict[str, Any] = dict(chosen["bindings"]) if chosen else {}
+    bindings: dict[str, Any] = {"established": list(config.calls.established), **(chosen["bindings"] if chosen else {})}
     if chosen:
         evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments", "uri")}}
     try:
@@ -318,6 +327,9 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             return
         judged = [(c, evaluate(c, document)) for c in step.get("checks", [])]
         record["checks"] = [{**v.to_json(), **({"check": c["check"]} if "check" in c else {})} for c, v in judged]
+        if exempted := [t for _, v in judged for t in v.exempted]:  # said in the result, never left out silently
+            known = entry.get("exempted", {}).get("tools", [])
+            entry["exempted"] = {"tools": list(dict.fromkeys([*known, *exempted])), "why": ESTABLISHED_WHY}
         failures += [failure(step, _describe(v), check_id=c.get("check")) for c, v in judged if not v.ok]
         done[step["id"]] = {"request": trip.request, "response": trip.response}
     _conclude(entry, failures)
@@ -469,6 +481,8 @@ def format_line(result: Mapping[str, Any]) -> str:
             line += f"\n        (+{len(result['failures']) - len(shown)} more in the scorecard)"
     elif result["status"] != "pass":
         line += f"\n        {result['reason'][:600]}"
+    if exempted := result.get("exempted"):
+        line += f"\n        not judged: {', '.join(map(str, exempted['tools']))}, {exempted['why']}"
     return line
 
 
@@ -486,7 +500,13 @@ def summary_line(scorecard: Mapping[str, Any]) -> str:
     closing = verdict_lines(scorecard["verdict"], problems, "check")
     if closing[-1] == "OK":
         closing[-1] = qualified_ok(scorecard.get("tools", []))
-    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *closing])
+    return "\n".join([head, *tool_lines(scorecard.get("tools", [])), *_exempted_lines(scorecard), *closing])
+
+
+def _exempted_lines(scorecard: Mapping[str, Any]) -> list[str]:
+    """Each scenario that left a tool out (--established), in the summary too: -q prints no passing scenario's line."""
+    return [f"{r['id']}: not judged: {', '.join(map(str, r['exempted']['tools']))} (--established)"
+            for r in scorecard.get("scenarios", []) if r.get("exempted")]
 
 
 def _repeated_part(scorecard: Mapping[str, Any]) -> str:

@@ -69,6 +69,16 @@ R = "$.response.result"
 # The outputVariants of tool {{t}} in the step named `modern` (a forEach over tool names binds t).
 MODERN_VARIANTS = "$.steps.modern.response.result.tools[?@.name=='{{t}}'].outputVariants"
 IS_ASSISTANT_STRUCTURED = "[?@.audience=='assistant' && @.format=='structured']"
+# SEP-3279 asks its legacy outputSchema rules of a new tool; for a tool that already served older clients it asks the
+# server to keep that tool's established outputSchema and structuredContent, which the wire cannot tell apart: the person
+# names such tools (--established, bound as {{established}}) and the rules' forEach leaves them out, naming each.
+NEW_TOOLS_ONLY = {"except": "{{established}}"}
+
+
+def for_a_new_tool(rule: str) -> dict[str, str]:
+    """The forEach's `hint`: what a failure of a tool that is not new means, and the option that says so."""
+    return {"hint": f"SEP-3279 {rule} a new tool; if {{{{t}}}} already had this outputSchema before it declared variants, "
+                    "a migrated tool keeping its established shape, pass --established {{t}}"}
 OUTPUTS = f"{R}.outputs"
 
 # ---- building blocks --------------------------------------------------------------------------------------
@@ -543,8 +553,9 @@ def older_version_rules() -> list[dict[str, Any]]:
         "must-legacy-outputschema-not-from-other-audiences", "The legacy outputSchema is never a user, programmatic or extension schema",
         [LEGACY_SCHEMA_SOURCE],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
-            combo("forEach", "each legacy outputSchema is assistant/structured's, or no other audience's",
+            combo("forEach", "each new tool's legacy outputSchema is assistant/structured's, or no other audience's",
                   var="t", vacuous=True, over="$.response.result.tools", **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  **NEW_TOOLS_ONLY, **for_a_new_tool("forbids this for"),
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema",
                                 checks=[check("equalsOther", "$.response.result.tools[?@.name=='{{t}}'].outputSchema",
                                               "equals assistant/structured's schema",
@@ -557,8 +568,10 @@ def older_version_rules() -> list[dict[str, Any]]:
         "A tool with assistant/structured exposes that schema as its legacy outputSchema",
         [LEGACY_SCHEMA_SHOULD],
         [list_step("modern", ui=True), list_step("legacy", version="2026-07-28", checks=[
-            combo("forEach", "for each tool with a legacy outputSchema and an assistant/structured variant, the two schemas are equal",
+            combo("forEach", "for each new tool with a legacy outputSchema and an assistant/structured variant, the two schemas are "
+                                     "equal",
                   var="t", vacuous=True, over="$.response.result.tools", **{"in": "$.response.result.tools[?@.outputSchema].name"},
+                  **NEW_TOOLS_ONLY, **for_a_new_tool("asks this of"),
                   checks=[combo("anyOf", "outputSchema is assistant/structured's schema (or the tool has no assistant/structured)",
                                 checks=[check("absent",
                                               f"{MODERN_VARIANTS}{IS_ASSISTANT_STRUCTURED}",

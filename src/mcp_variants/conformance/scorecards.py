@@ -60,7 +60,8 @@ def scenario_checks(result: Mapping[str, Any], timestamp: str) -> list[dict[str,
         entry = {"id": check_id, "name": result["id"], "description": f"{rule['section']}: {rule['quote']}",
                  "status": _status(verdict, rule["level"]), "timestamp": timestamp,
                  "specReferences": [{"id": "SEP-3279", "url": SEP_URL}],
-                 "details": {"scenario": result["id"], "level": rule["level"]}}
+                 "details": {"scenario": result["id"], "level": rule["level"],
+                             **({"exempted": result["exempted"]} if result.get("exempted") else {})}}
         if entry["status"] in ("FAILURE", "WARNING") and result.get("reason"):
             entry["errorMessage"] = _messages(result, check_id)
         known = by_id.get(check_id)

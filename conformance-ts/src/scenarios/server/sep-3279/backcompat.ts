@@ -16,6 +16,7 @@ import {
   ASSISTANT_CONTENT,
   ASSISTANT_STRUCTURED,
   SPEC_BACKWARD_COMPATIBILITY,
+  TOOL_CALLS_ENV,
   deepEqual,
   hasOutputsArray,
   isResult,
@@ -90,7 +91,14 @@ function legacyShapes(version: string, id: string, title: string): CaseSpec {
   };
 }
 
-/** For each tool with a legacy outputSchema (2026-07-28), `judge(outputSchema, modern tool)`. */
+/**
+ * For each new tool with a legacy outputSchema (2026-07-28), `judge(outputSchema, modern tool)`.
+ * SEP-3279 asks these rules of a new tool, and asks a server to keep the established outputSchema
+ * of a tool that already served older clients: the wire cannot tell the two apart, so the tools
+ * the runner names `established` (MCP_CONFORMANCE_TOOL_CALLS) are left out, each named in the
+ * case's details and description. A name the server does not list fails the case: it would
+ * exempt nothing, and the person believe it did.
+ */
 async function eachLegacySchema(
   c: Case,
   judge: (name: string, schema: unknown, modern: any) => void
@@ -103,11 +111,27 @@ async function eachLegacySchema(
     'tools/list at 2026-07-28 answers with a `tools` array',
     legacy
   );
+  const established = c.setup.toolCalls.established;
+  for (const name of established) {
+    c.expect(
+      toolNamed(modern, name) !== undefined,
+      `established ${name}: the server has no such tool (tools/list)`
+    );
+  }
   for (const tool of Array.isArray(tools) ? tools : []) {
     if (tool?.outputSchema === undefined) continue;
+    if (established.includes(tool.name)) {
+      c.exempted.push(tool.name);
+      continue;
+    }
     judge(tool.name, tool.outputSchema, toolNamed(modern, tool.name));
   }
 }
+
+/** What a failure of a tool that is not new means, and how to name it established. */
+const forANewTool = (rule: string, name: string): string =>
+  `SEP-3279 ${rule} a new tool; if ${name} already had this outputSchema before it declared variants, ` +
+  `a migrated tool keeping its established shape, name it established ("established": ["${name}"] in ${TOOL_CALLS_ENV})`;
 
 export const BACKCOMPAT_CASES: CaseSpec[] = [
   legacyShapes(
@@ -163,7 +187,7 @@ export const BACKCOMPAT_CASES: CaseSpec[] = [
         c.expect(
           (own !== undefined && deepEqual(schema, own)) ||
             !others.some((o) => deepEqual(o, schema)),
-          `${name}: outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema`,
+          `${name}: outputSchema is assistant/structured's schema, or equals no user/programmatic/extension schema (${forANewTool('forbids this for', name)})`,
           schema
         );
       });
@@ -185,7 +209,7 @@ export const BACKCOMPAT_CASES: CaseSpec[] = [
         const own = variantSchema(modern, ASSISTANT_STRUCTURED);
         c.expect(
           !declared || (own !== undefined && deepEqual(schema, own)),
-          `${name}: outputSchema is assistant/structured's schema`,
+          `${name}: outputSchema is assistant/structured's schema (${forANewTool('asks this of', name)})`,
           schema
         );
       });
@@ -227,8 +251,10 @@ export class Sep3279BackwardCompatibilityScenario implements ClientScenario {
 - tools/list at 2026-07-28 or earlier MUST return the legacy Tool shape without \`outputVariants\`;
   tools/call MUST return the legacy \`content\` (and optional \`structuredContent\`, valid against
   the legacy \`outputSchema\`), never \`outputs\`, even when the request carries \`requestedOutputs\`.
-- The legacy \`outputSchema\` MUST NOT be a user, programmatic or extension schema; it SHOULD be
-  assistant/structured's. The legacy \`content\` SHOULD be the assistant/content output.
+- For a new tool, the legacy \`outputSchema\` MUST NOT be a user, programmatic or extension schema;
+  it SHOULD be assistant/structured's. A tool that already served older clients keeps its established
+  \`outputSchema\` (SHOULD): name it in \`--tool-calls\` \`"established": ["TOOL"]\` and these two
+  rules leave it out, saying so. The legacy \`content\` SHOULD be the assistant/content output.
 
 Versions 2024-11-05 ... 2025-11-25 use an initialize handshake; a version the server does not
 serve is SKIPPED. Fixtures as in sep-3279-output-selection (any tool callable with \`{}\`).`;

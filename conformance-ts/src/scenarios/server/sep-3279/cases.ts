@@ -114,29 +114,48 @@ export const ERROR_FIXTURE = 'test_variants_error';
 /**
  * The calls the runner names for a server whose tools need arguments (or whose failing call the
  * error case should use): MCP_CONFORMANCE_TOOL_CALLS, JSON
- * `{"calls": {"TOOL": {ARGS}, ...}, "errorCalls": {"TOOL": {ARGS}}}`, in order of preference.
- * Naming a call is the person's consent to it: nothing else but read-only tools is called.
+ * `{"calls": {"TOOL": {ARGS}, ...}, "errorCalls": {"TOOL": {ARGS}}, "established": ["TOOL", ...]}`,
+ * in order of preference. Naming a call is the person's consent to it: nothing else but read-only
+ * tools is called. `established` names the tools that already served older clients before they
+ * declared variants (ESTABLISHED_WHY): the wire cannot tell them from new ones, only the person can.
  */
 export interface ToolCalls {
   calls: Record<string, Record<string, unknown>>;
   errorCalls: Record<string, Record<string, unknown>>;
+  established: string[];
 }
 export const TOOL_CALLS_ENV = 'MCP_CONFORMANCE_TOOL_CALLS';
 
+/** Why a rule SEP-3279 asks of a new tool did not judge a tool named `established`. */
+export const ESTABLISHED_WHY =
+  'named established: it already served older clients before it declared variants, so its legacy ' +
+  'outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD ' +
+  'preserve; this rule is for a new tool';
+
 export function toolCallsFromEnv(raw = process.env[TOOL_CALLS_ENV]): ToolCalls {
-  const none: ToolCalls = { calls: {}, errorCalls: {} };
+  const none: ToolCalls = { calls: {}, errorCalls: {}, established: [] };
   if (!raw) return none;
   const parsed = JSON.parse(raw);
   const objects = (v: unknown): v is Record<string, Record<string, unknown>> =>
     typeof v === 'object' &&
     v !== null &&
     Object.values(v).every((a) => typeof a === 'object' && a !== null);
-  if (!objects(parsed?.calls ?? {}) || !objects(parsed?.errorCalls ?? {})) {
+  const established: unknown = parsed?.established ?? [];
+  if (
+    !objects(parsed?.calls ?? {}) ||
+    !objects(parsed?.errorCalls ?? {}) ||
+    !Array.isArray(established) ||
+    !established.every((name) => typeof name === 'string')
+  ) {
     throw new Error(
-      `${TOOL_CALLS_ENV}: expected {"calls": {"TOOL": {ARGS}}, "errorCalls": {...}}, got ${raw.slice(0, 200)}`
+      `${TOOL_CALLS_ENV}: expected {"calls": {"TOOL": {ARGS}}, "errorCalls": {...}, "established": ["TOOL", ...]}, got ${raw.slice(0, 200)}`
     );
   }
-  return { calls: parsed.calls ?? {}, errorCalls: parsed.errorCalls ?? {} };
+  return {
+    calls: parsed.calls ?? {},
+    errorCalls: parsed.errorCalls ?? {},
+    established: [...new Set(established as string[])]
+  };
 }
 
 export interface Need {
@@ -454,6 +473,8 @@ export function callFailure(response: any): string | undefined {
 export class Case {
   readonly failures: Failure[] = [];
   readonly calls: CallRecord[] = [];
+  /** The tools a rule for new tools left out, named `established` (in details.exempted, never silent). */
+  readonly exempted: string[] = [];
   private ended?: { verdict: 'skip' | 'untestable'; reason: string };
 
   constructor(
@@ -894,13 +915,20 @@ function checksOf(
   reference: SpecReference
 ): ConformanceCheck[] {
   const severity = spec.level === 'SHOULD' ? 'WARNING' : 'FAILURE';
-  const description = `${spec.title} [${spec.id}]`;
+  const exempted =
+    c.exempted.length > 0
+      ? ` (not judged: ${c.exempted.join(', ')}, ${ESTABLISHED_WHY})`
+      : '';
+  const description = `${spec.title} [${spec.id}]${exempted}`;
   const repeat = c.failures.find((f) => f.repeat)?.repeat;
   const details = {
     case: spec.id,
     level: spec.level,
     calls: c.calls,
-    ...(repeat ? { failedWhenRepeated: repeat } : {})
+    ...(repeat ? { failedWhenRepeated: repeat } : {}),
+    ...(c.exempted.length > 0
+      ? { exempted: { tools: c.exempted, why: ESTABLISHED_WHY } }
+      : {})
   };
   return c.cites.map((id) => {
     if (verdict === 'untestable') {

@@ -77,14 +77,14 @@ function stop(proc: ChildProcess | undefined): Promise<void> {
 const run = (scenario: ClientScenario, url: string) =>
   scenario.run(testContext(url));
 
-/** `scenario` run with `calls` named, as `server --tool-calls` names them. */
-async function runNaming(
-  calls: Record<string, Record<string, unknown>>,
+/** `scenario` run with MCP_CONFORMANCE_TOOL_CALLS `toolCalls`, as `server --tool-calls` sets it. */
+async function runWith(
+  toolCalls: Record<string, unknown>,
   scenario: ClientScenario,
   url: string
 ): Promise<ConformanceCheck[]> {
   const before = process.env[TOOL_CALLS_ENV];
-  process.env[TOOL_CALLS_ENV] = JSON.stringify({ calls, errorCalls: {} });
+  process.env[TOOL_CALLS_ENV] = JSON.stringify(toolCalls);
   try {
     return await run(scenario, url);
   } finally {
@@ -92,6 +92,20 @@ async function runNaming(
     else process.env[TOOL_CALLS_ENV] = before;
   }
 }
+
+/** `scenario` run with `calls` named. */
+const runNaming = (
+  calls: Record<string, Record<string, unknown>>,
+  scenario: ClientScenario,
+  url: string
+) => runWith({ calls, errorCalls: {} }, scenario, url);
+
+/** `scenario` run with `established` named. */
+const runEstablished = (
+  established: string[],
+  scenario: ClientScenario,
+  url: string
+) => runWith({ established }, scenario, url);
 
 const REPEAT_WORDS = 'succeeded on its';
 
@@ -386,6 +400,84 @@ describe('SEP-3279 server scenarios', () => {
       expect(check?.errorMessage).toContain('server/discover advertises');
       expect(check?.errorMessage).toContain('can be read');
     }, 60000);
+
+    describe('a legacy outputSchema that is the programmatic schema', () => {
+      const MUST_CASE = 'must-legacy-outputschema-not-from-other-audiences';
+      const MUST_ID =
+        'sep-3279-server-legacy-outputschema-not-from-other-audiences';
+      const SHOULD_CASE =
+        'should-legacy-outputschema-from-assistant-structured';
+      const SHOULD_ID =
+        'sep-3279-server-legacy-outputschema-from-assistant-structured';
+      const find = (checks: ConformanceCheck[], caseId: string, id: string) =>
+        checks.find((c) => c.details?.case === caseId && c.id === id);
+
+      it('fails the MUST for a new tool, saying how to name a migrated one established', async () => {
+        const checks = await run(
+          new Sep3279BackwardCompatibilityScenario(),
+          at('legacy-programmatic-schema')
+        );
+        const must = find(checks, MUST_CASE, MUST_ID);
+        expect(must?.status).toBe('FAILURE');
+        expect(must?.errorMessage).toContain(
+          'SEP-3279 forbids this for a new tool; if test_variants_all already had this outputSchema before it ' +
+            'declared variants, a migrated tool keeping its established shape, name it established ' +
+            '("established": ["test_variants_all"] in MCP_CONFORMANCE_TOOL_CALLS)'
+        );
+        expect(must?.details?.exempted).toBeUndefined();
+        expect(find(checks, SHOULD_CASE, SHOULD_ID)?.status).toBe('WARNING');
+      }, 60000);
+
+      it('passes both rules for the tools named established, and names them', async () => {
+        const checks = await runEstablished(
+          ['test_variants_all', 'test_variants_error'],
+          new Sep3279BackwardCompatibilityScenario(),
+          at('legacy-programmatic-schema')
+        );
+        for (const [caseId, id] of [
+          [MUST_CASE, MUST_ID],
+          [SHOULD_CASE, SHOULD_ID]
+        ]) {
+          const check = find(checks, caseId, id);
+          expect(check?.status).toBe('SUCCESS');
+          expect(check?.details?.exempted).toMatchObject({
+            tools: ['test_variants_all', 'test_variants_error'],
+            why: expect.stringContaining(
+              'SEP-3279 says a server SHOULD preserve'
+            )
+          });
+          expect(check?.description).toContain(
+            'not judged: test_variants_all, test_variants_error, named established'
+          );
+        }
+      }, 60000);
+
+      it('a tool named established does not exempt another', async () => {
+        const checks = await runEstablished(
+          ['test_variants_error'],
+          new Sep3279BackwardCompatibilityScenario(),
+          at('legacy-programmatic-schema')
+        );
+        const must = find(checks, MUST_CASE, MUST_ID);
+        expect(must?.status).toBe('FAILURE');
+        expect(must?.errorMessage).toContain('test_variants_all:');
+        expect(must?.errorMessage).not.toContain('test_variants_error:');
+        expect(must?.details?.exempted).toMatchObject({
+          tools: ['test_variants_error']
+        });
+      }, 60000);
+
+      it('an established name the server does not list fails the case', async () => {
+        const checks = await runEstablished(
+          ['test_variants_al'],
+          new Sep3279BackwardCompatibilityScenario(),
+          at('legacy-programmatic-schema')
+        );
+        expect(find(checks, MUST_CASE, MUST_ID)?.errorMessage).toContain(
+          'established test_variants_al: the server has no such tool'
+        );
+      }, 60000);
+    });
 
     it('outputs answered to a 2026-07-28 request fail backward compatibility', async () => {
       const checks = await run(

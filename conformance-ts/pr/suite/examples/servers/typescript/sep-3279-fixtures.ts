@@ -45,6 +45,7 @@ export const SEP_3279_BREAKAGES = [
   'outputs-for-old-clients',
   'invalid-structured-output',
   'ui-extension-not-served',
+  'legacy-programmatic-schema',
   'fails-when-repeated'
 ] as const;
 export type Sep3279Breakage = (typeof SEP_3279_BREAKAGES)[number];
@@ -285,6 +286,30 @@ function callTool(
   return { result };
 }
 
+/**
+ * tools/list at 2026-07-28 of `legacy-programmatic-schema`: the legacy shape, each tool with a
+ * programmatic/structured variant listing its schema as the legacy outputSchema (an SDK inferring
+ * that one schema fits every audience). What a migrated tool keeps, when that was its outputSchema
+ * before it declared variants: the suite's `established` tools are not judged for it.
+ */
+function legacyListing(): Record<string, unknown> {
+  return {
+    resultType: 'complete',
+    tools: SEP_3279_FIXTURES.map((fixture) => {
+      const programmatic = fixture
+        .variants(false)
+        .find((v) => v.audience === 'programmatic');
+      return {
+        name: fixture.name,
+        description: fixture.description,
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+        ...(programmatic?.schema ? { outputSchema: programmatic.schema } : {})
+      };
+    })
+  };
+}
+
 /** A fixture's result at 2026-07-28 and earlier: the legacy content, from assistant/content. */
 export function legacyResult(name: string): {
   content: TextBlock[];
@@ -359,7 +384,8 @@ function answer(
 
 /**
  * Express middleware: serves a POST whose `_meta` speaks 2026-12-01 (and, for the broken
- * server's `outputs-for-old-clients`, a 2026-07-28 tools/call); passes anything else on.
+ * server's `outputs-for-old-clients`, a 2026-07-28 tools/call, for `legacy-programmatic-schema`,
+ * a 2026-07-28 tools/list); passes anything else on.
  */
 export function sep3279Handler(broken?: Sep3279Breakage) {
   const called = new Set<string>();
@@ -385,6 +411,18 @@ export function sep3279Handler(broken?: Sep3279Breakage) {
           ...legacy,
           ...('result' in modern ? { outputs: modern.result.outputs } : {})
         }
+      });
+      return;
+    }
+    if (
+      broken === 'legacy-programmatic-schema' &&
+      version === '2026-07-28' &&
+      body.method === 'tools/list'
+    ) {
+      res.json({
+        jsonrpc: '2.0',
+        id: body.id ?? null,
+        result: legacyListing()
       });
       return;
     }
