@@ -133,3 +133,13 @@ def test_a_declared_schema_that_is_not_2020_12_fails_every_time() -> None:
         assert not bad.ok and "not valid JSON Schema 2020-12: '0' is not of type 'number'" in bad.detail, bad
         assert evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 0}}).ok
         assert not evaluate(check, {"value": 1, "schema": {"type": "integer", "minimum": 2}}).ok
+
+
+def test_a_checks_fix_is_said_after_its_failure_only() -> None:
+    blocks = "$.response.result.outputs[0].content"
+    fix = "return a text block that says what the empty result means"
+    passed = evaluate({"op": "minLength", "path": blocks, "says": "a block", "value": 1, "fix": fix}, DOC)
+    empty = {**DOC, "response": {"result": {"outputs": [{"audience": "assistant", "format": "content", "content": []}]}}}
+    failed = evaluate({"op": "minLength", "path": blocks, "says": "a block", "value": 1, "fix": fix}, empty)
+    assert passed.ok and fix not in passed.detail
+    assert not failed.ok and failed.detail == f"expected length >= 1, found []. {fix}"
