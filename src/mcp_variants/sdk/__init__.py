@@ -31,6 +31,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ToolError, ToolErrorK
 from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
+from ._mountable import StreamableHttpApp
 from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
@@ -42,6 +43,7 @@ __all__ = [
     "Results",
     "ResultsMismatch",
     "SelectorName",
+    "StreamableHttpApp",
     "ToolError",
     "ToolErrorKind",
     "VariantSpec",
