@@ -16,7 +16,8 @@ from typing import Any, Final
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..protocol.errors import INTERNAL_ERROR
-from ..protocol.jsonrpc import dumps, peek_id
+from ..protocol.jsonrpc import peek_id
+from ._guard import answer_json
 
 NOT_STARTED: Final = ("this MCP app has not been started: its session manager runs in its lifespan, which a parent app "
                       "that mounts it must run. Pass it as the parent's: Starlette(routes=[..., Mount(\"/\", app=mcp_app)], "
@@ -95,15 +96,13 @@ class StreamableHttpApp:
 
 
 async def _answer_not_started(receive: Receive, send: Send) -> None:
-    body = b""
-    while len(body) < _ID_WITHIN:
+    """HTTP 500 and NOT_STARTED, with the request's id when its first bytes hold it (the rest left unread)."""
+    body, more = b"", True
+    while more and len(body) < _ID_WITHIN:
         message: Message = await receive()
         if message["type"] != "http.request":
             return
         body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    answer = dumps({"jsonrpc": "2.0", "id": peek_id(body[:_ID_WITHIN]), "error": {"code": INTERNAL_ERROR, "message": NOT_STARTED}})
-    await send({"type": "http.response.start", "status": 500, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]})
-    await send({"type": "http.response.body", "body": answer, "more_body": False})
+        more = bool(message.get("more_body"))
+    await answer_json(send, 500, {"jsonrpc": "2.0", "id": peek_id(body[:_ID_WITHIN]),
+                                   "error": {"code": INTERNAL_ERROR, "message": NOT_STARTED}}, close=more)
