@@ -100,6 +100,26 @@ def test_extension_counts_as_negotiated_only_when_both_sides_advertise_it() -> N
         s.call("crafted", {}, [UI_STRUCTURED])
 
 
+@pytest.mark.parametrize(
+    "outputs, message",
+    [
+        (["programatic/structured"], "programatic/structured: no audience programatic (did you mean programmatic/structured?)"),
+        (["Assistant/content"], "Assistant/content: no audience Assistant (did you mean assistant/content?)"),
+        (["io.example/other/structured"], "io.example/other/structured: the extension io.example/other was not negotiated"),
+        (["io.modelcontextprotocol/uii/structured"],
+         "io.modelcontextprotocol/uii/structured: the extension io.modelcontextprotocol/uii was not negotiated"),
+        (["elsewhere/structured"], "elsewhere/structured: the extension elsewhere was not negotiated"),
+    ],
+)
+def test_a_misspelt_core_audience_is_named_as_no_audience_and_an_extension_as_not_negotiated(
+        outputs: list[str], message: str) -> None:
+    s = session(FakeServer())
+    s.list_tools()
+    with pytest.raises(SelectionError) as caught:
+        s.call("crafted", {}, outputs)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
 # ---- selection: what the client refuses to send ------------------------------------------------
 
 

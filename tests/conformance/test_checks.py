@@ -157,3 +157,13 @@ def test_for_each_leaves_out_the_values_of_except_and_names_them() -> None:
 def test_for_each_except_must_be_bound_to_a_list() -> None:
     with pytest.raises(CheckError, match="`except` must be a list"):
         evaluate({**EACH_AUDIENCE_IS_USER, "except": "{{established}}"}, DOC)
+
+
+def test_a_checks_fix_is_said_after_its_failure_only() -> None:
+    blocks = "$.response.result.outputs[0].content"
+    fix = "return a text block that says what the empty result means"
+    passed = evaluate({"op": "minLength", "path": blocks, "says": "a block", "value": 1, "fix": fix}, DOC)
+    empty = {**DOC, "response": {"result": {"outputs": [{"audience": "assistant", "format": "content", "content": []}]}}}
+    failed = evaluate({"op": "minLength", "path": blocks, "says": "a block", "value": 1, "fix": fix}, empty)
+    assert passed.ok and fix not in passed.detail
+    assert not failed.ok and failed.detail == f"expected length >= 1, found []. {fix}"

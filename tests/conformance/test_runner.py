@@ -4,15 +4,17 @@ no `every`."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_variants.conformance.constants import ASSISTANT_CONTENT, OUTPUTS_VERSION, UNSUPPORTED_VERSION
 from mcp_variants.conformance.repeated_calls import ordinal
-from mcp_variants.conformance.runner import RunConfig, all_vectors, run
-from mcp_variants.conformance.wire import RoundTrip, Target
+from mcp_variants.conformance.runner import RunConfig, all_vectors, format_line, run
+from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
 
 Answer = Callable[[str, str, Mapping[str, Any]], dict[str, Any]]  # (version, method, params) -> `result` or `error`
 # Read-only and needing no arguments, so the suite calls it unasked (its built-in defaults are for this project's server only).
@@ -153,3 +155,38 @@ def test_the_built_in_calls_run_on_this_projects_server_only(server: str, called
                                          (21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th")])
 def test_a_call_is_counted_in_words(n: int, said: str) -> None:
     assert ordinal(n) == said
+
+
+EMPTY_RESULT_SERVER = '''
+from mcp.server.mcpserver import MCPServer
+
+from mcp_variants.sdk import Results, Variants, cli, variant
+
+mcp = MCPServer("tickets")
+variants = Variants(mcp)
+
+
+@variants.tool("assistant/content", variant("assistant/structured", {"type": "object"}), annotations={"readOnlyHint": True})
+def list_empty() -> Results:
+    """Open tickets: none."""
+    return Results({"assistant/content": [], "assistant/structured": {"tickets": []}})
+
+
+cli(mcp)
+'''
+
+
+def test_an_empty_assistant_content_fails_with_the_rule_and_the_fix_named(tmp_path: Path) -> None:
+    """A new tool returning [] as its assistant/content (an empty result, served as `content: []`): the check's
+    line says which rule it breaks and what to return instead, as the server's log does."""
+    (tmp_path / "server.py").write_text(EMPTY_RESULT_SERVER)
+    vectors = [v for v in all_vectors() if v["id"] in ("plan-01-conversational", "must-assistant-content-usable")]
+    with StdioTarget([sys.executable, "server.py"], cwd=str(tmp_path), timeout=60) as target:
+        card = run(target, vectors, RunConfig(kinds=frozenset({"server"})))
+    lines = {r["id"]: format_line(r) for r in card["scenarios"]}
+    assert statuses(card) == {"plan-01-conversational": "fail", "must-assistant-content-usable": "fail"}
+    for line in lines.values():
+        assert ("step call (list_empty at 2026-12-01): " in line and "at least one content block: expected length >= 1, "
+                "found []. SEP-3279: assistant/content MUST provide a usable model representation, and this one gives the "
+                "model nothing to read; return a text block that says what the empty result means (e.g. \"No results.\")"
+                in line), line

@@ -244,11 +244,17 @@ def test_select_refuses_with_32602_or_returns_declared_unique_allowed(
         assert selector in allowed
 
 
-@pytest.mark.parametrize(("audience", "hint"), [("programatic", "programmatic/structured"), ("Assistant", "assistant/structured"),
-                                                ("com.example/other", None)])
-def test_a_misspelt_core_audience_is_refused_with_the_one_it_resembles(audience: str, hint: str | None) -> None:
-    message = refusal({"requestedOutputs": [sel(audience, "structured")]}).message
-    assert ("did you mean" in message) is (hint is not None) and (hint is None or f"did you mean {hint}?" in message), message
+@pytest.mark.parametrize(("audience", "message"), [
+    ("programatic", "programatic/structured: no audience programatic (did you mean programmatic/structured?)"),
+    ("Assistant", "Assistant/structured: no audience Assistant (did you mean assistant/structured?)"),
+    ("com.example/other", "com.example/other/structured needs an extension this request did not negotiate"),
+    ("io.modelcontextprotocol/uii", "io.modelcontextprotocol/uii/structured needs an extension this request did not negotiate"),
+    ("programatic.ext", "programatic.ext/structured needs an extension this request did not negotiate"),
+    ("elsewhere", "elsewhere/structured needs an extension this request did not negotiate"),
+])
+def test_a_misspelt_core_audience_is_refused_as_no_audience_and_an_extension_as_not_negotiated(audience: str, message: str) -> None:
+    error = refusal({"requestedOutputs": [sel(audience, "structured")]})
+    assert error.message == message and error.data["reason"] == "extension-not-negotiated"
 
 
 

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from ..protocol.selection import misspelt_hint
+from ..protocol.selection import misspelt_audience
 from ..protocol.types import ASSISTANT_CONTENT, Selector
 from ..protocol.versions import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, SUPPORTED_VERSIONS, era_for
 from .errors import ClientError, InvalidServerResponse, SelectionError, ServerError
@@ -149,8 +149,8 @@ class ClientSession:
                 )
             seen.add(selector)
             if not selector.is_core and selector.audience not in self.negotiated:
-                raise SelectionError(f"{selector}: the extension {selector.audience} was not negotiated"
-                                     f"{misspelt_hint(selector)}")
+                raise SelectionError(f"{selector}: "
+                                     f"{misspelt_audience(selector) or f'the extension {selector.audience} was not negotiated'}")
             if not info.declares(selector):
                 raise SelectionError(
                     f"{tool} does not advertise {selector}; it offers {', '.join(map(str, info.selectors))}"

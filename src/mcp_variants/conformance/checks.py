@@ -33,6 +33,9 @@ Every op, with what it demands of the nodes `path` selects:
 | forEach `hint` | (optional) added to each value's failure, `{{var}}` bound: what to do if the failure is not one |
 | anyOf `checks` | at least one nested check passes (no `path`) |
 
+A check may carry `fix`: what an implementation that fails it should do, said after the failure's detail
+(a rule whose failure alone does not say what to change, e.g. an empty assistant/content).
+
 `every` and `forEach` with `vacuous: true` also pass when nothing is selected, provided the query `over`
 (the collection the path ranges over, e.g. `$.response.result.outputs` for
 `$.response.result.outputs[?@.format=='content']`) selects something: an error answer never satisfies
@@ -188,8 +191,13 @@ def evaluate(check: Mapping[str, Any], document: Any) -> Verdict:
     if op not in OPS:
         raise CheckError(f"unknown op {op!r}")
     if op in _ON_DOCUMENT:
-        return _ON_DOCUMENT[op](check, document, says)
-    return _ON_NODES[op](check, select(check.get("path"), document), document, says)
+        verdict = _ON_DOCUMENT[op](check, document, says)
+    else:
+        verdict = _ON_NODES[op](check, select(check.get("path"), document), document, says)
+    fix = check.get("fix")
+    if verdict.ok or not fix:
+        return verdict
+    return Verdict(False, says, f"{verdict.detail}. {fix}" if verdict.detail else str(fix))
 
 
 # ---- the ops that range over the document itself (no `path`) ----
@@ -254,7 +262,8 @@ def _length(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str
     value, exact = check.get("value"), check.get("op") == "length"
     size = _len(nodes[0]) if len(nodes) == 1 else None
     ok = size is not None and isinstance(value, int) and (size == value if exact else size >= value)
-    return Verdict(ok, says, f"expected length {'' if exact else '>= '}{value}, found {short(nodes)}")
+    found = short(nodes[0]) if len(nodes) == 1 else f"{len(nodes)} nodes {short(nodes)}"
+    return Verdict(ok, says, f"expected length {'' if exact else '>= '}{value}, found {found}")
 
 
 def _one_of(check: Mapping[str, Any], nodes: list[Any], document: Any, says: str) -> Verdict:
@@ -398,6 +407,8 @@ def validate_check(check: Any, where: str = "check") -> list[str]:
         problems.append(f"{where}: unknown op {op!r}")
     if not check.get("says"):
         problems.append(f"{where}: no `says`")
+    if "fix" in check and not (isinstance(check["fix"], str) and check["fix"]):
+        problems.append(f"{where}: `fix` is a sentence")
     for key in PATH_KEYS:
         text = check.get(key)
         if text is None:

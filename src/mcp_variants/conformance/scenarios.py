@@ -9,7 +9,7 @@ here and the language-neutral vectors cannot drift apart (tests/conformance/test
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .constants import (
     ASSISTANT_CONTENT,
@@ -104,6 +104,12 @@ def call_step(requested: Any = None, *, step_id: str = "call", version: str = OU
     if expect_success:
         step["mustSucceed"] = True
     return step
+
+
+# What a server whose assistant/content carries nothing should do: the failure alone says only "length 0".
+EMPTY_CONTENT_FIX: Final = ("SEP-3279: assistant/content MUST provide a usable model representation, and this one gives "
+                            "the model nothing to read; return a text block that says what the empty result means "
+                            "(e.g. \"No results.\")")
 
 
 def check(op: str, path: str, says: str, **extra: Any) -> dict[str, Any]:
@@ -251,7 +257,7 @@ def plan_scenarios() -> list[dict[str, Any]]:
         [plan_rule(1, "a conversational call requesting assistant/content"), EXACTLY_ONE, NO_UNREQUESTED, MATCH_SELECTOR],
         [call_step([ASSISTANT_CONTENT], checks=[is_result(), outputs_array(), *only(ASSISTANT_CONTENT), *output_shapes(),
                                               check("minLength", f"{OUTPUTS}[0].content", "the model gets at least one content "
-                                                                                          "block", value=1),
+                                                                                          "block", value=1, fix=EMPTY_CONTENT_FIX),
                                               *no_legacy_fields()])],
         binding=bind(declares=[ASSISTANT_CONTENT]), plan=1))
     out.append(scenario(
@@ -463,13 +469,14 @@ def fallback_musts() -> list[dict[str, Any]]:
         [call_step([ASSISTANT_CONTENT], checks=[
             is_result(),
             check("minLength", f"{OUTPUTS}[?@.audience=='assistant' && "
-                               f"@.format=='content'].content", "at least one content block", value=1),
+                               f"@.format=='content'].content", "at least one content block", value=1,
+                  fix=EMPTY_CONTENT_FIX),
             combo("anyOf", "some block carries something: non-empty text, or a non-text block",
                   checks=[check("exists", f"{OUTPUTS}[?@.audience=='assistant' && "
                                           f"@.format=='content'].content[?@.type!='text']", "a non-text block"),
                           check("exists",
                                 f"{OUTPUTS}[?@.audience=='assistant' && @.format=='content'].content[?@.type=='text' && @.text!='']",
-                                "a non-empty text block")])])],
+                                "a non-empty text block")], fix=EMPTY_CONTENT_FIX)])],
         binding=bind(minCore=2),
         note="Only the emptiness of the fallback can be seen on the wire; whether its text is a mere placeholder needs a reader."))
     return out

@@ -34,6 +34,7 @@ from ..sdk.framework import (
     DEFAULT_LIMITS,
     DEFAULT_MAX_MESSAGE_BYTES,
     ON_OUR_TRANSPORTS,
+    LifespanGate,
     add_serving_options,
     is_loopback,
     message_guard,
@@ -68,13 +69,14 @@ def http_app(server: FastMCP[Any], *, path: str = "/mcp", host: str = "127.0.0.1
     guarded = Middleware(message_guard, max_body_bytes=limits.max_body_bytes, bridge=bridge)
     if limits != DEFAULT_LIMITS:  # else FastMCP's own default
         http_app_kwargs.setdefault("session_idle_timeout", limits.session_idle_timeout)
-    app = server.http_app(path=path, transport="http", middleware=[guarded, *middleware],
+    gate = LifespanGate()  # mounted without `lifespan=app.lifespan`: each request told so, not a bare 500
+    app = server.http_app(path=path, transport="http", middleware=[Middleware(gate.guard), guarded, *middleware],
                           allowed_hosts=hosts or None, **http_app_kwargs)
-    app.router.lifespan_context = _on_our_transports(app.router.lifespan_context)
+    app.router.lifespan_context = _on_our_transports(app.router.lifespan_context, gate)
     return app
 
 
-def _on_our_transports(lifespan: Lifespan[Any]) -> Lifespan[Any]:
+def _on_our_transports(lifespan: Lifespan[Any], gate: LifespanGate) -> Lifespan[Any]:
     """The app's lifespan, started on our transports: the server's lifespan (`Variants.lifespan` among its
     extensions') then knows it is served with 2026-12-01, whether the ASGI server runs the lifespan or an app that
     mounts this one enters it (`lifespan=app.lifespan`)."""
@@ -82,7 +84,7 @@ def _on_our_transports(lifespan: Lifespan[Any]) -> Lifespan[Any]:
     @contextlib.asynccontextmanager
     async def marked(app: Any) -> AsyncIterator[Any]:
         ON_OUR_TRANSPORTS.set(True)  # FastMCP's session manager, and the server's lifespan, start in this context
-        async with lifespan(app) as state:
+        async with lifespan(app) as state, gate.running():
             yield state
 
     return marked

@@ -29,11 +29,14 @@ _MISSING: Final = object()
 _NO_SELECTOR: Final = object()
 
 
-def misspelt_hint(selector: Selector) -> str:
-    """" (did you mean programmatic/structured?)" for a selector whose audience reads as a misspelt core one
-    (`programatic`, `Assistant`); "" for any other, an extension's identifier included."""
+def misspelt_audience(selector: Selector) -> str | None:
+    """"no audience programatic (did you mean programmatic/structured?)" for a selector whose audience reads as a
+    misspelt core one (`programatic`, `Assistant`); None for any other. An audience with a "/" or a "." is an
+    extension's identifier (io.modelcontextprotocol/ui), never a misspelt core audience, whatever it resembles."""
+    if "/" in selector.audience or "." in selector.audience:
+        return None
     close = difflib.get_close_matches(selector.audience, CORE_AUDIENCES, n=1, cutoff=0.75)
-    return f" (did you mean {close[0]}/{selector.format}?)" if close else ""
+    return f"no audience {selector.audience} (did you mean {close[0]}/{selector.format}?)" if close else None
 
 
 def select(
@@ -78,8 +81,9 @@ def select(
         if unknown is UnknownCombination.NOT_CORE:
             raise refuse(REASON_NOT_CORE, f"{selector} is not a core audience/format combination", item)
         if not selector.is_core and (selector.audience not in negotiated_extensions or unknown is UnknownCombination.UNKNOWN_EXTENSION):
-            raise refuse(REASON_NOT_NEGOTIATED,
-                         f"{selector} needs an extension this request did not negotiate{misspelt_hint(selector)}", item)
+            misspelt = misspelt_audience(selector)
+            raise refuse(REASON_NOT_NEGOTIATED, f"{selector}: {misspelt}" if misspelt
+                         else f"{selector} needs an extension this request did not negotiate", item)
         if unknown is UnknownCombination.FORMAT_NOT_PERMITTED:
             raise refuse(REASON_FORMAT_NOT_PERMITTED,
                          f"the {selector.audience} extension does not permit the {selector.format} format", item)

@@ -32,6 +32,7 @@ from ._declare import Results, SelectorName, VariantSpec, variant
 from ._extension import Variants, View
 from ._http import HttpLimits
 from ._lazy import imported_when_named
+from ._mountable import StreamableHttpApp
 from ._serve import add_serving_arguments, cli, run, serve_http, serve_stdio, streamable_http_app
 from ._toolset import ResultsMismatch
 
@@ -43,6 +44,7 @@ __all__ = [
     "Results",
     "ResultsMismatch",
     "SelectorName",
+    "StreamableHttpApp",
     "ToolError",
     "ToolErrorKind",
     "VariantSpec",

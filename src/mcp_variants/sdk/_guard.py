@@ -55,23 +55,23 @@ class MessageGuard:
         if body is None:
             return  # the client went away while sending
         if isinstance(body, Refusal):  # and close the connection: the rest of the body is never read
-            await _answer(send, 413, body.response(), close=True)
+            await answer_json(send, 413, body.response(), close=True)
             return
         checked = check_bytes(body)
         if isinstance(checked, Batch):
-            await _answer(send, 400, refuse_batch(checked, "Invalid Request: JSON-RPC batches are not served over streamable HTTP"))
+            await answer_json(send, 400, refuse_batch(checked, "Invalid Request: JSON-RPC batches are not served over streamable HTTP"))
             return
         if isinstance(checked, Refusal):
-            await _answer(send, 400, checked.response())
+            await answer_json(send, 400, checked.response())
             return
         mismatch = _task_name_mismatch(checked.body, scope["headers"])
         if mismatch is not None:
-            await _answer(send, 400, mismatch.response())
+            await answer_json(send, 400, mismatch.response())
             return
         if self.inbound is not None:
             passed = self.inbound(checked, body, scope)
             if isinstance(passed, Refusal):
-                await _answer(send, 400, passed.response())
+                await answer_json(send, 400, passed.response())
                 return
             body, scope = passed
         delivered = False
@@ -133,7 +133,8 @@ def _too_large(size: int, limit: int, request_id: Any) -> Refusal:
                    {"limit": limit})
 
 
-async def _answer(send: Send, status: int, message: Any, close: bool = False) -> None:
+async def answer_json(send: Send, status: int, message: Any, close: bool = False) -> None:
+    """One JSON-RPC answer, whole, with `status` (and `Connection: close` when the rest of the body is left unread)."""
     body = dumps(message)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:

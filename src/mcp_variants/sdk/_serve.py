@@ -29,6 +29,7 @@ from ..protocol.versions import OUTPUTS_VERSION
 from ._arguments import add_serving_options, serving_options
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
 from ._http import HttpLimits, bridge_step, build_http_app
+from ._mountable import StreamableHttpApp
 from ._stdio import stdio_connection
 
 DEFAULT_LIMITS = HttpLimits()
@@ -109,20 +110,22 @@ async def serve_stdio(server: AnyServer, *, max_message_bytes: int = DEFAULT_MAX
 def streamable_http_app(server: AnyServer, *, host: str = "127.0.0.1", token: str | None = None,
                         limits: HttpLimits = DEFAULT_LIMITS, allowed_hosts: Sequence[str] = (),
                         bridge: bool | None = None, token_verifier: TokenVerifier | None = None,
-                        auth: AuthSettings | None = None, dns_rebinding_protection: bool = True) -> Any:
+                        auth: AuthSettings | None = None, dns_rebinding_protection: bool = True) -> StreamableHttpApp:
     """The ASGI app at /mcp: the SDK's streamable HTTP (an MCPServer's with its auth and routes) behind the message
     guard (and the bridge where it is needed), DNS-rebinding protection on (loopback, `host` and `allowed_hosts`
     served; off for a host in front that checks Host and Origin itself), and a bearer token where one is given, or
-    every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth` settings)."""
+    every bearer token checked by `token_verifier` (the SDK's TokenVerifier, with its `auth` settings).
+
+    Its session manager runs in its lifespan: uvicorn runs it for the app served alone; a parent app that mounts it
+    runs it as its own, `mcp_app = streamable_http_app(mcp)`, then
+    `Starlette(routes=[Route("/health", health), Mount("/", app=mcp_app)], lifespan=mcp_app.lifespan)` (or
+    `FastAPI(lifespan=mcp_app.lifespan)`; `async with mcp_app.lifespan(app):` inside a lifespan of your own). Mounted
+    at "/", it serves /mcp; at "/api", /api/mcp. Until it is started, each request is answered HTTP 500 with a
+    JSON-RPC error saying how."""
     check_before_serving(server)
     app = build_http_app(server, host, token, limits, allowed_hosts, bridge=bridging(bridge), token_verifier=token_verifier,
                          auth=auth, dns_rebinding_protection=dns_rebinding_protection)
-
-    async def marked(scope: Any, receive: Any, send: Any) -> None:
-        ON_OUR_TRANSPORTS.set(True)  # the lifespan's session tasks and each request's handling run in this call's context
-        await app(scope, receive, send)
-
-    return marked
+    return StreamableHttpApp(app, server.session_manager.run, lambda: ON_OUR_TRANSPORTS.set(True))
 
 
 def message_guard(app: ASGIApp, *, max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, bridge: bool | None = None) -> ASGIApp:

@@ -19,7 +19,8 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
 - its transports: the message guard and the bridge in front of the framework's HTTP app (`message_guard`), uvicorn
   with `HttpLimits`' read deadline and connection cap (`uvicorn_http`), stdio by `mcp_variants.sdk.serve_stdio` on the
   framework's low-level `Server`; `ON_OUR_TRANSPORTS` set where the layer serves, so a server run otherwise can say
-  why 2026-12-01 clients are refused (`bridge_needed`, `unbridged_warning`); `cli`'s options and their checks
+  why 2026-12-01 clients are refused (`bridge_needed`, `unbridged_warning`); a request to an HTTP app mounted
+  without its lifespan answered with what to do (`LifespanGate`); `cli`'s options and their checks
   (`add_serving_options`, `serving_options`, `is_loopback`);
 - its package: a name imported when first named (`imported_when_named`, PEP 562), as `InProcessTransport` is.
 
@@ -47,6 +48,7 @@ from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import is_loopback
 from ._lazy import imported_when_named
 from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants
+from ._mountable import LifespanGate
 from ._requests import finish, negotiated_extensions
 from ._serve import DEFAULT_LIMITS, ON_OUR_TRANSPORTS, bridge_needed, message_guard, unbridged_warning
 from ._toolset import internal_failure
@@ -55,6 +57,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "DEFAULT_MAX_MESSAGE_BYTES",
     "Legacy",
+    "LifespanGate",
     "ON_OUR_TRANSPORTS",
     "PlainTools",
     "StructuredAudience",

@@ -67,6 +67,11 @@ export const USER_STRUCTURED = sel('user', 'structured');
 export const PROGRAMMATIC_STRUCTURED = sel('programmatic', 'structured');
 export const UI_STRUCTURED = sel(UI, 'structured');
 export const CORE_AUDIENCES = ['assistant', 'user', 'programmatic'];
+/** What a server whose assistant/content carries nothing should do: the failure alone says only "found []". */
+export const EMPTY_CONTENT_FIX =
+  'SEP-3279: assistant/content MUST provide a usable model representation, and this one gives ' +
+  'the model nothing to read; return a text block that says what the empty result means ' +
+  '(e.g. "No results.")';
 export const CORE_SELECTORS = [
   ASSISTANT_CONTENT,
   ASSISTANT_STRUCTURED,
@@ -488,13 +493,22 @@ export class Case {
     return this.setup.listings;
   }
 
-  /** Record a check: `ok`, or a failure (under the id it judges) saying what was expected and what came. */
-  expect(ok: boolean, says: string, found?: unknown, judges?: Judges): boolean {
+  /** Record a check: `ok`, or a failure (under the id it judges) saying what was expected, what came and,
+   * given `fix`, what the server should do instead. */
+  expect(
+    ok: boolean,
+    says: string,
+    found?: unknown,
+    judges?: Judges,
+    fix?: string
+  ): boolean {
     if (!ok) {
       const ids = judges === undefined ? [] : [judges].flat();
+      const message =
+        found === undefined ? says : `${says}: found ${short(found)}`;
       this.failures.push({
         checks: ids.filter((id) => this.cites.includes(id)),
-        message: found === undefined ? says : `${says}: found ${short(found)}`
+        message: fix === undefined ? message : `${message}. ${fix}`
       });
     }
     return ok;

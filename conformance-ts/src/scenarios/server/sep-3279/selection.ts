@@ -25,6 +25,7 @@ import {
   VALIDATE,
   ASSISTANT_CONTENT,
   ASSISTANT_STRUCTURED,
+  EMPTY_CONTENT_FIX,
   ERROR_FIXTURE,
   PROGRAMMATIC_STRUCTURED,
   UI_STRUCTURED,
@@ -80,7 +81,9 @@ function single(
         c.expect(
           Array.isArray(content) && content.length >= 1,
           'the model gets at least one content block',
-          content
+          content,
+          undefined,
+          EMPTY_CONTENT_FIX
         );
       }
       if (structured)
@@ -290,7 +293,9 @@ export const SELECTION_CASES: CaseSpec[] = [
       c.expect(
         Array.isArray(content) && content.length >= 1,
         'at least one content block',
-        ac
+        ac,
+        undefined,
+        EMPTY_CONTENT_FIX
       );
       const blocks: any[] = ac.flatMap((o) =>
         Array.isArray(o?.content) ? o.content : []
@@ -300,7 +305,9 @@ export const SELECTION_CASES: CaseSpec[] = [
           (b) => b?.type !== 'text' || (b?.type === 'text' && b?.text !== '')
         ),
         'some block carries something: non-empty text, or a non-text block',
-        blocks
+        blocks,
+        undefined,
+        EMPTY_CONTENT_FIX
       );
     }
   },
