@@ -292,6 +292,9 @@ MARKS = f"""([path, index]) => {{
   return Array.from(cell.querySelectorAll(".jp-remote-selection, .jp-remote-cursor")).map((e) =>
     e.className.includes("selection") ? e.style.backgroundColor : e.style.borderLeftColor);
 }}"""
+# Each collaborator's name in the panel, with the colour of its icon there.
+LISTED = ("() => Array.from(document.querySelectorAll('.jp-CollaboratorsList .jp-CollaboratorHeader')).map((h) => "
+          "[h.querySelector(':scope > span').innerText.trim(), h.querySelector('.jp-CollaboratorIcon').style.backgroundColor])")
 FLAGS = ("() => Array.from(document.querySelectorAll('.jp-remote-userFlag:not(.jp-mod-idle) .jp-remote-userFlag-name'))"
          ".map((e) => e.innerText)")
 
@@ -335,6 +338,12 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
     assert shot.stat().st_size > 10_000
     saved = (jupyterlab.root / name).read_text()
     assert agent not in saved and "mcp-variants-" not in saved and "cursors" not in saved, "nothing of it in the file"
+
+
+def rgb(colour: str) -> tuple[int, ...]:
+    """A CSS colour as the page gives it (`rgb(…)`, `rgba(…)`), without its alpha: a selection is its agent's colour
+    made translucent."""
+    return tuple(int(float(part)) for part in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
 
 
 def marked_while_running(page: LabPage, name: str, index: int, runs: list[Future[Any]], within: float = 300) -> Any:
@@ -388,6 +397,9 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
             assert not any(run.done() for run in runs), "both seen while they run"
             assert sorted(listed) == agents, f"exactly the agents at work, no other: {listed}"
             assert marks[0][0] != marks[1][0], marks
+            icons = dict(page.eval(LISTED))
+            assert [rgb(icons[agent]) for agent in agents] == [rgb(cell[0]) for cell in marks], \
+                f"each agent's cell in the colour the panel lists it in: {icons}, {marks}"
             release.touch()
             for run in runs:
                 ok(run.result(timeout=60))
