@@ -47,8 +47,11 @@ def code(source: str, cell_id: str) -> dict[str, Any]:
     return {**nbformat.v4.new_code_cell(source), "id": cell_id}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def mcp(jupyterlab: JupyterServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CheckedClient]:
+    """One test's agent (a stateless client, so no session whose end takes it out of JupyterLab's collaborators): its
+    server stops at the test's end, and the agent leaves with it, so a later test's page shows none of it (it would
+    stay for two minutes idle, as a client still connected does)."""
     with through(jupyterlab, tmp_path_factory.mktemp("mcp-root")) as server:
         yield server
 
@@ -289,6 +292,9 @@ MARKS = f"""([path, index]) => {{
   return Array.from(cell.querySelectorAll(".jp-remote-selection, .jp-remote-cursor")).map((e) =>
     e.className.includes("selection") ? e.style.backgroundColor : e.style.borderLeftColor);
 }}"""
+# Each collaborator's name in the panel, with the colour of its icon there.
+LISTED = ("() => Array.from(document.querySelectorAll('.jp-CollaboratorsList .jp-CollaboratorHeader')).map((h) => "
+          "[h.querySelector(':scope > span').innerText.trim(), h.querySelector('.jp-CollaboratorIcon').style.backgroundColor])")
 FLAGS = ("() => Array.from(document.querySelectorAll('.jp-remote-userFlag:not(.jp-mod-idle) .jp-remote-userFlag-name'))"
          ".map((e) => e.innerText)")
 
@@ -334,6 +340,12 @@ def test_the_person_sees_the_agent_by_its_clients_name_on_the_cell_it_runs(jupyt
     assert agent not in saved and "mcp-variants-" not in saved and "cursors" not in saved, "nothing of it in the file"
 
 
+def rgb(colour: str) -> tuple[int, ...]:
+    """A CSS colour as the page gives it (`rgb(…)`, `rgba(…)`), without its alpha: a selection is its agent's colour
+    made translucent."""
+    return tuple(int(float(part)) for part in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+
+
 def marked_while_running(page: LabPage, name: str, index: int, runs: list[Future[Any]], within: float = 300) -> Any:
     """Cell `index`'s agent marks, once they show. The runs hold until the test releases them, so a long wait costs a
     passing run nothing (each server's first call makes its room, the notebook's session and a kernel, which takes
@@ -356,7 +368,8 @@ def marked_while_running(page: LabPage, name: str, index: int, runs: list[Future
 
 def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess, page: LabPage, tmp_path: Path) -> None:
     """Two clients of two servers of ours run a cell each at the same time: each cell is marked in its agent's colour,
-    the two colours apart. Screenshot: build/test-artifacts/apps/live/two-agents.png."""
+    the two colours apart, and the collaborators panel lists exactly these two; when their sessions end, neither shows any
+    more. Screenshots: build/test-artifacts/apps/live/two-agents.png, two-agents-gone.png."""
     release = tmp_path / "release"  # the runs go on until the test has seen both marks: no race with a fixed sleep
     wait = f"import pathlib, time\nwhile not pathlib.Path({str(release)!r}).exists():\n    time.sleep(0.05)"
     name = notebook_file(jupyterlab, "two-at-work.ipynb", [
@@ -365,6 +378,7 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
     ])
     opened(page, jupyterlab, name)
     page.eval("() => { window.jupyterapp.shell.activateById('jp-collaboration-panel'); return true; }")
+    agents = ["Claude Desktop via mcp-variants", "Cursor via mcp-variants"]
     reaper = Reaper()
     servers = []
     for side, info in (("one", {"name": "claude-ai", "title": "Claude Desktop", "version": "1"}),
@@ -377,9 +391,15 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
             runs = [pool.submit(server.call, "execute_cell", {"notebook": name, "cell_id": cell})
                     for server, cell in zip(servers, ("left", "right"), strict=True)]
             marks = [marked_while_running(page, name, index, runs) for index in (0, 1)]
+            listed = page.wait(f"() => {{ const names = ({COLLABORATORS})(); "
+                               f"return {json.dumps(agents)}.every((a) => names.includes(a)) ? names : null; }}", timeout=30)
             page.screenshot(SHOTS / "two-agents.png")
             assert not any(run.done() for run in runs), "both seen while they run"
+            assert sorted(listed) == agents, f"exactly the agents at work, no other: {listed}"
             assert marks[0][0] != marks[1][0], marks
+            icons = dict(page.eval(LISTED))
+            assert [rgb(icons[agent]) for agent in agents] == [rgb(cell[0]) for cell in marks], \
+                f"each agent's cell in the colour the panel lists it in: {icons}, {marks}"
             release.touch()
             for run in runs:
                 ok(run.result(timeout=60))
@@ -388,3 +408,7 @@ def test_two_agents_at_work_show_in_two_colours(jupyterlab: JupyterServerProcess
         for server in servers:
             server.close()
         reaper.kill_all()
+    # Their sessions ended: the person sees neither any more, in the panel or on a cell.
+    page.wait(f"() => ({COLLABORATORS})().length === 0 && ({MARKS})({json.dumps([name, 0])}).length === 0 "
+              f"&& ({MARKS})({json.dumps([name, 1])}).length === 0", timeout=15)
+    page.screenshot(SHOTS / "two-agents-gone.png")

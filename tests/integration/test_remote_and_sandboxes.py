@@ -33,6 +33,7 @@ from support.checked import AC, AS, PS, CheckedClient, stdout_of
 from support.checked import text_of as text
 from support.jupyter import kernel_ids
 from support.processes import Reaper, gone
+from support.waiting import until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -132,6 +133,38 @@ def test_a_refused_kernel_websocket_fails_at_once_and_says_why(jupyter: JupyterS
     expected = f"Could not open the kernel websocket of the Jupyter server at {jupyter.url}: the server answered 404 to its handshake."
     assert message == expected, message
     assert jupyter.token not in message
+
+
+def test_a_kernel_busy_with_someone_elses_run_is_joined_at_once(jupyter: JupyterServerProcess, tmp_path: Path) -> None:
+    """A kernel running a long cell (a person's, another agent's) answers no kernel_info_request until the cell ends:
+    an agent joining it then is ready while the run goes on (its own runs queue behind), not refused after 60 s."""
+    started, release = tmp_path / "started", tmp_path / "release"
+    kernel = httpx.post(f"{jupyter.url}api/kernels", json={"name": "python3"}, headers=jupyter.auth_headers, timeout=60).json()["id"]
+
+    def state() -> str:
+        return str(httpx.get(f"{jupyter.url}api/kernels/{kernel}", headers=jupyter.auth_headers, timeout=30).json()["execution_state"])
+
+    async def join_while_it_runs() -> str:
+        server = JupyterServerClient(jupyter.url, jupyter.token)
+        theirs = await open_channels(server, kernel)
+        try:
+            theirs.client.execute(f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\n"
+                                  f"while not pathlib.Path({str(release)!r}).exists():\n    time.sleep(0.05)")
+            await anyio.to_thread.run_sync(lambda: until(started.exists, "their run began", timeout=60))
+            ours = await open_channels(server, kernel)
+            joined_while = await anyio.to_thread.run_sync(state)
+            await ours.close()
+            return joined_while
+        finally:
+            release.touch()
+            await theirs.close()
+            await server.aclose()
+
+    try:
+        assert anyio.run(join_while_it_runs) == "busy", "joined while their run went on"
+    finally:
+        release.touch()
+        httpx.delete(f"{jupyter.url}api/kernels/{kernel}", headers=jupyter.auth_headers, timeout=30)
 
 
 def test_notebooks_live_on_the_remote_server(jupyter: JupyterServerProcess, tmp_path: Path, reaper: Reaper) -> None:

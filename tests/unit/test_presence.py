@@ -4,10 +4,11 @@ updates as y-protocols (JupyterLab's) does."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from pycrdt import Array, Awareness, Doc, Map, StickyIndex, Text, read_message
 
-from mcp_variants.jupyter.live.presence import Presence, identity, selection
+from mcp_variants.jupyter.live.presence import GlobalPresence, Presence, identity, selection
 from mcp_variants.jupyter.runtime import COLOURS, Agent, agent_name
 
 
@@ -114,3 +115,23 @@ def test_two_agents_of_two_servers_never_share_a_colour_and_people_keep_theirs()
     late.set(agent.key, {"user": {**identity(agent), "color": COLOURS[0]}})
     assert late.heard(person.encode_awareness_update([person.client_id])) is not None and late.colour(agent.key) == COLOURS[1], \
         "a person who comes later with the agent's colour keeps it; the agent moves"
+
+
+def test_an_agent_shows_on_its_cells_in_the_colour_the_panel_lists_it_in() -> None:
+    """The collaborators panel (the global room) lists another agent, working in another notebook, in the colour this
+    agent prefers: the panel lists this one in the next free colour, and the notebook's room, where the other is not,
+    shows it in that colour too (Agent.listed_in), so a person never matches its cell to the other agent's name."""
+    panel = GlobalPresence()
+    agent = Agent("http:one", "Claude Desktop via mcp-variants")
+    other = Awareness(Doc())
+    other.set_local_state({"user": {**identity(Agent("stdio", "An MCP client via mcp-variants")), "color": agent.colour}})
+    panel.presence.heard(other.encode_awareness_update([other.client_id]))
+    panel.present(agent, "a.ipynb")
+    listed_in = panel.presence.colour(agent.key)
+    assert listed_in is not None and listed_in != agent.colour, "the panel gave it another colour"
+    room = Presence()
+    room.set(agent.key, {"user": identity(replace(agent, listed_in=listed_in))})
+    assert room.colour(agent.key) == listed_in, "its cells in the colour it is listed in"
+    moved = COLOURS[(COLOURS.index(listed_in) + 1) % len(COLOURS)]
+    room.set(agent.key, {"user": identity(replace(agent, listed_in=moved))})
+    assert room.colour(agent.key) == moved, "listed in another colour since: its cells follow"

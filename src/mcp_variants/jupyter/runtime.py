@@ -48,10 +48,12 @@ OWN_PYTHON = {"python", f"python{sys.version_info[0]}", f"python{sys.version_inf
 @dataclass(frozen=True)
 class Agent:
     """One MCP client at work, as people see it: `key` is who it is to the server (registry.ClientState.key, or one
-    request's id when stateless), `name` what JupyterLab shows."""
+    request's id when stateless), `name` what JupyterLab shows, `listed_in` the colour the collaborators panel shows it
+    in (None: not listed), which its marks in a notebook take too, so a person matches a mark to its name."""
 
     key: str
     name: str
+    listed_in: str | None = None
 
     @property
     def username(self) -> str:
@@ -59,7 +61,8 @@ class Agent:
 
     @property
     def colour(self) -> str:
-        return COLOURS[int(_digest(self.key)[:8], 16) % len(COLOURS)]
+        """The colour it prefers (a room shows it in the first free one from there: live/presence.py)."""
+        return self.listed_in or COLOURS[int(_digest(self.key)[:8], 16) % len(COLOURS)]
 
     @property
     def initials(self) -> str:

@@ -30,10 +30,11 @@ class ServerLobby:
         self._heard: Any = None
         self._task: asyncio.Task[None] | None = None
 
-    def present(self, agent: Agent, path: str) -> None:
+    def present(self, agent: Agent, path: str) -> str | None:
         self._send(self._agents.present(agent, path))
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._keep(), name="global awareness in process")
+        return self._agents.presence.colour(agent.key)
 
     def left(self, key: str) -> None:
         self._send(self._agents.left(key))

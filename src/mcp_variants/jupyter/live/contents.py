@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..keyed_locks import KeyedLocks
@@ -64,7 +65,9 @@ class Roster(Protocol):
     """Where JupyterLab lists who works on which notebook: what the contents need of live/lobby.Lobby (the server's
     global awareness room), so that they import nothing of its websocket."""
 
-    def present(self, agent: Agent, path: str) -> None: ...
+    def present(self, agent: Agent, path: str) -> str | None:
+        """`agent` works in the notebook at `path`: the colour the panel lists it in (None: not yet known)."""
+        ...
 
     def left(self, key: str) -> None: ...
 
@@ -154,8 +157,7 @@ class JupyterContents:
             async with self.rest.edit_notebook(path, origin=origin) as notebook:
                 yield notebook
             return
-        self._seen(agent, path)
-        async with document.editing(origin, agent) as notebook:
+        async with document.editing(origin, self._seen(agent, path)) as notebook:
             yield notebook
 
     @asynccontextmanager
@@ -165,13 +167,17 @@ class JupyterContents:
         if document is None:
             yield None
             return
-        self._seen(agent, path)
-        async with document.running(cell_id, origin, agent) as write:
+        async with document.running(cell_id, origin, self._seen(agent, path)) as write:
             yield write
 
-    def _seen(self, agent: Agent | None, path: str) -> None:
-        if agent is not None and self.documents.lobby is not None:
-            self.documents.lobby.present(agent, clean_relative(path).as_posix())
+    def _seen(self, agent: Agent | None, path: str) -> Agent | None:
+        """`agent` listed in the collaborators panel as working at `path`, and so in the colour it is listed in: the
+        panel and the notebook room each give it a colour free among those they hear, and another agent only listed
+        (working in another notebook) would otherwise leave it one colour in the panel and another on its cells."""
+        if agent is None or self.documents.lobby is None:
+            return agent
+        listed_in = self.documents.lobby.present(agent, clean_relative(path).as_posix())
+        return replace(agent, listed_in=listed_in) if listed_in is not None else agent
 
     async def agent_left(self, key: str) -> None:
         for document in self._documents.values():

@@ -33,11 +33,12 @@ class Lobby:
         self._outbox: asyncio.Queue[bytes] | None = None  # of the open socket
         self._task: asyncio.Task[None] | None = None
 
-    def present(self, agent: Agent, path: str) -> None:
-        """`agent` works in the notebook at `path`."""
+    def present(self, agent: Agent, path: str) -> str | None:
+        """`agent` works in the notebook at `path`: the colour it is listed in."""
         self._send(self._agents.present(agent, path))
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._stay_connected(), name="global awareness")
+        return self._agents.presence.colour(agent.key)
 
     def left(self, key: str) -> None:
         self._send(self._agents.left(key))

@@ -67,6 +67,7 @@ class _Entry:
     clock: int
     state: dict[str, Any] | None
     colour: str
+    preferred: str  # the colour its state asked for: another one asked for is looked for again
     used: float = field(default_factory=time.monotonic)
 
 
@@ -148,11 +149,13 @@ class Presence:
         """`key`'s agent is here with `state` (it joins, or its state changes; None: no change to send). Its
         `user.color` is the one it prefers: it shows the first free one from there (the module's docstring)."""
         entry = self._entries.get(key)
+        preferred = str((state.get("user") or {}).get("color", COLOURS[0]))
         if entry is None:  # clock 1: a client others never heard of is taken only with a clock above 0 (y-protocols)
-            preferred = str((state.get("user") or {}).get("color", COLOURS[0]))
             colour = self._free(preferred, key)
-            self._entries[key] = entry = _Entry(random.getrandbits(32), 1, _coloured(state, colour), colour)
+            self._entries[key] = entry = _Entry(random.getrandbits(32), 1, _coloured(state, colour), colour, preferred)
             return self._message([entry])
+        if preferred != entry.preferred:  # it is listed in another colour now (Agent.listed_in)
+            entry.colour, entry.preferred = self._free(preferred, key), preferred
         state = _coloured(state, entry.colour)
         if entry.state == state:  # still here: nothing to tell
             entry.used = time.monotonic()

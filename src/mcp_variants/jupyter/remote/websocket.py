@@ -97,13 +97,19 @@ class WebSocketChannels:
                             f"Lost the websocket to kernel {self.kernel_id} on {self.server.name}; call again to reconnect.")
         return True
 
+    async def _busy(self) -> bool:
+        response = await self.server.request("GET", f"api/kernels/{self.kernel_id}")
+        return response.status_code == 200 and response.json().get("execution_state") == "busy"
+
     def silence_before_check(self) -> float:
         return 0.0 if not self.connected else SILENCE_CHECK_S  # a REST round trip: not at every empty wait
 
     async def answering(self, timeout: float) -> None:
         """Until the kernel answers a kernel_info_request on shell and its status comes on iopub (asked again every
         second: a kernel still starting may miss one), as jupyter_client's `wait_for_ready`, less the 0.2 s of silence
-        on iopub that one waits for after: the run loop takes only the iopub messages of its own runs."""
+        on iopub that one waits for after: the run loop takes only the iopub messages of its own runs. A kernel busy
+        with a run (a person's, another agent's) answers only once that run ends: busy, it is up, and ready as the
+        Jupyter server takes it (it does not nudge a busy kernel either); our runs queue behind that one."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             msg_id = self.client.kernel_info()
@@ -119,6 +125,8 @@ class WebSocketChannels:
                         return
             if not self.connected:
                 break
+            if await self._busy():  # asked only after a second without an answer: one round trip less when idle
+                return
         raise ToolError(ErrorKind.UNREACHABLE, f"Kernel {self.kernel_id} on {self.server.name} did not answer within {timeout:g} s.")
 
     async def close(self) -> None:
