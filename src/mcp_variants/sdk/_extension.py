@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import functools
 import inspect
 import logging
@@ -447,7 +446,7 @@ class Variants(Extension):
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
         except ToolError as exc:  # its kind, and for a migrated tool the words MCPServer put before its message
-            return Outcome(failure=dataclasses.replace(exc, message=f"Error executing tool {name}: {exc.message}") if legacy else exc)
+            return Outcome(failure=exc.reworded(f"Error executing tool {name}: {exc.message}") if legacy else exc)
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:
