@@ -102,6 +102,10 @@ class Variants(ServerExtension):
     `served_extensions`: extension audiences (SEP-2133 identifiers) whose variants a tool may declare; MCP Apps'
     `io.modelcontextprotocol/ui` is always among them (FastMCP serves it). A request sees an extension's variants only
     when it negotiated the extension.
+
+    Its decorators are typed: `tool(...)`, `legacy_tool` and `legacy_tool(...)` each give back the function they
+    decorate, its signature and return type intact (`legacy_tool`'s two forms are overloads), so a tool another one
+    calls keeps its type under a type checker.
     """
 
     identifier = IDENTIFIER

@@ -121,6 +121,10 @@ class Variants(Extension):
     the same `Apps` in `extensions` as well is harmless (the SDK keeps the first registration) and logged.
     `served_extensions`: other extension audiences (SEP-2133 identifiers) whose variants a tool may declare; a
     request sees them only when it negotiated the extension.
+
+    Its decorators are typed: `tool(...)`, `legacy_tool` and `legacy_tool(...)` each give back the function they
+    decorate, its signature and return type intact (`legacy_tool`'s two forms are overloads), so a tool another one
+    calls keeps its type under a type checker.
     """
 
     identifier = IDENTIFIER
