@@ -145,7 +145,9 @@ async def test_an_apps_tool_stacked_on_a_variants_tool_is_refused_as_the_server_
 def test_a_variants_tool_on_top_of_an_mcp_tool_is_refused_as_it_is_declared() -> None:
     mcp = MCPServer("stacked-plain")
     variants = Variants(mcp)
-    with pytest.raises(DeclarationError, match=r"tool 'twice' .*@mcp.tool\(\) under @variants.tool"):
+    with pytest.raises(DeclarationError, match=r"tool 'twice' breaks the rule 'a tool is registered once'.*@mcp.tool\(\) "
+                                               r"stacked with @variants.tool on this one, in either order \(decorate it with "
+                                               r"@variants.tool alone"):
         @variants.legacy_tool()
         @mcp.tool()
         def twice() -> str:

@@ -72,6 +72,7 @@ from ..sdk.framework import (
     listed_entry,
     negotiated_extensions,
     projectors_for,
+    registered_twice,
     unbridged_warning,
     with_variants,
 )
@@ -145,16 +146,14 @@ class Variants(ServerExtension):
 
     @contextlib.asynccontextmanager
     async def _check_tools_are_ours(self) -> AsyncIterator[None]:
-        """RuntimeError naming the fix when another registration took one of our tools' names after `tool` (FastMCP
-        replaces a tool of the same name, warning): the listing would offer the variants and FastMCP would run the
-        other function, answering a 2026-12-01 call without its outputs."""
+        """DeclarationError naming the fix when another registration took one of our tools' names after `tool`
+        (`@mcp.tool` above `@variants.tool`: FastMCP replaces a tool of the same name, warning), which only the start
+        can see: the listing would offer the variants and FastMCP would run the other function, answering a 2026-12-01
+        call without its outputs. (Below it, `tool` refuses the name as it is declared.)"""
         for name, runner in self._runners.items():
             served = await self.server.local_provider.get_tool(name)
             if served is not None and getattr(served, "fn", None) is not runner:
-                raise RuntimeError(f"tool {name!r} is registered twice: after @variants.tool, another registration "
-                                   "(@mcp.tool, mcp.add_tool) gave FastMCP a tool of that name, which it would run "
-                                   "without the variants. Decorate the function with @variants.tool alone: it registers "
-                                   "the tool with FastMCP itself")
+                raise registered_twice(name, "@mcp.tool")
         yield
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
@@ -176,6 +175,7 @@ class Variants(ServerExtension):
 
         def decorator(fn: _Fn) -> _Fn:
             tool_name = name or fn.__name__
+            self._refuse_taken(tool_name)
             self._runners[tool_name] = runner = self._runner(tool_name, fn)
             registered = self.server.add_tool(Tool.from_function(runner, name=tool_name, output_schema=None,
                                                                  **_tool_options(fastmcp_kwargs)))
@@ -187,6 +187,15 @@ class Variants(ServerExtension):
             return fn
 
         return decorator
+
+    def _refuse_taken(self, name: str) -> None:
+        """A name FastMCP already has (`@mcp.tool` under `@variants.tool`, or another function) refused as the tool is
+        declared: FastMCP would replace that tool with ours, warning, and serve the one the author did not mean."""
+        try:
+            self.server.local_provider.remove_tool(name)  # the public way to ask whether the name is taken; it is refused below
+        except KeyError:
+            return
+        raise registered_twice(name, "@mcp.tool")
 
     @overload
     def legacy_tool(self, fn: _Fn, /) -> _Fn: ...

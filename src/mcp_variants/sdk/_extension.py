@@ -58,7 +58,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolEr
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
-from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for
+from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for, registered_twice
 from ._migrate import PlainTools, StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
@@ -364,10 +364,7 @@ class Variants(Extension):
         except SdkToolError:
             self._server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
             return
-        raise DeclarationError(name, "a tool is registered once",
-                               "the server already has a tool of that name: another function registered under it "
-                               "(rename one), or @mcp.tool() under @variants.tool on this one (decorate it with "
-                               "@variants.tool alone: it registers the tool itself)")
+        raise registered_twice(name, "@mcp.tool()")
 
     def _add_apps_tools(self) -> None:
         """As the server starts: the Apps' own tools declared after it was given this extension (MCPServer reads an
