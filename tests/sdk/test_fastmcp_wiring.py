@@ -1,7 +1,7 @@
 """What cannot be wired wrong on FastMCP. `Variants(mcp)` registers itself with the server (the extension and the
 low-level middleware), so it cannot be left out; what is left is refused, naming the fix: `@mcp.tool` stacked with
-`@variants.tool` (under it: as it is declared; above it, a registration that takes the name over: at start), and a
-Variants server mounted into another (at the mount)."""
+`@variants.tool` (above it, a registration that takes the name over: at start; under it, as it is declared, as on
+MCPServer: test_variants_on_a_server.py), and a Variants server mounted into another (at the mount)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import anyio
 import pytest
 from fastmcp import FastMCP
 
-from mcp_variants.fastmcp import DeclarationError, Variants
+from mcp_variants.fastmcp import Variants
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -43,19 +43,6 @@ def test_a_tool_registered_again_after_variants_tool_stops_the_server_at_start(t
     assert ended.returncode != 0 and ended.stdout == b""  # nothing served: no listing offers variants it cannot give
     assert "DeclarationError: tool 'add' breaks the rule 'a tool is registered once'" in stderr, stderr
     assert "@mcp.tool stacked with @variants.tool on this one, in either order (decorate it with @variants.tool alone" in stderr
-
-
-def test_a_variants_tool_on_top_of_an_mcp_tool_is_refused_as_it_is_declared() -> None:
-    """The other order, as MCPServer's layer refuses it, in the same words: FastMCP would replace its tool with ours."""
-    mcp = FastMCP("stacked")
-    variants = Variants(mcp)
-    with pytest.raises(DeclarationError, match=r"tool 'twice' breaks the rule 'a tool is registered once'.*@mcp.tool "
-                                               r"stacked with @variants.tool on this one, in either order \(decorate it with "
-                                               r"@variants.tool alone"):
-        @variants.legacy_tool()
-        @mcp.tool
-        def twice() -> str:
-            return "which one?"
 
 
 def test_a_variants_server_cannot_be_mounted_into_another() -> None:
