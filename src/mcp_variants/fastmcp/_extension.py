@@ -34,6 +34,7 @@ import contextvars
 import functools
 import inspect
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar, overload
@@ -123,6 +124,7 @@ class Variants(ServerExtension):
         self._plain = PlainTools()  # FastMCP's own tools on this server, as 2026-12-01 sees them
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
+        _VARIANTS[server] = self
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
@@ -146,6 +148,10 @@ class Variants(ServerExtension):
 
     @contextlib.asynccontextmanager
     async def _check_tools_are_ours(self) -> AsyncIterator[None]:
+        await self.refuse_taken_over()
+        yield
+
+    async def refuse_taken_over(self) -> None:
         """DeclarationError naming the fix when another registration took one of our tools' names after `tool`
         (`@mcp.tool` above `@variants.tool`: FastMCP replaces a tool of the same name, warning), which only the start
         can see: the listing would offer the variants and FastMCP would run the other function, answering a 2026-12-01
@@ -154,7 +160,6 @@ class Variants(ServerExtension):
             served = await self.server.local_provider.get_tool(name)
             if served is not None and getattr(served, "fn", None) is not runner:
                 raise registered_twice(name, "@mcp.tool")
-        yield
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
@@ -325,6 +330,17 @@ class Variants(ServerExtension):
             return entry
         (ours,) = self._plain.tools(entry).entries(era, frozenset())
         return listed_entry(entry, ours)
+
+
+_VARIANTS: weakref.WeakKeyDictionary[FastMCP[Any], Variants] = weakref.WeakKeyDictionary()  # each server's, to check
+
+
+def check_before_serving(server: FastMCP[Any]) -> None:
+    """What `run` and `cli` check before the server starts (its lifespan checks it too, whatever runs it): refused
+    here, outside the server's event loop, a DeclarationError is not wrapped in FastMCP's start-up traceback."""
+    variants = _VARIANTS.get(server)
+    if variants is not None:
+        anyio.run(variants.refuse_taken_over)
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:
