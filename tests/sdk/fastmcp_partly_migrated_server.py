@@ -1,6 +1,7 @@
 """A FastMCP server migrated one tool at a time: `count` migrated with `legacy_tool`, the rest plain `@mcp.tool`
-(`double` with an outputSchema, `note` without one, `broken` raising, `ask` a round of the multi-round flow). `mixed` serves it on
-`mcp_variants.fastmcp.cli`; `plain` serves every tool as `@mcp.tool` on FastMCP's own `run()`, as before migrating."""
+(`double` with an outputSchema, `note` without one, `nothing` returning None (`nothing_migrated` too), `broken`
+raising, `ask` a round of the multi-round flow). `mixed` serves it on `mcp_variants.fastmcp.cli`; `plain` serves every
+tool as `@mcp.tool` on FastMCP's own `run()`, as before migrating."""
 
 import sys
 
@@ -30,6 +31,18 @@ def double(n: int) -> int:
 def note(text: str):  # type: ignore[no-untyped-def]  # no return annotation: FastMCP lists no outputSchema
     """A note, as text."""
     return f"noted: {text}"
+
+
+@mcp.tool
+def nothing(n: int) -> int | None:
+    """Nothing for n: a plain tool returning None, which FastMCP wraps as {"result": null} beside an empty content."""
+    return None
+
+
+@migrated
+def nothing_migrated(n: int) -> int | None:
+    """As `nothing`, migrated."""
+    return None
 
 
 @mcp.tool

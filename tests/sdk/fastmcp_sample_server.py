@@ -52,15 +52,19 @@ def computed() -> Results:
 
 
 @variants.tool("assistant/content", variant("programmatic/structured", Sum))
-def fail(how: str) -> Sum:
+def fail(how: str) -> Sum | Results:
     """Fail as asked: ours (a ToolError of a kind, or of the message alone, as FastMCP's is raised), FastMCP's
-    ToolError, or an exception no tool meant."""
+    ToolError, a Results unlike the declaration (a misspelt key), or an exception no tool meant."""
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
     if how == "ours-message":
         raise ToolError("no such ticket")
+    if how == "malformed-kind":
+        raise ToolError("Not Found!", "no ticket 7")  # a kind that breaks the rule: the message is kept
     if how == "fastmcp":
         raise FastMCPToolError("FastMCP says no")
+    if how == "mismatched":
+        return Results({"assistant/content": "text", "programatic/structured": {"total": 1}})  # type: ignore[dict-item]
     raise ValueError("a secret the client must not read")
 
 

@@ -79,6 +79,8 @@ def fails(how: str) -> Results:
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
     if how == "ours-message":
         raise ToolError("no such ticket")
+    if how == "malformed-kind":
+        raise ToolError("Not Found!", "no ticket 7")  # a kind that breaks the rule: the message is kept
     if how == "sdk":
         raise SdkToolError("the SDK's words")
     raise RuntimeError("a secret the client must not see")
@@ -92,6 +94,8 @@ def legacy_fails(how: str) -> int:
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
     if how == "ours-message":
         raise ToolError("no such ticket")
+    if how == "malformed-kind":
+        raise ToolError("Not Found!", "no ticket 7")
     if how == "sdk":
         raise SdkToolError("the SDK's words")
     return 3

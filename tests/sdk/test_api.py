@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ import pytest
 
 from mcp_variants.conformance.wire import RoundTrip, StdioTarget
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
+from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
@@ -120,6 +122,7 @@ def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(targe
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
                                                     ("ours-message", "tool-error", "no such ticket"),
+                                                    ("malformed-kind", "tool-error", "no ticket 7"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarget, how: str, kind: str, text: str) -> None:
     result = call(target, "fails", {"how": how}, ["programmatic/structured", "assistant/content"]).result
@@ -130,7 +133,8 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: StdioTarg
 
 
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"), ("sdk", "tool-error", "the SDK's words"),
-                                                    ("ours-message", "tool-error", "no such ticket")])
+                                                    ("ours-message", "tool-error", "no such ticket"),
+                                                    ("malformed-kind", "tool-error", "no ticket 7")])
 def test_a_migrated_tool_keeps_mcpservers_words_where_they_were_read_and_a_typed_kind(target: StdioTarget, how: str, kind: str,
                                                                                        text: str) -> None:
     legacy = call(target, "legacy_fails", {"how": how}, version="2025-11-25").result
@@ -232,17 +236,48 @@ def test_variants_left_out_of_the_servers_extensions_is_refused_at_start() -> No
     assert "extensions=[variants]" in started.stderr and "lazy" in started.stderr, started.stderr
 
 
+@pytest.fixture(scope="module")
+def logging_target() -> Iterator[StdioTarget]:
+    """The sample server for tests that read its log: no other test's traceback in it, and lines as wide as a log
+    line (its console handler wraps at the terminal's width)."""
+    with StdioTarget([sys.executable, str(SERVER)], timeout=30, env={**os.environ, "COLUMNS": "1000"}) as running:
+        yield running
+
+
+def logged(target: StdioTarget, text: str, version: str = OUTPUTS_VERSION) -> str:
+    """The server's stderr once it holds `text` (it is read as the server writes it)."""
+    connection = target.process_for(version).connection
+
+    def log() -> str:
+        return connection.stderr_tail.decode(errors="replace")
+
+    until(lambda: text in log(), f"{text!r} in the server's log")
+    return log()
+
+
+def test_a_malformed_kind_keeps_the_message_and_the_server_log_names_it(logging_target: StdioTarget) -> None:
+    """`ToolError("Not Found!", "no ticket 7")`: the client reads the message (as a tool-error), the author the log."""
+    error = outputs_of(call(logging_target, "fails", {"how": "malformed-kind"}, ["programmatic/structured"]).result)
+    assert error["programmatic/structured"]["error"] == {"type": "tool-error", "message": "no ticket 7"}
+    log = logged(logging_target, "ToolError with the kind 'Not Found!'")
+    assert "tool fails raised ToolError with the kind 'Not Found!'" in log and "lowercase words joined by hyphens" in log, log
+
+
 @pytest.mark.parametrize("how", ["misspelt", "missing"])
 @pytest.mark.parametrize("requested", [None, ["programmatic/structured"]])
-def test_a_results_unlike_the_declaration_fails_whatever_was_requested(target: StdioTarget, how: str,
-                                                                       requested: list[str] | None) -> None:
-    result = call(target, "mismatched", {"how": how}, requested).result
+@pytest.mark.parametrize("version", [OUTPUTS_VERSION, "2025-11-25"])
+def test_a_results_unlike_the_declaration_fails_whatever_was_requested(logging_target: StdioTarget, how: str,
+                                                                       requested: list[str] | None, version: str) -> None:
+    """The tool's bug: the model reads what any other bug gives it, at every version; the sentence is the author's,
+    in the log."""
+    result = call(logging_target, "mismatched", {"how": how}, requested if version == OUTPUTS_VERSION else None, version=version).result
     assert result["isError"] is True
-    error = outputs_of(result)
-    text = json.dumps(error)
-    assert "tool mismatched returned Results with" in text and "assistant/content, programmatic/structured" in text, error
-    assert ("programatic/structured not declared (did you mean programmatic/structured?)" if how == "misspelt"
-            else "no entry for programmatic/structured") in text
+    text = json.dumps(outputs_of(result) if version == OUTPUTS_VERSION else result)
+    assert "mismatched failed inside the server; the server log has the details." in text and "Results" not in text, text
+    sentence = ("programatic/structured not declared (did you mean programmatic/structured?)" if how == "misspelt"
+                else "no entry for programmatic/structured")
+    log = logged(logging_target, sentence, version)
+    assert "tool mismatched returned Results with" in log and "assistant/content, programmatic/structured" in log, log
 
 
 @pytest.mark.parametrize(("kind", "blocks"), [

@@ -62,7 +62,7 @@ def test_at_2026_12_01_a_tool_that_returned_nothing_gives_the_model_a_usable_con
     assert content[0] == [{"type": "text", "text": '{\n  "name": "ana"\n}'}]  # as MCPServer makes it
     assert content[1] == [{"type": "text", "text": "null"}]  # the JSON of what it returned
     assert content[2] == [{"type": "text", "text": "pong"}]
-    assert content[3] == [{"type": "text", "text": '{"result": null}'}]  # a plain tool: its structuredContent
+    assert content[3] == [{"type": "text", "text": "null"}]  # a plain tool: the value in its structuredContent, as migrated
     variants = {tool["name"]: [(v["audience"], v["format"]) for v in tool["outputVariants"]] for tool in listed["tools"]}
     assert variants["stats"] == [("assistant", "content"), ("programmatic", "structured")]
     assert variants["ping"] == [("assistant", "content"), ("assistant", "structured")]  # as a plain @mcp.tool is

@@ -19,7 +19,8 @@ from mcp_variants.protocol.versions import OUTPUTS_VERSION
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
 SERVER = Path(__file__).with_name("fastmcp_partly_migrated_server.py")
-CALLS = {"count": {"n": 1}, "double": {"n": 2}, "note": {"text": "hi"}, "broken": {"n": 3}}
+CALLS = {"count": {"n": 1}, "double": {"n": 2}, "note": {"text": "hi"}, "nothing": {"n": 4}, "nothing_migrated": {"n": 4},
+         "broken": {"n": 3}}
 CONTENT = {"audience": "assistant", "format": "content"}
 STRUCTURED = {"audience": "assistant", "format": "structured"}
 
@@ -60,6 +61,14 @@ def test_a_plain_tool_answers_the_requested_outputs(mixed: StdioTarget) -> None:
     assert unasked["outputs"] == [{**CONTENT, "content": [{"type": "text", "text": "noted: hi"}]}]
 
 
+def test_a_plain_tool_that_returned_none_gives_the_model_what_a_migrated_one_does(mixed: StdioTarget) -> None:
+    """FastMCP's content for None is empty, its structuredContent `{"result": null}`: the model reads `null`, the JSON
+    of what the tool returned, as from the same tool migrated (older versions: FastMCP's own answer, below)."""
+    plain, migrated = (call(mixed, name, [CONTENT, STRUCTURED]).result["outputs"] for name in ("nothing", "nothing_migrated"))
+    assert plain == migrated == [{**CONTENT, "content": [{"type": "text", "text": "null"}]},
+                                 {**STRUCTURED, "structuredContent": {"result": None}}]
+
+
 def test_a_plain_tool_refuses_what_it_does_not_offer_before_running(mixed: StdioTarget) -> None:
     assert call(mixed, "note", [STRUCTURED]).error["code"] == -32602
     assert call(mixed, "double", [{"audience": "programmatic", "format": "structured"}]).error["code"] == -32602
@@ -84,7 +93,7 @@ def test_older_versions_get_what_fastmcp_alone_sends(version: str) -> None:
         with StdioTarget([sys.executable, str(SERVER), mode], timeout=90) as target:
             trips = [target.exchange(version, None, "tools/list", {})]
             trips += [target.exchange(version, None, "tools/call", {"name": name, "arguments": arguments})
-                      for name, arguments in CALLS.items()]
+                      for name, arguments in CALLS.items() if name != "nothing_migrated"]  # its None says null (SEP-3279)
         return [trip.raw for trip in trips]
 
     plain, mixed = answers("plain"), answers("mixed")

@@ -5,6 +5,7 @@ content values keep working."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.servers import HttpServer
 from support.stalled import check_stalled_are_handled, stall
+from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
 
@@ -113,6 +115,8 @@ def test_an_output_is_computed_only_when_requested(target: Target) -> None:
 @pytest.mark.parametrize(("how", "kind", "text"), [("ours", "not-found", "no such thing"),
                                                     ("fastmcp", "tool-error", "FastMCP says no"),
                                                     ("ours-message", "tool-error", "no such ticket"),
+                                                    ("malformed-kind", "tool-error", "no ticket 7"),
+                                                    ("mismatched", "internal", "fail failed inside the server"),
                                                     ("crash", "internal", "failed inside the server")])
 def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, how: str, kind: str, text: str) -> None:
     result = call(target, "fail", {"how": how}, ["programmatic/structured", "assistant/content"]).result
@@ -120,6 +124,25 @@ def test_failures_are_error_outputs_of_the_requested_selectors(target: Target, h
     got = {f"{o['audience']}/{o['format']}": o.get("content", o.get("structuredContent")) for o in result["outputs"]}
     assert got["programmatic/structured"]["error"]["type"] == kind and text in got["programmatic/structured"]["error"]["message"]
     assert text in got["assistant/content"][0]["text"] and "secret" not in str(result)
+
+
+@pytest.mark.parametrize("version", [OUTPUTS_VERSION, "2025-11-25"])
+def test_the_authors_mistakes_in_a_failure_are_in_the_log_not_in_the_result(version: str) -> None:
+    """A malformed kind (the message kept, as a tool-error) and a Results unlike the declaration (the generic
+    internal text, at every version): what went wrong is in the server's log, for the author."""
+    with StdioTarget([sys.executable, str(SERVER)], timeout=60, env={**os.environ, "COLUMNS": "1000"}) as target:
+        malformed = call(target, "fail", {"how": "malformed-kind"}, version=version).result
+        mismatched = call(target, "fail", {"how": "mismatched"}, version=version).result
+        connection = target.process_for(version).connection
+
+        def log() -> str:
+            return connection.stderr_tail.decode(errors="replace")
+
+        until(lambda: "did you mean" in log() and "'Not Found!'" in log(), "both mistakes in the server's log")
+    texts = [json.dumps(result) for result in (malformed, mismatched)]
+    assert "no ticket 7" in texts[0] and "fail failed inside the server" in texts[1] and "Results" not in texts[1], texts
+    assert "tool fail raised ToolError with the kind 'Not Found!'" in log() and "lowercase words joined by hyphens" in log()
+    assert "tool fail returned Results with programatic/structured not declared (did you mean programmatic/structured?)" in log()
 
 
 def test_a_server_with_flags_of_its_own_serves_http_by_one_parser(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """What cannot be wired wrong on FastMCP. `Variants(mcp)` registers itself with the server (the extension and the
-low-level middleware), so it cannot be left out; what is left is refused, naming the fix: a tool another registration
-took over after `@variants.tool` (at start, on the wire), and a Variants server mounted into another (at the mount)."""
+low-level middleware), so it cannot be left out; what is left is refused, naming the fix: `@mcp.tool` stacked with
+`@variants.tool` (above it, a registration that takes the name over: at start; under it, as it is declared, as on
+MCPServer: test_variants_on_a_server.py), and a Variants server mounted into another (at the mount)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ def test_a_tool_registered_again_after_variants_tool_stops_the_server_at_start(t
     ended = subprocess.run([sys.executable, str(script)], input=b"", capture_output=True, timeout=90)
     stderr = ended.stderr.decode(errors="replace")
     assert ended.returncode != 0 and ended.stdout == b""  # nothing served: no listing offers variants it cannot give
-    assert "tool 'add' is registered twice" in stderr, stderr
-    assert "Decorate the function with @variants.tool alone" in stderr
+    assert "DeclarationError: tool 'add' breaks the rule 'a tool is registered once'" in stderr, stderr
+    assert "@mcp.tool stacked with @variants.tool on this one, in either order (decorate it with @variants.tool alone" in stderr
 
 
 def test_a_variants_server_cannot_be_mounted_into_another() -> None:

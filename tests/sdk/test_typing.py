@@ -94,3 +94,81 @@ def test_toolerror_as_the_sdks_is_raised_and_cli_with_an_authors_parser_type_che
                           cwd=tmp_path, capture_output=True, text=True, timeout=280)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and errors[0].startswith("tickets.py:9:") and "[call-overload]" in errors[0], done.stdout
+
+
+DECORATED = '''from typing import assert_type
+
+from fastmcp import FastMCP
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+from mcp_variants import fastmcp, sdk
+
+
+class Seed(BaseModel):
+    name: str
+
+
+on_sdk = sdk.Variants(MCPServer("seeds"))
+on_fastmcp = fastmcp.Variants(FastMCP("seeds"))
+
+
+@on_sdk.tool("assistant/content", name="seed_text")
+def seed_text(seed_id: str) -> str:
+    return seed_id
+
+
+@on_sdk.legacy_tool
+def lookup_seed(seed_id: str) -> Seed:
+    return Seed(name=seed_id)
+
+
+@on_sdk.legacy_tool()
+async def seed_later(seed_id: str) -> Seed | None:
+    return None
+
+
+@on_sdk.legacy_tool(sdk.variant("programmatic/structured", Seed), structured="assistant", name="seed_card")
+def seed_card(seed_id: str) -> str:
+    return lookup_seed(seed_id).name  # a tool calling another reads its return type
+
+
+@on_fastmcp.tool("assistant/content", title="Seed")
+def f_seed_text(seed_id: str) -> str:
+    return seed_id
+
+
+@on_fastmcp.legacy_tool
+def f_lookup_seed(seed_id: str) -> Seed:
+    return Seed(name=seed_id)
+
+
+@on_fastmcp.legacy_tool(structured="assistant", name="f_seed_card")
+async def f_seed_card(seed_id: str) -> Seed:
+    return f_lookup_seed(seed_id)
+
+
+assert_type(seed_text("a"), str)
+assert_type(lookup_seed("a"), Seed)
+assert_type(seed_card("a"), str)
+assert_type(f_seed_text("a"), str)
+assert_type(f_lookup_seed("a"), Seed)
+'''
+DECORATED_AWAITED = '''
+
+async def awaited() -> None:
+    assert_type(await seed_later("a"), Seed | None)
+    assert_type(await f_seed_card("a"), Seed)
+'''
+
+
+def test_every_decorator_gives_back_the_function_with_its_own_type(tmp_path: Path) -> None:
+    """`tool(...)`, `legacy_tool` and `legacy_tool(...)` on both layers, sync and async: the decorated function keeps its
+    signature and return type under `mypy --strict` (a tool's helper called from another tool is not `Any`); a
+    decorator typed `Any` would fail each `assert_type` and the strict return check."""
+    (tmp_path / "decorated.py").write_text(DECORATED + DECORATED_AWAITED)
+    (tmp_path / "misused.py").write_text(DECORATED + "\nassert_type(lookup_seed(1), Seed)\n")  # the signature is checked too
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "decorated.py", "misused.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=280)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and errors[0].startswith("misused.py:") and "[arg-type]" in errors[0], done.stdout

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastmcp import FastMCP
 from mcp.server.apps import Apps
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
+from mcp_variants import fastmcp as fastmcp_layer
 from mcp_variants.conformance.wire import StdioTarget
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from mcp_variants.sdk import DeclarationError, Results, Variants, View, variant
@@ -144,12 +147,21 @@ async def test_an_apps_tool_stacked_on_a_variants_tool_is_refused_as_the_server_
             pass
 
 
-def test_a_variants_tool_on_top_of_an_mcp_tool_is_refused_as_it_is_declared() -> None:
-    mcp = MCPServer("stacked-plain")
-    variants = Variants(mcp)
-    with pytest.raises(DeclarationError, match=r"tool 'twice' .*@mcp.tool\(\) under @variants.tool"):
+@pytest.mark.parametrize("layer", ["mcpserver", "fastmcp"])
+def test_a_variants_tool_on_top_of_an_mcp_tool_is_refused_as_it_is_declared(layer: str) -> None:
+    """In the same words on both layers (FastMCP's refuses the other order at start: test_fastmcp_wiring.py)."""
+    if layer == "mcpserver":
+        sdk_server = MCPServer("stacked-plain")
+        variants: Variants | fastmcp_layer.Variants = Variants(sdk_server)
+        plain, written = sdk_server.tool(), "@mcp.tool()"
+    else:
+        fastmcp_server = FastMCP("stacked-plain")
+        variants, plain, written = fastmcp_layer.Variants(fastmcp_server), fastmcp_server.tool, "@mcp.tool"
+    with pytest.raises(DeclarationError, match=rf"tool 'twice' breaks the rule 'a tool is registered once'.*{re.escape(written)} "
+                                               r"stacked with @variants.tool on this one, in either order \(decorate it with "
+                                               r"@variants.tool alone"):
         @variants.legacy_tool()
-        @mcp.tool()
+        @plain
         def twice() -> str:
             return "which one?"
 

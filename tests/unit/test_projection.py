@@ -14,6 +14,7 @@ from mcp_variants.protocol.projection import (
     build_result,
     default_error_projection,
     legacy_output_schema,
+    usable_content,
 )
 from mcp_variants.protocol.types import (
     ASSISTANT_CONTENT,
@@ -332,3 +333,27 @@ def test_real_listing_failure_uses_error_shape(declarations, validators) -> None
     assert result["isError"] is True
     for output in result["outputs"]:
         assert output["structuredContent"] == {"error": {"type": "not-found", "message": "No folder 'x'"}}
+
+
+class FrameworkResult:
+    """A framework's own result object (no JSON), holding its structuredContent."""
+
+    def __init__(self, structured: Any) -> None:
+        self.structured = structured
+
+
+WRAPPED = {"type": "object", "properties": {"result": {"type": ["integer", "null"]}}, "required": ["result"]}
+OWN_RESULT_FIELD = {"type": "object", "properties": {"result": {"type": ["integer", "null"]}, "note": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(("schema", "structured", "text"), [
+    (WRAPPED, {"result": None}, "null"),  # the framework wrapped None: the model reads what the tool returned
+    (WRAPPED, {"result": []}, "[]"),
+    (OWN_RESULT_FIELD, {"result": None}, '{"result": null}'),  # a schema of the tool's own: its structuredContent as is
+    (None, None, "null"),
+])
+def test_an_empty_content_reads_as_the_value_a_framework_wrapped(schema: dict[str, Any] | None, structured: Any, text: str) -> None:
+    projectors = ToolProjectors(success={}, established_structured=lambda result: result.structured)
+    assert usable_content([], FrameworkResult(structured), projectors, schema) == [{"type": "text", "text": text}]
+    kept = [{"type": "text", "text": "3"}]
+    assert usable_content(kept, FrameworkResult(structured), projectors, schema) is kept  # a content that says something

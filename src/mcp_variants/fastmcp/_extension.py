@@ -34,6 +34,7 @@ import contextvars
 import functools
 import inspect
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar, overload
@@ -72,6 +73,7 @@ from ..sdk.framework import (
     listed_entry,
     negotiated_extensions,
     projectors_for,
+    registered_twice,
     unbridged_warning,
     with_variants,
 )
@@ -102,6 +104,10 @@ class Variants(ServerExtension):
     `served_extensions`: extension audiences (SEP-2133 identifiers) whose variants a tool may declare; MCP Apps'
     `io.modelcontextprotocol/ui` is always among them (FastMCP serves it). A request sees an extension's variants only
     when it negotiated the extension.
+
+    Its decorators are typed: `tool(...)`, `legacy_tool` and `legacy_tool(...)` each give back the function they
+    decorate, its signature and return type intact (`legacy_tool`'s two forms are overloads), so a tool another one
+    calls keeps its type under a type checker.
     """
 
     identifier = IDENTIFIER
@@ -118,6 +124,7 @@ class Variants(ServerExtension):
         self._plain = PlainTools()  # FastMCP's own tools on this server, as 2026-12-01 sees them
         server.add_extension(self)
         lowlevel_server(server).middleware.append(self._sdk_middleware)
+        _VARIANTS[server] = self
 
     def settings(self) -> dict[str, Any]:
         return {"versions": [OUTPUTS_VERSION]}
@@ -141,17 +148,18 @@ class Variants(ServerExtension):
 
     @contextlib.asynccontextmanager
     async def _check_tools_are_ours(self) -> AsyncIterator[None]:
-        """RuntimeError naming the fix when another registration took one of our tools' names after `tool` (FastMCP
-        replaces a tool of the same name, warning): the listing would offer the variants and FastMCP would run the
-        other function, answering a 2026-12-01 call without its outputs."""
+        await self.refuse_taken_over()
+        yield
+
+    async def refuse_taken_over(self) -> None:
+        """DeclarationError naming the fix when another registration took one of our tools' names after `tool`
+        (`@mcp.tool` above `@variants.tool`: FastMCP replaces a tool of the same name, warning), which only the start
+        can see: the listing would offer the variants and FastMCP would run the other function, answering a 2026-12-01
+        call without its outputs. (Below it, `tool` refuses the name as it is declared.)"""
         for name, runner in self._runners.items():
             served = await self.server.local_provider.get_tool(name)
             if served is not None and getattr(served, "fn", None) is not runner:
-                raise RuntimeError(f"tool {name!r} is registered twice: after @variants.tool, another registration "
-                                   "(@mcp.tool, mcp.add_tool) gave FastMCP a tool of that name, which it would run "
-                                   "without the variants. Decorate the function with @variants.tool alone: it registers "
-                                   "the tool with FastMCP itself")
-        yield
+                raise registered_twice(name, "@mcp.tool")
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
@@ -172,6 +180,7 @@ class Variants(ServerExtension):
 
         def decorator(fn: _Fn) -> _Fn:
             tool_name = name or fn.__name__
+            self._refuse_taken(tool_name)
             self._runners[tool_name] = runner = self._runner(tool_name, fn)
             registered = self.server.add_tool(Tool.from_function(runner, name=tool_name, output_schema=None,
                                                                  **_tool_options(fastmcp_kwargs)))
@@ -183,6 +192,15 @@ class Variants(ServerExtension):
             return fn
 
         return decorator
+
+    def _refuse_taken(self, name: str) -> None:
+        """A name FastMCP already has (`@mcp.tool` under `@variants.tool`, or another function) refused as the tool is
+        declared: FastMCP would replace that tool with ours, warning, and serve the one the author did not mean."""
+        try:
+            self.server.local_provider.remove_tool(name)  # the public way to ask whether the name is taken; it is refused below
+        except KeyError:
+            return
+        raise registered_twice(name, "@mcp.tool")
 
     @overload
     def legacy_tool(self, fn: _Fn, /) -> _Fn: ...
@@ -312,6 +330,17 @@ class Variants(ServerExtension):
             return entry
         (ours,) = self._plain.tools(entry).entries(era, frozenset())
         return listed_entry(entry, ours)
+
+
+_VARIANTS: weakref.WeakKeyDictionary[FastMCP[Any], Variants] = weakref.WeakKeyDictionary()  # each server's, to check
+
+
+def check_before_serving(server: FastMCP[Any]) -> None:
+    """What `run` and `cli` check before the server starts (its lifespan checks it too, whatever runs it): refused
+    here, outside the server's event loop, a DeclarationError is not wrapped in FastMCP's start-up traceback."""
+    variants = _VARIANTS.get(server)
+    if variants is not None:
+        anyio.run(variants.refuse_taken_over)
 
 
 def _tool_options(given: dict[str, Any]) -> dict[str, Any]:

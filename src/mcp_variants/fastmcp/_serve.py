@@ -42,6 +42,7 @@ from ..sdk.framework import (
     uvicorn_http,
 )
 from ..sdk.lowlevel import CannotListen, listen
+from ._extension import check_before_serving
 from ._lowlevel import lowlevel_server
 
 
@@ -108,6 +109,7 @@ def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "
         port: int = 8000, bridge: bool | None = None, limits: HttpLimits = DEFAULT_LIMITS) -> None:
     """`FastMCP.run`, with 2026-12-01: stdio, or streamable HTTP at http://HOST:PORT/mcp. `limits`: FastMCP's and the
     SDK's defaults unless given (`HttpLimits.personal()`, or your own)."""
+    check_before_serving(server)
     if transport == "stdio":
         anyio.run(lambda: serve_stdio(server, bridge=bridge))
     else:
@@ -134,6 +136,7 @@ def cli(server: FastMCP[Any], argv: Sequence[str] | None = None, *, args: argpar
     if not is_loopback(args.host) and server.auth is None:
         parser.exit(2, f"{parser.prog}: refusing to listen on {args.host}: beyond loopback the server needs "
                        "FastMCP(auth=...); or bind 127.0.0.1\n")
+    check_before_serving(server)
     try:
         anyio.run(lambda: serve_http(server, host=args.host, port=args.port, allowed_hosts=args.allowed_host))
     except CannotListen as exc:

@@ -3,6 +3,7 @@ with isError), a declaration that breaks a rule (no start)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -82,9 +83,11 @@ class ToolError(Exception):
     string second where the first is no kind (`ToolError("No ticket 42.", "not-found")`), is the kind still.
 
     `kind`: an `ErrorKind`, or a server's own kind (a `ToolErrorKind` of its own, or any string of lowercase words
-    joined by hyphens); it is `error.type` on the wire. Every `ErrorKind` may be raised, `internal` too (the tool
-    says it failed inside the server). `message`: what the model and the person read, the
-    text of every content error output and `error.message`. `details`: more keys of the structured error
+    joined by hyphens); it is `error.type` on the wire. A kind that breaks that rule (`ToolError("Not Found!",
+    "No ticket 42.")`) does not lose the message: the failure is a `tool-error`, the given kind is kept in
+    `malformed_kind`, and the server that answers the call logs it as an error naming the rule. Every `ErrorKind`
+    may be raised, `internal` too (the tool says it failed inside the server). `message`: what the model and the
+    person read, the text of every content error output and `error.message`. `details`: more keys of the structured error
     object, beside `type` and `message` (which they cannot replace), each a JSON value: `ename`, `evalue` and
     `traceback` (strings, a list of strings) are the error shape's own; any other key is the tool's, and every
     audience that asked for a structured output receives it, so it holds nothing one of them must not see.
@@ -116,7 +119,7 @@ class ToolError(Exception):
         elif len(given) == 2:
             kind, message = given
             if isinstance(message, ToolErrorKind) and not isinstance(kind, ToolErrorKind) or (
-                    not KIND.fullmatch(kind) and KIND.fullmatch(message)):
+                    isinstance(kind, str) and isinstance(message, str) and not KIND.fullmatch(kind) and KIND.fullmatch(message)):
                 # ToolError("No ticket 42.", "not-found"), other libraries' order: only one of the two is a kind
                 kind, message = message, kind
         if message is None:
@@ -127,8 +130,11 @@ class ToolError(Exception):
         self.partial = partial
         if not isinstance(self.message, str):
             raise TypeError(f"a ToolError's message is the text the model and the person read, a str, not {self.message!r}")
+        # A kind the rule refuses (ToolError("Not Found!", "No ticket 42.")) is no reason to lose the message, on the
+        # path where the tool is already failing: the failure is a tool-error, and the server log names the kind given.
+        self.malformed_kind: object | None = None
         if not isinstance(self.kind, str) or not KIND.fullmatch(self.kind):
-            raise ValueError(f"a ToolError's kind is lowercase words joined by hyphens (not-found, ticket-closed), not {self.kind!r}")
+            self.malformed_kind, self.kind = self.kind, ErrorKind.TOOL_ERROR
         if RESERVED_DETAILS & self.details.keys():
             raise ValueError(f"a ToolError's details cannot replace {sorted(RESERVED_DETAILS & self.details.keys())}: "
                              "give the kind and the message as such")
@@ -136,6 +142,13 @@ class ToolError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def reworded(self, message: str) -> ToolError:
+        """The same failure in other words (a migrated tool's, as its framework worded it): its kind, details and
+        partial, and a malformed kind it was given, kept."""
+        copy = dataclasses.replace(self, message=message)
+        copy.malformed_kind = self.malformed_kind
+        return copy
 
 
 class DeclarationError(ValueError):

@@ -129,11 +129,12 @@ def _success(
     if era is Era.OUTPUTS:
         outputs = [Output(s, one(s)) for s in selectors]
         if declaration.established:
-            outputs = [Output(o.selector, usable_content(o.value, value, projectors))
+            outputs = [Output(o.selector, usable_content(o.value, value, projectors, declaration.established_output_schema))
                        if o.selector == ASSISTANT_CONTENT else o for o in outputs]
         return {"outputs": [o.to_wire() for o in outputs]}
     if declaration.established:  # its outputSchema and structuredContent as before it declared variants
-        result: dict[str, Any] = {"content": usable_content(one(ASSISTANT_CONTENT), value, projectors)}
+        result: dict[str, Any] = {"content": usable_content(one(ASSISTANT_CONTENT), value, projectors,
+                                                            declaration.established_output_schema)}
         if declaration.established_output_schema is not None and projectors.established_structured is not None:
             result["structuredContent"] = projectors.established_structured(value)
         return result
@@ -143,19 +144,32 @@ def _success(
     return result
 
 
-def usable_content(blocks: list[dict[str, Any]], value: Any, projectors: ToolProjectors) -> list[dict[str, Any]]:
+def usable_content(blocks: list[dict[str, Any]], value: Any, projectors: ToolProjectors,
+                   output_schema: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """An established tool's content, where assistant/content MUST be a usable model representation (SEP-3279) and
     older versions' content SHOULD be made from it: as it is, unless it carries nothing (the SDKs' content for a
     tool that returned None, an empty list or an empty string), then one text block of the JSON of the value; of its
-    established structuredContent when the value is no JSON (a framework's own result object); else `null`."""
+    established structuredContent when the value is no JSON (a framework's own result object, a plain tool's), the
+    value a framework wrapped there (`unwrapped`), so that it reads as a migrated tool's; else `null`."""
     if any(block.get("type") != "text" or block.get("text") for block in blocks):
         return blocks
-    for shown in (value, *((projectors.established_structured(value),) if projectors.established_structured else ())):
+    structured = (unwrapped(projectors.established_structured(value), output_schema),) if projectors.established_structured else ()
+    for shown in (value, *structured):
         try:
             return [{"type": "text", "text": json.dumps(shown, ensure_ascii=False)}]
         except (TypeError, ValueError):
             continue
     return [{"type": "text", "text": "null"}]
+
+
+def unwrapped(structured: Any, output_schema: dict[str, Any] | None) -> Any:
+    """The value in a framework's structuredContent of a return value that is no object: MCPServer and FastMCP send
+    `{"result": value}` under an outputSchema of that one required property. Any other structuredContent as it is."""
+    wraps = output_schema is not None and set(output_schema.get("properties") or ()) == {"result"} \
+        and output_schema.get("required") == ["result"]
+    if wraps and isinstance(structured, dict) and structured.keys() == {"result"}:
+        return structured["result"]
+    return structured
 
 
 def _failure(

@@ -232,6 +232,16 @@ def is_function(given: object) -> bool:
     return callable(given) and not isinstance(given, (str, VariantSpec, Selector))
 
 
+def registered_twice(name: str, framework_decorator: str) -> DeclarationError:
+    """A tool of ours whose name the server already has, or was given again after ours: another function registered
+    under it, or the framework's own decorator stacked with ours on one function (either order). Both layers refuse
+    it in these words, naming the fix."""
+    return DeclarationError(name, "a tool is registered once",
+                            f"the server has another tool of that name: another function registered under it (rename "
+                            f"one), or {framework_decorator} stacked with @variants.tool on this one, in either order "
+                            f"(decorate it with @variants.tool alone: it registers the tool itself)")
+
+
 def declared_specs(decorator: str, variants: Iterable[VariantSpec | SelectorName]) -> list[VariantSpec]:
     """A decorator's variants, each a VariantSpec (a selector's name is `variant(name)`); TypeError for a function,
     where `@variants.tool` was written without the variants it takes."""

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import functools
 import inspect
 import logging
@@ -59,7 +58,7 @@ from ..protocol.errors import DeclarationError, ErrorKind, ProtocolError, ToolEr
 from ..protocol.projection import Outcome
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION, Selector
 from ..protocol.versions import OUTPUTS_VERSION, Era
-from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for
+from ._declare import Legacy, SelectorName, VariantSpec, declaration, declared_specs, is_function, projectors_for, registered_twice
 from ._migrate import PlainTools, StructuredAudience, legacy_variants
 from ._requests import finish, naming_every_version, negotiated_extensions, request_era
 from ._serve import BEFORE_SERVING, ON_OUR_TRANSPORTS, AnyServer, bridge_needed, lowlevel_server, unbridged_warning
@@ -123,6 +122,10 @@ class Variants(Extension):
     the same `Apps` in `extensions` as well is harmless (the SDK keeps the first registration) and logged.
     `served_extensions`: other extension audiences (SEP-2133 identifiers) whose variants a tool may declare; a
     request sees them only when it negotiated the extension.
+
+    Its decorators are typed: `tool(...)`, `legacy_tool` and `legacy_tool(...)` each give back the function they
+    decorate, its signature and return type intact (`legacy_tool`'s two forms are overloads), so a tool another one
+    calls keeps its type under a type checker.
     """
 
     identifier = IDENTIFIER
@@ -348,10 +351,7 @@ class Variants(Extension):
         except SdkToolError:
             self._server.add_tool(binding.fn, meta=binding.meta, **binding.kwargs)
             return
-        raise DeclarationError(name, "a tool is registered once",
-                               "the server already has a tool of that name: another function registered under it "
-                               "(rename one), or @mcp.tool() under @variants.tool on this one (decorate it with "
-                               "@variants.tool alone: it registers the tool itself)")
+        raise registered_twice(name, "@mcp.tool()")
 
     def _add_apps_tools(self) -> None:
         """As the server starts: the Apps' own tools declared after it was given this extension (MCPServer reads an
@@ -434,7 +434,7 @@ class Variants(Extension):
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
         except ToolError as exc:  # its kind, and for a migrated tool the words MCPServer put before its message
-            return Outcome(failure=dataclasses.replace(exc, message=f"Error executing tool {name}: {exc.message}") if legacy else exc)
+            return Outcome(failure=exc.reworded(f"Error executing tool {name}: {exc.message}") if legacy else exc)
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:

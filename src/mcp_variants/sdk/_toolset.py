@@ -125,20 +125,25 @@ class ToolSet:
     def project(self, name: str, selectors: tuple[Selector, ...], era: Era, outcome: Outcome) -> dict[str, Any]:
         """The wire CallToolResult: exactly the requested outputs, or the legacy pair. A success output that
         breaks its schema is answered as an invalid-output error (the tool ran) and logged here, naming the tool,
-        the variant and the field: it is a bug of the tool's."""
+        the variant and the field: it is a bug of the tool's. So is a `Results` unlike the declaration
+        (`ResultsMismatch`), answered as an exception no tool meant is (`internal_failure`) and logged."""
         tool = self.tool(name)
         try:
             result, breach = build_result(tool.declaration, selectors, era, outcome, tool.projectors, self._validators)
         except ProtocolError:
             raise
-        except ResultsMismatch as exc:  # the tool's Results against its own declaration: the message names only those
+        except ResultsMismatch as exc:  # the tool's bug, for its author: the model reads what any other bug gives it
             logger.error("%s", exc)
-            result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=ToolError(ErrorKind.INTERNAL, str(exc))),
+            result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=internal_failure(name)),
                                           tool.projectors, self._validators)
         except Exception:  # a projector that raised: as much a bug of the tool's as a breach
             logger.exception("tool %s: a projector of %s raised", name, ", ".join(map(str, selectors)))
             result, breach = build_result(tool.declaration, selectors, era, Outcome(failure=internal_failure(name)),
                                           tool.projectors, self._validators)
+        if outcome.failure is not None and outcome.failure.malformed_kind is not None:
+            logger.error("tool %s raised ToolError with the kind %r, which is no kind (lowercase words joined by hyphens: "
+                         "not-found, ticket-closed; ToolError(kind, message), the kind first): the client got its message "
+                         "%r as a tool-error", name, outcome.failure.malformed_kind, outcome.failure.message)
         if breach is not None:
             logger.error("%s", breach)
         elif outcome.failure is None and not tool.declaration.established:

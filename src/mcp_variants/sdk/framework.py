@@ -10,7 +10,7 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
   migrated tool's variants by the SEP's inferences (`inferred_variants`, `StructuredAudience`) and the established
   shape older versions keep (`established_shape`, a `Legacy` given to `declaration` and `projectors_for`); a
   decorator's variants checked as given (`declared_specs`; `is_function`: a function there is a decorator used
-  without its parentheses);
+  without its parentheses); a tool whose name the framework already has refused (`registered_twice`);
 - each request, through the SDK's request context: its era (`request_era`, lowlevel's) and the extensions both sides
   negotiated (`negotiated_extensions`); a tools/call's selection carried from the framework's gate to the tool's
   wrapper (`ToolCall`) and its result handed back to the SDK (`finish`: tunnelled where the bridge presented the
@@ -42,7 +42,7 @@ where the framework lets the layer answer a tools/call, the outputs are selected
 
 from ._arguments import add_serving_options, serving_options
 from ._connections import uvicorn_http
-from ._declare import Legacy, declared_specs, is_function, projectors_for
+from ._declare import Legacy, declared_specs, is_function, projectors_for, registered_twice
 from ._extension import ToolCall, listed_entry, with_variants
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
 from ._http import is_loopback
@@ -76,6 +76,7 @@ __all__ = [
     "message_guard",
     "negotiated_extensions",
     "projectors_for",
+    "registered_twice",
     "serving_options",
     "unbridged_warning",
     "uvicorn_http",
