@@ -159,7 +159,8 @@ def check_uvicorn(reads: tuple[tuple[str, Callable[..., Any], tuple[str, ...]], 
 
 def uvicorn_http(limits: HttpLimits) -> Any:
     """What uvicorn's `Config(http=...)` takes to serve with `limits`' read deadline and connection cap: this protocol,
-    checked against the uvicorn installed (`check_uvicorn`), or uvicorn's own h11 where they set neither (`HttpLimits()`)."""
+    or uvicorn's own h11 where they set neither (`HttpLimits()`). With either set, the uvicorn installed is checked first
+    for what the protocol reads of it: a RuntimeError names its version and the fix if it lacks any."""
     if limits.read_timeout is None and limits.max_connections is None:
         return "h11"
     check_uvicorn()
