@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.envs import cached_venv
 from support.servers import HttpServer
-from support.stalled import check_stalled_are_handled, stall
+from support.stalled import check_server_handles_stalled
 
 from .test_fastmcp_tasks import SRC
 
@@ -58,11 +57,4 @@ def test_the_lower_end_keeps_the_read_deadline_and_the_connection_cap(tmp_path: 
     script.write_text(GUARDED.format(folder=str(SAMPLE.parent), uvicorn=uvicorn_floor()))
     server = HttpServer(tmp_path, log=tmp_path / "server.log", command=[str(python), str(script)],
                         env={**os.environ, "PYTHONPATH": str(SRC)})
-    stalled = stall(server.port, 100)
-    try:
-        check_stalled_are_handled(stalled, lambda: server.target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"],
-                                  cap=20, deadline=10)
-    finally:
-        for connection in stalled:
-            connection.close()
-        server.close()
+    check_server_handles_stalled(server, 100, cap=20, deadline=10)
