@@ -35,6 +35,7 @@ REQUIREMENTS = ("mcp==2.3.0", "mcp-types==2.3.0", f"uvicorn=={uvicorn_floor()}",
                 "orjson>=3.10", "pyyaml>=6", "psutil>=5.9", "anyio>=4.5")
 
 GUARDED = """\
+import sys
 from importlib.metadata import version
 
 import anyio
