@@ -2,8 +2,8 @@
 # The canary (make canary; docs/support.md): the sdk distribution (and the whole server, which tests/sdk runs as the
 # suite's `mcp-variants check` and as a second server) with the NEWEST releases of mcp, mcp-types, fastmcp and uvicorn
 # on PyPI, whatever our ranges allow, and the tests of what reads their behaviour and private names run there. It
-# answers "does the next release of a dependency break us?" before a user asks it: run it when one of them releases. A maintainer's tool, not part of make test or CI (it installs what is newest today, so its result is not
-# reproducible).
+# answers "does the next release of a dependency break us?" before a user asks it: run it when one of them releases.
+# A maintainer's tool, not part of make test or CI (it installs what is newest today, so its result is not reproducible).
 #
 # The environment is made anew under .canary/ (git-ignored; CANARY_DIR to put it elsewhere) by uv, with each of the
 # four packages as an override: every requirement on it, our upper bounds included, is replaced by the bare name, so
