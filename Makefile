@@ -18,7 +18,7 @@ REQUIRED := MCP_VARIANTS_OUTSIDE=required MCP_VARIANTS_APPS=required MCP_VARIANT
 # module compiles it.
 BYTECODE := PYTHONDONTWRITEBYTECODE=
 
-.PHONY: demo test test-fast lint bench serve clean
+.PHONY: demo test test-fast lint canary bench serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,9 @@ lint: $(STAMP)  ## ruff (pyproject.toml's rules, line length 140) and mypy (src/
 	$(BIN)/ruff check src tests bench scripts examples hatch_build.py
 	$(BIN)/mypy
 
+canary: $(STAMP)  ## the SDK and FastMCP tests on the newest mcp, mcp-types, fastmcp and uvicorn on PyPI, our upper bounds overridden, in .canary/ (docs/support.md); not part of make test
+	scripts/canary.sh
+
 bench: $(STAMP)  ## benchmarks; results go to bench/results/
 	$(BIN)/python -m bench
 
@@ -63,7 +66,7 @@ serve: $(STAMP)  ## the server on stdio, rooted here
 	$(BIN)/mcp-variants serve
 
 clean:
-	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis tests/.envs
+	rm -rf $(VENV) demo-report.html .pytest_cache .hypothesis tests/.envs .canary
 
 .PHONY: docs docs-examples
 docs: $(STAMP)  ## the documentation site into site/ (mkdocs --strict: a broken link or a missing page fails)

@@ -65,7 +65,8 @@ def test_the_whole_server_goes_into_jupyterlabs_environment(tmp_path: Path) -> N
 # ---- the dependency ranges, at both ends ----------------------------------------------------------------------
 
 RANGED = ("mcp", "mcp-types", "uvicorn")
-# The newest release of each within its range when the range was set: the highest end that exists.
+# The newest release of each within its range when the range was set: the highest end that exists (uvicorn has no upper
+# bound: its newest tested; `make canary` runs whatever is newest, docs/support.md).
 HIGHEST = {"mcp": "2.3.0", "mcp-types": "2.3.0", "uvicorn": "0.55.0"}
 
 

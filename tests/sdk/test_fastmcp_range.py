@@ -1,5 +1,6 @@
-"""The FastMCP range mcp_variants.fastmcp supports (the `[fastmcp]` extra, `fastmcp>=4.1.4,<=4.2.3`), both ends: the
-upper end is the project's own environment (the `test` extra's pin), where test_fastmcp_*.py run; the lower end on the
+"""The FastMCP range mcp_variants.fastmcp supports (the `[fastmcp]` extra, `fastmcp>=4.1.4,<4.3`), both ends: the
+upper end is the newest release in it, the project's own environment (the `test` extra's pin), where test_fastmcp_*.py
+run (`make canary` runs the newest on PyPI, docs/support.md); the lower end on the
 wire here, the sample server of test_fastmcp_wire.py in an environment with FastMCP 4.1.4, the one fastmcp-tasks 4.1.4
 requires (test_fastmcp_tasks.py shares it), with this checkout's src/ on the path."""
 
@@ -14,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.specifiers import SpecifierSet
 
 from mcp_variants.conformance.wire import StdioTarget
+from mcp_variants.fastmcp._lowlevel import SUPPORTED
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.envs import cached_venv
 
@@ -28,10 +31,16 @@ PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
 def test_the_range_ends_are_the_versions_tested() -> None:
-    extras = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
-    (requirement,) = extras["fastmcp"]
-    assert requirement.removeprefix("fastmcp") == f">=4.1.4,<={importlib.metadata.version('fastmcp')}"
-    assert "fastmcp==4.1.4" in REQUIREMENTS
+    """Both extras name the range `Variants(mcp)` names when FastMCP moved its low-level server; the test extra's pin is
+    in it, and its floor is the FastMCP this file serves on."""
+    for project in (PYPROJECT.parent, PYPROJECT.parent / "distributions" / "sdk"):
+        (requirement,) = tomllib.loads((project / "pyproject.toml").read_text())["project"]["optional-dependencies"]["fastmcp"]
+        assert requirement == f"fastmcp{SUPPORTED}", project
+    test_extra = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]["test"]
+    assert "fastmcp==" + importlib.metadata.version("fastmcp") in test_extra
+    assert SpecifierSet(SUPPORTED).contains(importlib.metadata.version("fastmcp"))
+    (floor,) = (s.version for s in SpecifierSet(SUPPORTED) if s.operator == ">=")
+    assert f"fastmcp=={floor}" in REQUIREMENTS
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 from mcp_variants.conformance.wire import RoundTrip, StdioTarget, Target
 from mcp_variants.protocol.versions import OUTPUTS_VERSION
 from support.servers import HttpServer
-from support.stalled import check_stalled_are_handled, stall
+from support.stalled import check_server_handles_stalled
 from support.waiting import until
 
 pytestmark = [pytest.mark.wire, pytest.mark.timeout(180)]
@@ -245,11 +245,4 @@ def test_stalled_connections_neither_starve_a_client_nor_stay_on_fastmcps_http(t
     script = tmp_path / "guarded.py"
     script.write_text(GUARDED.format(folder=str(SERVER.parent)))
     server = HttpServer(tmp_path, log=tmp_path / "server.log", command=[sys.executable, str(script)])
-    stalled = stall(server.port, 100)
-    try:
-        check_stalled_are_handled(stalled, lambda: server.target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"],
-                                  cap=20, deadline=10)
-    finally:
-        for connection in stalled:
-            connection.close()
-        server.close()
+    check_server_handles_stalled(server, 100, cap=20, deadline=10)

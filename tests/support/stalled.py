@@ -6,6 +6,8 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 
+from mcp_variants.protocol.versions import OUTPUTS_VERSION
+from support.servers import HttpServer
 from support.waiting import until
 
 
@@ -41,3 +43,16 @@ def check_stalled_are_handled(stalled: list[socket.socket], serve_one: Callable[
         serve_one()
     assert len(still_open(stalled)) <= cap
     until(lambda: not still_open(stalled), "the stalled connections closed after the read deadline", timeout=deadline, every=0.2)
+
+
+def check_server_handles_stalled(server: HttpServer, count: int, cap: int, deadline: float) -> None:
+    """`count` stalled connections to `server`, a server of the public API started with a connection cap `cap`:
+    check_stalled_are_handled, tools/list as the client's call; then the connections and the server are closed."""
+    stalled = stall(server.port, count)
+    try:
+        check_stalled_are_handled(stalled, lambda: server.target.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"],
+                                  cap=cap, deadline=deadline)
+    finally:
+        for connection in stalled:
+            connection.close()
+        server.close()

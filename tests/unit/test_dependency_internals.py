@@ -7,6 +7,9 @@ src/ reads is listed here, with the module of ours that reads it; that module's 
 read. A failure means a dependency changed under us: its message names the attribute, our module, and what to do.
 The requirements are in pyproject.toml (and distributions/sdk for mcp and uvicorn); widen one only with these tests
 green at the new versions. A dependency pyproject.toml does not name (tornado) is checked at whatever is installed.
+FastMCP's range allows its patch releases and uvicorn's has no upper bound (docs/support.md): what we read of them is
+also checked when it is first needed (`Variants(mcp)`, a server started with a read deadline or a connection cap), and
+the last tests here hold those checks to their word.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
+
+from mcp_variants.sdk import HttpLimits
+from mcp_variants.sdk._connections import check_uvicorn, missing_uvicorn_reads, uvicorn_http
 
 # (distribution, the source that must hold each private name, the names, who reads them)
 READS = [
@@ -62,8 +68,8 @@ READS = [
 ]
 
 
-ALLOWED = {(r := Requirement(d)).name: r.specifier for d in
-           tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["dependencies"]}
+PROJECT = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+ALLOWED = {(r := Requirement(d)).name: r.specifier for d in [*PROJECT["dependencies"], *PROJECT["optional-dependencies"]["fastmcp"]]}
 
 
 def source_of(target: str) -> str:
@@ -75,11 +81,45 @@ def source_of(target: str) -> str:
 @pytest.mark.parametrize(("distribution", "target", "names", "reader"), READS, ids=[f"{r[0]}-{r[1].rsplit(':', 1)[1]}" for r in READS])
 def test_the_private_names_we_read_are_still_there(distribution: str, target: str, names: tuple[str, ...], reader: str) -> None:
     installed = version(distribution)
-    allowed = ALLOWED.get(distribution, SpecifierSet())
-    assert allowed.contains(installed), (
-        f"{distribution} is {installed}, but {reader} was checked against {allowed} (pyproject.toml): check the names below "
-        "in the new version, then widen the requirement")
-    source = source_of(target)
+    source = source_of(target)  # the names first: `make canary` runs this at releases outside the ranges
     missing = [name for name in names if name not in source]
     assert not missing, (f"{distribution} {installed} changed: {target} no longer has {missing}, which {reader} relies on. "
                          "Adapt that module (or keep the requirement) before upgrading.")
+    allowed = ALLOWED.get(distribution, SpecifierSet())
+    assert allowed.contains(installed), (
+        f"{distribution} is {installed}, but {reader} was checked against {allowed} (pyproject.toml): the names are "
+        "there; run `make canary`, then widen the requirement")
+
+
+def test_the_uvicorn_installed_has_what_the_guarded_protocol_relies_on() -> None:
+    assert missing_uvicorn_reads() == []
+    assert uvicorn_http(HttpLimits(read_timeout=2)) is not None  # checked as a server starts with it: passes here
+
+
+def test_a_uvicorn_without_them_stops_the_start_saying_what_to_do() -> None:
+    """A uvicorn whose h11 protocol no longer sets one attribute: the check names the version, the attribute and the fix."""
+    def renamed_init(self: object) -> None:
+        self.connection = None  # type: ignore[attr-defined]
+
+    with pytest.raises(RuntimeError) as raised:
+        check_uvicorn((("H11Protocol.__init__", renamed_init, ("conn", "connection")),))
+    message = str(raised.value)
+    installed = version("uvicorn")
+    assert f"uvicorn {installed} is not supported" in message and "self.conn (set in H11Protocol.__init__)" in message
+    assert "self.connection " not in message and f"pip install 'uvicorn<{installed}'" in message
+
+
+def test_a_fastmcp_without_its_low_level_server_stops_variants_saying_what_to_do() -> None:
+    """A FastMCP whose server no longer has `_mcp_server` (removed from a real one, as a release renaming it would):
+    `Variants(mcp)` refuses it, naming the version, what is read and the fix, before any request."""
+    from fastmcp import FastMCP
+
+    from mcp_variants.fastmcp import Variants
+
+    server = FastMCP("renamed")
+    del server._mcp_server
+    with pytest.raises(RuntimeError) as raised:
+        Variants(server)
+    message = str(raised.value)
+    assert f"fastmcp {version('fastmcp')} is not supported" in message and "FastMCP._mcp_server" in message
+    assert "pip install 'fastmcp>=4.1.4,<4.3'" in message and "upgrade mcp-variants" in message

@@ -122,8 +122,9 @@ class Variants(ServerExtension):
         self._runners: dict[str, Callable[..., Any]] = {}  # what FastMCP runs for each of our tools
         self._legacy: set[str] = set()  # tools migrated by legacy_tool: their crashes read as FastMCP words them
         self._plain = PlainTools()  # FastMCP's own tools on this server, as 2026-12-01 sees them
+        lowlevel = lowlevel_server(server)  # first: a FastMCP that moved it is refused before anything is registered
         server.add_extension(self)
-        lowlevel_server(server).middleware.append(self._sdk_middleware)
+        lowlevel.middleware.append(self._sdk_middleware)
         _VARIANTS[server] = self
 
     def settings(self) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """HTTP connections: a deadline for every request's headers and body, and a cap on open connections.
 
-uvicorn (0.54, h11) times out a connection only while it is idle between requests
+uvicorn (0.31 to 0.55, h11) times out a connection only while it is idle between requests
 (`timeout_keep_alive`): one that sends half a request and stalls is kept forever, and its
 `limit_concurrency` answers 503 to everyone once stalled connections fill it. This is uvicorn's
 own h11 protocol with the two things it lacks:
@@ -13,6 +13,12 @@ own h11 protocol with the two things it lacks:
   has waited longest for a request's headers (a stalled or an idle keep-alive one); only when
   every connection is serving a request is the new one refused (closed at once). So a thousand
   stalled connections cannot starve a client that sends its request.
+
+It extends uvicorn's `H11Protocol` and reads attributes uvicorn does not promise (`UVICORN_READS`), so uvicorn has no
+upper bound (docs/support.md): the names are checked when a server starts with this protocol (`uvicorn_http`), and a
+uvicorn without one of them stops the start with what to do, not a connection with an AttributeError. Delete this
+module when uvicorn has a read deadline and a cap that prefers serving connections of its own.
+tests/unit/test_dependency_internals.py guards the same reads in uvicorn's source at the versions tested.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ import asyncio
 import functools
 import logging
 import time
+from collections.abc import Callable
+from importlib.metadata import version
 from typing import Any
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
 from ._http import HttpLimits
 
@@ -115,9 +123,45 @@ class GuardedH11Protocol(H11Protocol):
         oldest.transport.close()
 
 
+# What GuardedH11Protocol relies on in uvicorn, as the names the code that sets or defines them holds: the methods it
+# extends, and the attributes it reads (each set by the function named). Names, not behaviour: the tests at both ends of
+# the tested range, and the canary at uvicorn's newest (docs/support.md), check the behaviour.
+UVICORN_READS: tuple[tuple[str, Callable[..., Any], tuple[str, ...]], ...] = (
+    ("H11Protocol.__init__", H11Protocol.__init__, ("conn", "connections", "cycle", "loop")),
+    ("H11Protocol.connection_made", H11Protocol.connection_made, ("transport", "client")),
+    ("RequestResponseCycle.__init__", RequestResponseCycle.__init__, ("response_complete",)),
+)
+UVICORN_METHODS = ("connection_made", "data_received", "on_response_complete", "connection_lost")
+
+
+def missing_uvicorn_reads(reads: tuple[tuple[str, Callable[..., Any], tuple[str, ...]], ...] = UVICORN_READS) -> list[str]:
+    """Which of `reads` (and of H11Protocol's methods GuardedH11Protocol extends) the installed uvicorn lacks."""
+    missing = [f"H11Protocol.{name}" for name in UVICORN_METHODS if not callable(getattr(H11Protocol, name, None))]
+    for where, function, names in reads:
+        code = getattr(function, "__code__", None)
+        found = set(code.co_names) if code is not None else set()
+        missing += [f"self.{name} (set in {where})" for name in names if name not in found]
+    return missing
+
+
+def check_uvicorn(reads: tuple[tuple[str, Callable[..., Any], tuple[str, ...]], ...] = UVICORN_READS) -> None:
+    """Raise, naming the uvicorn installed and what to do, if it lacks what GuardedH11Protocol relies on (`reads`)."""
+    missing = missing_uvicorn_reads(reads)
+    if missing:
+        installed = version("uvicorn")
+        raise RuntimeError(
+            f"uvicorn {installed} is not supported by this mcp-variants with a read deadline or a connection cap "
+            f"(HttpLimits read_timeout/max_connections): mcp_variants.sdk extends uvicorn's h11 protocol, and this "
+            f"uvicorn no longer has {', '.join(missing)}. Install an earlier uvicorn (pip install 'uvicorn<{installed}'), "
+            "upgrade mcp-variants to a release that supports it, or serve without read_timeout and max_connections "
+            "(uvicorn's own h11 protocol; docs/support.md)")
+
+
 def uvicorn_http(limits: HttpLimits) -> Any:
     """What uvicorn's `Config(http=...)` takes to serve with `limits`' read deadline and connection cap: this protocol,
-    or uvicorn's own h11 where they set neither (`HttpLimits()`)."""
+    or uvicorn's own h11 where they set neither (`HttpLimits()`). With either set, the uvicorn installed is checked first
+    for what the protocol reads of it: a RuntimeError names its version and the fix if it lacks any."""
     if limits.read_timeout is None and limits.max_connections is None:
         return "h11"
+    check_uvicorn()
     return GuardedH11Protocol.factory(limits.read_timeout, limits.max_connections)
