@@ -195,3 +195,26 @@ def test_a_tool_named_established_does_not_exempt_another(legacy_programmatic_se
         assert result["exempted"]["tools"] == others
         judged = set(re.findall(r'\[t="([^"]+)"\]', result["reason"]))
         assert judged == {last}, (sid, judged)
+
+
+# ---- a legacy content that really differs: the failure says the difference alone ----------------------------------
+
+
+def test_a_legacy_content_that_really_differs_keeps_its_plain_failure(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """(m) serves the JSON text of structuredContent as the legacy content, the same on every call: the earlier call,
+    sent again, answers as it did, so the failure is a real difference across versions and says that alone, never that
+    the tool's result changes between calls (changing_results.py)."""
+    if not suite.ours:
+        pytest.skip("a broken variant of this project's server; not run against an external one")
+    root = tmp_path_factory.mktemp("legacy-content-root")
+    server = HttpServer(root, log=root.parent / "legacy-content.log", script=BROKEN / "legacy_content_from_structured.py")
+    try:
+        card = run(server.target, config=RunConfig(kinds=frozenset({"server"}), only={"should-legacy-content-from-assistant-content"}))
+    finally:
+        server.close()
+    [result] = card["scenarios"]
+    assert result["status"] == "fail", result
+    [failure] = result["failures"]
+    assert failure["message"].startswith("the legacy `content` equals the assistant/content output of the same call at "
+                                         "2026-12-01: found [[{"), failure["message"]
+    assert "resultChangedWhenRepeated" not in failure and "changed between two identical calls" not in failure["message"]

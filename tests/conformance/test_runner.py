@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mcp_variants.conformance.changing_results import compared_steps
 from mcp_variants.conformance.constants import ASSISTANT_CONTENT, OUTPUTS_VERSION, UNSUPPORTED_VERSION
 from mcp_variants.conformance.repeated_calls import ordinal
 from mcp_variants.conformance.runner import RunConfig, all_vectors, format_line, run
@@ -155,6 +156,95 @@ def test_the_built_in_calls_run_on_this_projects_server_only(server: str, called
                                          (21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th")])
 def test_a_call_is_counted_in_words(n: int, said: str) -> None:
     assert ordinal(n) == said
+
+
+# ---- a comparison of two calls, failing because the tool's result changes from call to call (changing_results.py) ----
+
+LEGACY_CONTENT = "should-legacy-content-from-assistant-content"
+
+
+def comparisons_of_two_calls(vector: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(step, earlier step) for each check of a tools/call step that compares its answer with an earlier tools/call's."""
+    calls = [step["id"] for step in vector["steps"] if step["method"] == "tools/call"]
+    return [(step["id"], earlier) for step in vector["steps"] if step["method"] == "tools/call"
+            for check in step.get("checks", []) for earlier, _ in compared_steps(check) if earlier in calls]
+
+
+def test_the_scenario_comparing_two_calls_is_the_one_whose_failure_is_explained() -> None:
+    """Every scenario that compares the answers of two calls of its tool: the legacy content, compared with the
+    assistant/content of the same call at 2026-12-01. A rewrite of it that hid the comparison from compared_steps would
+    leave its failure unexplained again; a new scenario comparing two calls shows here, to be looked at."""
+    found = {v["id"]: comparisons_of_two_calls(v) for v in all_vectors() if v.get("kind") == "server"}
+    assert {sid: pairs for sid, pairs in found.items() if pairs} == {LEGACY_CONTENT: [("legacy", "modern")]}
+
+
+def counting(counted: list[str]) -> Answer:
+    """A conforming server whose text says how many calls it has answered (each appended to `counted`): a write that
+    creates something and says its number."""
+    def answer(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        if method != "tools/call":
+            return conforming(version, method, params)
+        counted.append(version)
+        text = [{"type": "text", "text": f"Posted comment #{999 + len(counted)}."}]
+        return {"result": {"outputs": [{**ASSISTANT_CONTENT, "content": text}]} if version == OUTPUTS_VERSION else {"content": text}}
+    return answer
+
+
+def projecting_badly(counted: list[str]) -> Answer:
+    """A conforming server whose tool answers the same every time, but whose legacy content is not assistant/content."""
+    def answer(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        if method == "tools/call":
+            counted.append(version)
+            if version != OUTPUTS_VERSION:
+                return {"result": {"content": [{"type": "text", "text": "{\"files\": 3}"}]}}
+        return conforming(version, method, params)
+    return answer
+
+
+def test_a_tool_whose_result_changes_fails_the_comparison_and_says_why() -> None:
+    """The legacy content (#1001) differs from the assistant/content (#1000), and the earlier call, sent again at its own
+    version, answers #1002: the scenario still fails (the rule was not seen kept), and says the tool's result changed
+    between two identical calls, what to pass, and where the docs say more, before the difference itself."""
+    counted: list[str] = []
+    [result] = scorecard(counting(counted), LEGACY_CONTENT)["scenarios"]
+    assert result["status"] == "fail", result
+    assert counted == [OUTPUTS_VERSION, "2026-07-28", OUTPUTS_VERSION]  # the earlier call sent again once, at its version
+    [failure] = result["failures"]
+    assert failure["message"] == (
+        "the legacy `content` equals the assistant/content output of the same call at 2026-12-01: list_files's result "
+        "changed between two identical calls at the same version (step modern at 2026-12-01, sent again, answered "
+        '[{"text":"Posted comment #1002.","type":"text"}]): it creates or counts something, or says the time, so comparing '
+        "its calls across versions cannot judge this rule; give a --call whose result is the same each time (a read, or "
+        "arguments that find the same thing): docs/conformance.md#a-tool-that-changes-something; "
+        'found [[{"text":"Posted comment #1001.","type":"text"}]]; other [[{"text":"Posted comment #1000.","type":"text"}]]')
+    assert failure["resultChangedWhenRepeated"] == {
+        "step": "modern", "version": OUTPUTS_VERSION, "first": [[{"type": "text", "text": "Posted comment #1000."}]],
+        "again": [[{"type": "text", "text": "Posted comment #1002."}]]}
+    assert "a-tool-that-changes-something" in format_line(result)  # within what the summary's line shows
+
+
+def test_a_tool_that_answers_the_same_each_time_keeps_the_plain_difference() -> None:
+    """The earlier call, sent again, answers as it did: the legacy content really differs across versions, and the
+    failure says that alone, as it always did."""
+    counted: list[str] = []
+    [result] = scorecard(projecting_badly(counted), LEGACY_CONTENT)["scenarios"]
+    assert result["status"] == "fail" and counted == [OUTPUTS_VERSION, "2026-07-28", OUTPUTS_VERSION], result
+    [failure] = result["failures"]
+    assert failure["message"] == ("the legacy `content` equals the assistant/content output of the same call at 2026-12-01: "
+                                  'found [[{"text":"{\\"files\\": 3}","type":"text"}]]; other [[{"text":"3 files","type":"text"}]]')
+    assert "resultChangedWhenRepeated" not in failure
+
+
+def test_a_comparison_that_passes_sends_nothing_again() -> None:
+    counted: list[str] = []
+
+    def answer(version: str, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        if method == "tools/call":
+            counted.append(version)
+        return conforming(version, method, params)
+
+    [result] = scorecard(answer, LEGACY_CONTENT)["scenarios"]
+    assert result["status"] == "pass" and counted == [OUTPUTS_VERSION, "2026-07-28"], result
 
 
 EMPTY_RESULT_SERVER = '''

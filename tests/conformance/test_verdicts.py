@@ -286,3 +286,33 @@ def test_a_server_that_refuses_the_version_is_told_so_and_what_to_serve_it_with(
     said = done.stdout + done.stderr
     assert "the server did not list its tools at 2026-12-01" in said and "-32022" in said, said
     assert "cli(server) or run(server)" in said and "no such tool" not in said, said
+
+
+COMMENTS = ["--server-cmd", server("comments"), "--kind", "server", "-q", "--only", "should-legacy-content-from-assistant-content"]
+
+
+def test_a_comparison_of_two_calls_of_a_tool_whose_result_changes_still_fails_and_says_why(tmp_path: Path) -> None:
+    """servers/comments.py: `post_comment` posts a new comment on every call and says its number, so its legacy content
+    (the 2nd call's) differs from the assistant/content of the same call at 2026-12-01 (the 1st's). The scenario still
+    fails, and says that the tool's result changed between two identical calls, what to pass and where the docs say
+    more. It once said only "found [...#1001...]; other [...#1000...]" (issue 44)."""
+    card = tmp_path / "card.json"
+    done = run([*CHECK, *COMMENTS, "--scorecard", str(card), "--call", 'post_comment={"body": "LGTM"}'])
+    [result] = json.loads(card.read_text())["scenarios"]
+    assert result["status"] == "fail", result
+    [failure] = result["failures"]
+    said = ("step legacy (post_comment at 2026-07-28): the legacy `content` equals the assistant/content output of the same "
+            "call at 2026-12-01: post_comment's result changed between two identical calls at the same version (step modern "
+            'at 2026-12-01, sent again, answered [{"text":"Posted comment #1002.","type":"text"}]): it creates or counts '
+            "something, or says the time, so comparing its calls across versions cannot judge this rule; give a --call whose "
+            "result is the same each time (a read, or arguments that find the same thing): "
+            "docs/conformance.md#a-tool-that-changes-something")
+    assert said in done.stdout, done.stdout
+    assert failure["resultChangedWhenRepeated"]["first"] == [[{"type": "text", "text": "Posted comment #1000."}]]
+    assert 'found [[{"text":"Posted comment #1001.","type":"text"}]]' in failure["message"]
+
+
+def test_the_same_server_checked_with_its_read_tool_passes_the_comparison() -> None:
+    """list_comments answers the same each time: the comparison judges it, and it passes."""
+    done = run([*CHECK, *COMMENTS, "--call", "list_comments={}"])
+    assert done.returncode == 0 and "1 scenarios: 1 pass, 0 fail" in done.stdout, done.stdout

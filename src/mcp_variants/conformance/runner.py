@@ -30,10 +30,11 @@ from .binding import (
     bindings_to_run,
 )
 from .call_outcome import call_failure
+from .changing_results import ChangingResults, changed_note
 from .checks import CheckError, Verdict, evaluate, placeholders, render
 from .client_vectors import client_vectors, run_client_vector
 from .constants import HANDSHAKE_VERSIONS, OUTPUTS_VERSION, UI_EXTENSIONS, UNSUPPORTED_VERSION
-from .repeated_calls import RepeatedCalls, failure_note
+from .repeated_calls import RepeatedCalls, Request, failure_note
 from .scenarios import server_vectors
 from .tool_report import qualified_ok, tool_lines, tool_report
 from .verdict import EXIT_OK, REQUIRED_LEVELS, judge, must_ids, status_mark, status_totals, totals_line, verdict_lines
@@ -205,8 +206,17 @@ def handshake_keys(vectors: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]
     return keys
 
 
+@dataclass(frozen=True)
+class RunCalls:
+    """What a run remembers of its tools/calls, to explain a failure: a --call that fails when repeated
+    (repeated_calls.py), a tool whose result changes from call to call (changing_results.py)."""
+
+    repeated: RepeatedCalls
+    changing: ChangingResults
+
+
 def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Discovery, config: RunConfig,
-                      repeats: RepeatedCalls) -> dict[str, Any]:
+                      calls: RunCalls) -> dict[str, Any]:
     started = time.monotonic()
     try:
         choices: list[dict[str, Any] | None] = [None]
@@ -216,7 +226,7 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
             spec = vector["bind"]["tool"]
             choices = list(bindings_to_run(spec, bind_all(spec, discovery.listings, config.calls), all_tools=config.all_tools,
                                            first_fit=config.first_fit))
-        entries = [_run_once(vector, chosen, target, config, repeats) for chosen in choices]
+        entries = [_run_once(vector, chosen, target, config, calls) for chosen in choices]
         entry = _merge(entries)
     except BindingSkip as exc:
         entry = {"status": "skip", "reason": str(exc), "need": exc.need, "evidence": {}}
@@ -229,7 +239,7 @@ def run_server_vector(vector: Mapping[str, Any], target: Target, discovery: Disc
 
 
 def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, target: Target, config: RunConfig,
-              repeats: RepeatedCalls) -> dict[str, Any]:
+              calls: RunCalls) -> dict[str, Any]:
     entry: dict[str, Any] = {"status": "pass", "reason": ""}
     evidence: dict[str, Any] = {"steps": []}
     entry["evidence"] = evidence
@@ -237,7 +247,7 @@ def _run_once(vector: Mapping[str, Any], chosen: Mapping[str, Any] | None, targe
     if chosen:
         evidence["binding"] = {"chosen": chosen["why"], **{k: v for k, v in bindings.items() if k in ("tool", "arguments", "uri")}}
     try:
-        _run_steps(vector, render(vector["steps"], bindings), target, config, repeats, entry, evidence)
+        _run_steps(vector, render(vector["steps"], bindings), target, config, calls, entry, evidence)
     except CheckError as exc:
         entry.update(status="fail", reason=f"the vector cannot be evaluated: {exc}")
     return entry
@@ -267,8 +277,9 @@ def _merge(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], target: Target, config: RunConfig,
-               repeats: RepeatedCalls, entry: dict[str, Any], evidence: dict[str, Any]) -> None:
+               calls: RunCalls, entry: dict[str, Any], evidence: dict[str, Any]) -> None:
     done: dict[str, Any] = {}
+    sent: dict[str, tuple[Request, dict[str, Any]]] = {}  # each tools/call step's (version, extensions, params), and done's
     failures: list[dict[str, Any]] = []
     for step in steps:
         unbound = placeholders(step.get("params"))
@@ -301,8 +312,9 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
             _conclude(entry, [*failures, failure(step, trip.problem)])
             return
         params: dict[str, Any] = step.get("params") or {}
-        repeat = (repeats.record(params.get("name"), params.get("arguments"), trip.response,
-                                 (version, step.get("extensions"), params), needed=bool(step.get("mustSucceed")))
+        request: Request = (version, step.get("extensions"), params)
+        repeat = (calls.repeated.record(params.get("name"), params.get("arguments"), trip.response, request,
+                                        needed=bool(step.get("mustSucceed")))
                   if step["method"] == "tools/call" else None)
         if step.get("mustSucceed") and (failed := call_failure(trip.response)):
             record["callFailed"] = failed
@@ -330,16 +342,23 @@ def _run_steps(vector: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], ta
         if exempted := [t for _, v in judged for t in v.exempted]:  # said in the result, never left out silently
             known = entry.get("exempted", {}).get("tools", [])
             entry["exempted"] = {"tools": list(dict.fromkeys([*known, *exempted])), "why": ESTABLISHED_WHY}
-        failures += [failure(step, _describe(v), check_id=c.get("check")) for c, v in judged if not v.ok]
+        for c, v in judged:
+            if not v.ok:
+                changed = calls.changing.explain(c, params, sent) if step["method"] == "tools/call" else None
+                note = changed_note(params["name"], changed) if changed else None
+                failures.append(failure(step, _describe(v, note), check_id=c.get("check"), changed=changed))
         done[step["id"]] = {"request": trip.request, "response": trip.response}
+        if step["method"] == "tools/call":
+            sent[step["id"]] = (request, done[step["id"]])
     _conclude(entry, failures)
 
 
 def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False, check_id: str | None = None,
-            repeat: Mapping[str, Any] | None = None) -> dict[str, Any]:
+            repeat: Mapping[str, Any] | None = None, changed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One failure of a scenario: its own message, the step, the version it spoke, the tool it called, when the
-    failed check names the rule it judges, that rule's check id and, for a --call that succeeded earlier in the run,
-    which call that was and which this one (repeated_calls.py)."""
+    failed check names the rule it judges, that rule's check id, for a --call that succeeded earlier in the run,
+    which call that was and which this one (repeated_calls.py) and, for a comparison of two calls of a tool whose
+    result changed when the earlier call was sent again, that call's step, version and two answers (changing_results.py)."""
     params: dict[str, Any] = step.get("params") or {}
     tool = params.get("name") if step.get("method") == "tools/call" else None
     out: dict[str, Any] = {"step": step["id"], "version": step["version"], "method": step.get("method"), "message": message}
@@ -351,6 +370,8 @@ def failure(step: Mapping[str, Any], message: str, *, call_failed: bool = False,
         out["check"] = check_id
     if repeat:
         out["failedWhenRepeated"] = dict(repeat)
+    if changed:
+        out["resultChangedWhenRepeated"] = {**changed, "first": trim(changed["first"]), "again": trim(changed["again"])}
     return out
 
 
@@ -381,8 +402,10 @@ def rule_verdicts(result: Mapping[str, Any]) -> dict[str, str] | None:
     return {r["check"]: "fail" if r["check"] in broken else "pass" for r in result.get("rules", []) if r.get("check")}
 
 
-def _describe(verdict: Verdict) -> str:
-    return f"{verdict.says}: {verdict.detail}" if verdict.detail else verdict.says
+def _describe(verdict: Verdict, note: str | None = None) -> str:
+    """The check's words, then the note that explains the failure (before the detail, which the summary may cut)."""
+    said = "; ".join(part for part in (note, verdict.detail) if part)
+    return f"{verdict.says}: {said}" if said else verdict.says
 
 
 # ---- the whole run -----------------------------------------------------------------------------------------
@@ -420,12 +443,22 @@ def run(target: Target | None, vectors: Sequence[Mapping[str, Any]] | None = Non
             config = dataclasses.replace(config, calls=dataclasses.replace(config.calls, use_defaults=False))
         scorecard["discovery"] = discovery.evidence
     results = []
-    repeats = RepeatedCalls(config.calls.calls, lambda version, extensions, params: target.exchange(
-        version, extensions, "tools/call", params, config.timeout).response if target is not None else None)
+    def send(version: str, extensions: Mapping[str, Any] | None, params: dict[str, Any]) -> Any:
+        return target.exchange(version, extensions, "tools/call", params, config.timeout).response if target is not None else None
+
+    repeats = RepeatedCalls(config.calls.calls, send)
+
+    def send_counted(version: str, extensions: Mapping[str, Any] | None, params: dict[str, Any]) -> Any:
+        """A call sent again to see whether its result changes: one more call of the tool, counted as the suite's others."""
+        response = send(version, extensions, params)
+        repeats.record(params.get("name"), params.get("arguments"), response, (version, extensions, params), needed=False)
+        return response
+
+    calls = RunCalls(repeats, ChangingResults(send_counted))
     for vector in vectors:
         if vector.get("kind") == "server":
             assert discovery is not None and target is not None
-            entry = run_server_vector(vector, target, discovery, config, repeats)
+            entry = run_server_vector(vector, target, discovery, config, calls)
         else:
             entry = run_client_vector(vector)
         full = {"id": vector["id"], "title": vector.get("title"), "kind": vector.get("kind"), "level": vector.get("level"),
