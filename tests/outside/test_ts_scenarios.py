@@ -286,6 +286,63 @@ def test_a_named_call_that_does_not_fail_when_repeated_says_nothing_of_repeats(
         assert resent and all(call["outcome"] == "result" for call in resent), resent
 
 
+# ---- a comparison of two calls of a tool whose result changes: still a failure, said to be the tool's -------------
+
+LEGACY_CONTENT = "should-legacy-content-from-assistant-content"
+
+
+def legacy_content_check(node_bin: Path, server: HttpServer, *calls: str) -> dict[str, Any]:
+    """The TypeScript case comparing the legacy content with assistant/content, on `server` with `calls` named: its
+    check. The server is closed after."""
+    try:
+        results = run_ts(node_bin, "server", "--url", server.url, "--scenario", "sep-3279-backward-compatibility", *calls)
+    finally:
+        server.close()
+    [check] = [c for checks in results.values() for c in checks if c["details"]["case"] == LEGACY_CONTENT]
+    return check
+
+
+def called(check: dict[str, Any]) -> list[str]:
+    return [call["tool"] for call in check["details"]["calls"] if call["method"] == "tools/call"]
+
+
+def test_a_comparison_of_two_calls_of_a_tool_whose_result_changes_still_fails_and_says_why(node_bin: Path, tmp_path: Path) -> None:
+    """servers/comments.py, `post_comment` named: each call posts a comment and says its number, so the legacy content
+    (#1001) differs from the assistant/content (#1000). The case still fails (a SHOULD: WARNING), and, the 2026-12-01
+    call sent again answering #1002, says that the tool's result changed between two identical calls, in the Python
+    suite's words."""
+    check = legacy_content_check(node_bin, fixture_server(tmp_path, "comments"), "--call", 'post_comment={"body": "LGTM"}')
+    assert check["status"] == "WARNING", check
+    said = ("the legacy `content` equals the assistant/content output of the same call at 2026-12-01: post_comment's result "
+            "changed between two identical calls at the same version (the 2026-12-01 call, sent again, answered "
+            '[{"type":"text","text":"Posted comment #N."}]): it creates or counts something, or says the time, so '
+            "comparing its calls across versions cannot judge this rule; name a call whose result is the same each time (a "
+            'read, or arguments that find the same thing): found [{"text":"Posted comment #N.","type":"text"}]')
+    message = check["errorMessage"]
+    assert re.sub(r"#\d+", "#N", message) == said, message
+    again, legacy = map(int, re.findall(r"#(\d+)", message))
+    assert again == legacy + 1, message  # the scenario's other cases post comments too
+
+
+def test_the_same_comparison_on_a_read_passes(node_bin: Path, tmp_path: Path) -> None:
+    check = legacy_content_check(node_bin, fixture_server(tmp_path, "comments"), "--call", "list_comments={}")
+    assert check["status"] == "SUCCESS" and called(check) == ["list_comments"] * 2, check
+
+
+def test_a_legacy_content_that_really_differs_keeps_its_plain_failure(node_bin: Path, tmp_path: Path) -> None:
+    """The broken variant whose legacy content is structuredContent's JSON text, the same on every call: the 2026-12-01
+    call is sent again, answers as it did, and the failure says the difference alone."""
+    server = HttpServer(tmp_path, log=tmp_path.parent / "legacy-content-ts.log",
+                        script=python_broken.BROKEN / "legacy_content_from_structured.py")
+    check = legacy_content_check(node_bin, server, *call_args(PROJECT_CALLS))
+    assert check["status"] == "WARNING", check
+    assert check["errorMessage"].startswith("the legacy `content` equals the assistant/content output of the same call at "
+                                            "2026-12-01: found [{"), check["errorMessage"]
+    assert "changed between two identical calls" not in check["errorMessage"]
+    [tool] = set(called(check))
+    assert called(check) == [tool] * 3, check["details"]["calls"]  # 2026-12-01, 2026-07-28, and 2026-12-01 sent again
+
+
 # ---- broken variants: each fails exactly its cases, in both suites ---------------------------------
 
 

@@ -117,6 +117,24 @@ export function repeatNote(repeat: Repeat): string {
   );
 }
 
+/**
+ * What a failed comparison of two calls of one tool with the same arguments says when the earlier call, sent again at
+ * its version, answered otherwise (`again`, as text): the tool's result changes from call to call, so a comparison
+ * across versions cannot judge the rule. The verdict stays a failure: the rule was not seen kept (the words of the
+ * Python suite's check).
+ */
+export function changedNote(
+  tool: string,
+  version: string,
+  again: string
+): string {
+  return (
+    `${tool}'s result changed between two identical calls at the same version (the ${version} call, sent again, ` +
+    `answered ${again}): it creates or counts something, or says the time, so comparing its calls across versions ` +
+    'cannot judge this rule; name a call whose result is the same each time (a read, or arguments that find the same thing)'
+  );
+}
+
 /** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
 export function ordinal(n: number): string {
   const teen = n % 100 >= 10 && n % 100 <= 20;
