@@ -1,5 +1,4 @@
-"""After: the same tool with declared variants; old clients get the same tools/list entry and results, every field
-(but for a tool whose result can be empty: the guide)."""
+"""After: the same tool with declared variants; old clients get the same tools/list entry and results, every field."""
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel

@@ -161,6 +161,9 @@ def test_a_call_is_counted_in_words(n: int, said: str) -> None:
 # ---- a comparison of two calls, failing because the tool's result changes from call to call (changing_results.py) ----
 
 LEGACY_CONTENT = "should-legacy-content-from-assistant-content"
+# The scenario's `fix`, after the detail (the tool may be a migrated one, keeping the content it always sent).
+ESTABLISHED_FIX = ("SEP-3279 asks this of a new tool; if list_files already served older clients before it declared variants "
+                   "(a migrated tool keeping the content it always sent them), pass --established list_files")
 
 
 def comparisons_of_two_calls(vector: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -216,7 +219,8 @@ def test_a_tool_whose_result_changes_fails_the_comparison_and_says_why() -> None
         '[{"text":"Posted comment #1002.","type":"text"}]): it creates or counts something, or says the time, so comparing '
         "its calls across versions cannot judge this rule; give a --call whose result is the same each time (a read, or "
         "arguments that find the same thing): docs/conformance.md#a-tool-that-changes-something; "
-        'found [[{"text":"Posted comment #1001.","type":"text"}]]; other [[{"text":"Posted comment #1000.","type":"text"}]]')
+        'found [[{"text":"Posted comment #1001.","type":"text"}]]; other [[{"text":"Posted comment #1000.","type":"text"}]]. '
+        f"{ESTABLISHED_FIX}")
     assert failure["resultChangedWhenRepeated"] == {
         "step": "modern", "version": OUTPUTS_VERSION, "first": [[{"type": "text", "text": "Posted comment #1000."}]],
         "again": [[{"type": "text", "text": "Posted comment #1002."}]]}
@@ -231,7 +235,8 @@ def test_a_tool_that_answers_the_same_each_time_keeps_the_plain_difference() -> 
     assert result["status"] == "fail" and counted == [OUTPUTS_VERSION, "2026-07-28", OUTPUTS_VERSION], result
     [failure] = result["failures"]
     assert failure["message"] == ("the legacy `content` equals the assistant/content output of the same call at 2026-12-01: "
-                                  'found [[{"text":"{\\"files\\": 3}","type":"text"}]]; other [[{"text":"3 files","type":"text"}]]')
+                                  'found [[{"text":"{\\"files\\": 3}","type":"text"}]]; other [[{"text":"3 files","type":"text"}]]. '
+                                  f"{ESTABLISHED_FIX}")
     assert "resultChangedWhenRepeated" not in failure
 
 

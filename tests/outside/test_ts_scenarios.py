@@ -317,7 +317,10 @@ def test_a_comparison_of_two_calls_of_a_tool_whose_result_changes_still_fails_an
             "changed between two identical calls at the same version (the 2026-12-01 call, sent again, answered "
             '[{"type":"text","text":"Posted comment #N."}]): it creates or counts something, or says the time, so '
             "comparing its calls across versions cannot judge this rule; name a call whose result is the same each time (a "
-            'read, or arguments that find the same thing): found [{"text":"Posted comment #N.","type":"text"}]')
+            "read, or arguments that find the same thing). SEP-3279 asks this of a new tool; if post_comment already served "
+            "older clients before it declared variants (a migrated tool keeping the content it always sent them), name it "
+            'established ("established": ["post_comment"] in MCP_CONFORMANCE_TOOL_CALLS): '
+            'found [{"text":"Posted comment #N.","type":"text"}]')
     message = check["errorMessage"]
     assert re.sub(r"#\d+", "#N", message) == said, message
     again, legacy = map(int, re.findall(r"#(\d+)", message))
@@ -337,7 +340,7 @@ def test_a_legacy_content_that_really_differs_keeps_its_plain_failure(node_bin: 
     check = legacy_content_check(node_bin, server, *call_args(PROJECT_CALLS))
     assert check["status"] == "WARNING", check
     assert check["errorMessage"].startswith("the legacy `content` equals the assistant/content output of the same call at "
-                                            "2026-12-01: found [{"), check["errorMessage"]
+                                            "2026-12-01. SEP-3279 asks this of a new tool;"), check["errorMessage"]
     assert "changed between two identical calls" not in check["errorMessage"]
     [tool] = set(called(check))
     assert called(check) == [tool] * 3, check["details"]["calls"]  # 2026-12-01, 2026-07-28, and 2026-12-01 sent again

@@ -1,8 +1,8 @@
 """Tools an MCPServer server had before it declared variants (established_server.py), migrated in one line each or
 left plain, against the same server served plain, on the wire: every older version gets exactly what the plain server
 answered (outputSchema and structuredContent before 2025-06-18 too: SEP-3279's "SHOULD preserve its established
-behavior"), where the outputSchema became the programmatic variant too, all but where the content was empty; a tool
-that returned None gives the model a usable content (SEP-3279: a usable model representation), and the suite passes the
+behavior"), where the outputSchema became the programmatic variant too; at 2026-12-01 a tool that returned None gives
+the model a usable content (SEP-3279: a usable model representation), and the suite passes the
 server once told which tool is established."""
 
 from __future__ import annotations
@@ -41,13 +41,11 @@ def answers(plain: bool, versions: tuple[str, ...]) -> dict[str, list[Any]]:
 
 
 def test_every_older_version_gets_what_the_plain_server_answered() -> None:
-    """All but one thing: where MCPServer's content for None was empty, a migrated tool says `null` (its content is
-    made from assistant/content, which must be usable: SEP-3279)."""
+    """Every field, the empty content of a tool that returned None included (2026-12-01's assistant/content says
+    `null`, below: it must be usable; older versions keep what the tool always sent them)."""
     plain, migrated = answers(True, OLDER), answers(False, OLDER)
     for version in OLDER:
-        unassigned = migrated[version][2]
-        assert unassigned["content"] == [{"type": "text", "text": "null"}] and plain[version][2]["content"] == []
-        unassigned["content"] = []
+        assert migrated[version][2]["content"] == plain[version][2]["content"] == []
         listed = {tool["name"]: tool for tool in migrated[version][0]["tools"]}
         assert "outputSchema" not in listed["summary"] and "structuredContent" not in migrated[version][6]
         # stats' outputSchema became its programmatic variant: kept as it was (SEP-3279 forbids that for a new tool only)
@@ -78,6 +76,28 @@ def test_the_suite_passes_the_migrated_server() -> None:
                               "--established", "stats"], capture_output=True, text=True, timeout=240,
                              env={**os.environ, "ESTABLISHED_PLAIN": "0"})
     assert checked.returncode == 0 and checked.stdout.rstrip().endswith("OK"), checked.stdout[-3000:] + checked.stderr[-2000:]
+
+
+def check(*established: str) -> str:
+    """The suite's output for assignee's call that returns None (content `[]` before, as it always was; `null` at
+    2026-12-01), with stats and `established` named established."""
+    arguments = [a for name in ("stats", *established) for a in ("--established", name)]
+    checked = subprocess.run([sys.executable, "-m", "mcp_variants", "check", "--server-cmd", f"{sys.executable} {SERVER}",
+                              "--call", 'assignee={"issue":2}', *arguments], capture_output=True, text=True, timeout=240,
+                             env={**os.environ, "ESTABLISHED_PLAIN": "0"})
+    return checked.stdout
+
+
+def test_the_legacy_content_rule_of_a_new_tool_leaves_out_a_tool_named_established() -> None:
+    """SEP-3279's "SHOULD construct content from assistant/content" compares assignee's legacy content with its
+    2026-12-01 one: they differ (`[]`, `null`), which is right for an established tool and a miss for a new one."""
+    as_new = check()
+    assert "FAIL  SHOULD should-legacy-content-from-assistant-content" in as_new
+    assert "if assignee already served older clients before it declared variants" in as_new
+    assert "pass --established assignee" in as_new
+    as_established = check("assignee")
+    assert "N/A   SHOULD should-legacy-content-from-assistant-content" in as_established
+    assert "every tool that fits (assignee) is named with --established" in as_established
 
 
 def test_variants_tool_without_its_parentheses_is_refused_at_once() -> None:

@@ -28,6 +28,7 @@ not applicable; one that a listed tool fits but the suite may not call is skippe
 | preferAppOnly | prefer tools whose `_meta.ui.visibility` is `["app"]` |
 | errorCall | use the configured failing calls (`--error-call`) instead |
 | oneTool | run with the best fitting tool only, even when several are named (two calls of one tool compared) |
+| newTool | a tool not named with `--established` (a rule SEP-3279 asks of a new tool's legacy answers) |
 
 It binds `{{tool}}`, `{{arguments}}`, `{{declared}}` (every listed variant, as selectors),
 `{{declaredCore}}`, `{{undeclared}}` (first undeclared core selector), `{{other}}` (first
@@ -67,8 +68,8 @@ DEFAULT_ERROR_CALLS: dict[str, dict[str, Any]] = {"execute_code": {"code": "1/0"
 READ_ONLY_CHOICE = "read-only, needs no arguments"  # why the suite calls a tool nobody configured
 # why a rule SEP-3279 asks of a new tool did not judge a tool named with --established
 ESTABLISHED_WHY = ("named with --established: it already served older clients before it declared variants, so its legacy "
-                   "outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD preserve; "
-                   "this rule is for a new tool")
+                   "content, outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD "
+                   "preserve; this rule is for a new tool")
 OTHER_ORDER = (PROGRAMMATIC_STRUCTURED, ASSISTANT_STRUCTURED, USER_STRUCTURED, USER_CONTENT)
 STRUCTURED_ORDER = (ASSISTANT_STRUCTURED, PROGRAMMATIC_STRUCTURED, USER_STRUCTURED)
 
@@ -250,6 +251,12 @@ def bind_all(spec: Mapping[str, Any], listings: Mapping[str, list[dict[str, Any]
     if isinstance(tools, str) or tools is None:
         raise BindingFailure(f"tools/list at 2026-12-01 ({listing_name}) failed, so no tool can be chosen: {tools}")
     candidates = callable_tools(tools, config, errors=bool(spec.get("errorCall")))
+    if spec.get("newTool"):
+        established = [c for c in candidates if c[0]["name"] in config.established and _fit(c[0], c[1], spec) is not None]
+        candidates = [c for c in candidates if c[0]["name"] not in config.established]
+        if established and not any(_fit(tool, arguments, spec) is not None for tool, arguments, _ in candidates):
+            names = ", ".join(tool["name"] for tool, _, _ in established)
+            raise BindingSkip(f"every tool that fits ({names}) is {ESTABLISHED_WHY}", applicable=False)
     if spec.get("preferAppOnly"):
         candidates.sort(key=lambda c: not _app_only(c[0]))  # stable: App-only tools first
     found: list[dict[str, Any]] = []

@@ -625,11 +625,15 @@ def result_shoulds() -> list[dict[str, Any]]:
          call_step(None, step_id="legacy", version="2026-07-28", checks=[
              is_result(),
              check("equalsOther", f"{R}.content", "the legacy `content` equals the assistant/content output of the same call at 2026-12-01",
-                   otherPath="$.steps.modern.response.result.outputs[?@.audience=='assistant' && @.format=='content'].content")])],
-        binding=bind(oneTool=True),
+                   otherPath="$.steps.modern.response.result.outputs[?@.audience=='assistant' && @.format=='content'].content",
+                   fix="SEP-3279 asks this of a new tool; if {{tool}} already served older clients before it declared variants (a "
+                       "migrated tool keeping the content it always sent them), pass --established {{tool}}")])],
+        binding=bind(oneTool=True, newTool=True),
         note="The same call twice, at 2026-12-01 and at 2026-07-28; it needs a tool whose text does not change between two calls, "
              "so it runs with one tool (the first named with --call that fits), not each. Skipped when the server does not serve "
-             "2026-07-28."))
+             "2026-07-28. Not with a tool named with --established: it keeps the content it always sent older clients "
+             "(SEP-3279: a tool that already served them SHOULD keep its established behavior), where a new tool's is made "
+             "from assistant/content."))
     out.append(scenario(
         "should-error-outputs-per-selector", "A failing call answers each requested selector with an error output",
         [ERROR_OUTPUTS, ERROR_NOT_EMPTY, ERROR_SCHEMA],

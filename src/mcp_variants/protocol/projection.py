@@ -132,9 +132,8 @@ def _success(
             outputs = [Output(o.selector, usable_content(o.value, value, projectors, declaration.established_output_schema))
                        if o.selector == ASSISTANT_CONTENT else o for o in outputs]
         return {"outputs": [o.to_wire() for o in outputs]}
-    if declaration.established:  # its outputSchema and structuredContent as before it declared variants
-        result: dict[str, Any] = {"content": usable_content(one(ASSISTANT_CONTENT), value, projectors,
-                                                            declaration.established_output_schema)}
+    if declaration.established:  # as before it declared variants: its content, outputSchema and structuredContent
+        result: dict[str, Any] = {"content": one(ASSISTANT_CONTENT)}
         if declaration.established_output_schema is not None and projectors.established_structured is not None:
             result["structuredContent"] = projectors.established_structured(value)
         return result
@@ -146,9 +145,10 @@ def _success(
 
 def usable_content(blocks: list[dict[str, Any]], value: Any, projectors: ToolProjectors,
                    output_schema: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """An established tool's content, where assistant/content MUST be a usable model representation (SEP-3279) and
-    older versions' content SHOULD be made from it: as it is, unless it carries nothing (the SDKs' content for a
-    tool that returned None, an empty list or an empty string), then one text block of the JSON of the value; of its
+    """An established tool's assistant/content at 2026-12-01, which MUST be a usable model representation (SEP-3279;
+    older versions keep the content the tool always sent them, as a tool that already served them SHOULD): as it is,
+    unless it carries nothing (the SDKs' content for a tool that returned None, an empty list or an empty string), then
+    one text block of the JSON of the value; of its
     established structuredContent when the value is no JSON (a framework's own result object, a plain tool's), the
     value a framework wrapped there (`unwrapped`), so that it reads as a migrated tool's; else `null`."""
     if any(block.get("type") != "text" or block.get("text") for block in blocks):

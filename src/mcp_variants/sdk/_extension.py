@@ -301,8 +301,9 @@ class Variants(Extension):
         alone is `@legacy_tool()`, as `@mcp.tool()` was; `structured_output=False` reads the tool as
         `@mcp.tool(structured_output=False)` registered it (no outputSchema). Every older version gets what MCPServer answered, its
         outputSchema and structuredContent included, whichever audience `structured` names (SEP-3279: a tool that
-        already served older versions SHOULD keep them; check a programmatic one with `--established NAME`), and a content that
-        carried nothing (a None return) says `null`; its failures read there as MCPServer worded them (`Error
+        already served older versions SHOULD keep them; check a programmatic one with `--established NAME`), its
+        content too (an empty one, for a None return, says `null` at 2026-12-01 only); its failures read there as
+        MCPServer worded them (`Error
         executing tool NAME: ...`), whichever `ToolError` it raises (this package's keeps its kind, the SDK's is
         `tool-error`), and its results say `"isError": false` as before."""
         if len(more) == 1 and is_function(more[0]) and structured is None and not tool_kwargs:

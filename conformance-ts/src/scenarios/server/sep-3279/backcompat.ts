@@ -224,7 +224,7 @@ export const BACKCOMPAT_CASES: CaseSpec[] = [
     level: 'SHOULD',
     checks: ['sep-3279-server-legacy-content-from-assistant-content'],
     body: async (c) => {
-      const bound = c.bind({});
+      const bound = c.bind({ newTool: true });
       const modern = await c.call(bound, [ASSISTANT_CONTENT]);
       isResult(c, modern);
       hasOutputsArray(c, modern);
@@ -248,7 +248,10 @@ export const BACKCOMPAT_CASES: CaseSpec[] = [
         'the legacy `content` equals the assistant/content output of the same call at 2026-12-01' +
           (changed
             ? `: ${changedNote(bound.tool, OUTPUTS_VERSION, short(assistantContent(again), 80))}`
-            : ''),
+            : '') +
+          `. SEP-3279 asks this of a new tool; if ${bound.tool} already served older clients before it declared ` +
+          `variants (a migrated tool keeping the content it always sent them), name it established ` +
+          `("established": ["${bound.tool}"] in ${TOOL_CALLS_ENV})`,
         legacy?.result?.content
       );
     }
@@ -276,7 +279,8 @@ export class Sep3279BackwardCompatibilityScenario implements ClientScenario {
 - For a new tool, the legacy \`outputSchema\` MUST NOT be a user, programmatic or extension schema;
   it SHOULD be assistant/structured's. A tool that already served older clients keeps its established
   \`outputSchema\` (SHOULD): name it in \`--tool-calls\` \`"established": ["TOOL"]\` and these two
-  rules leave it out, saying so. The legacy \`content\` SHOULD be the assistant/content output.
+  rules leave it out, saying so. The legacy \`content\` SHOULD be the assistant/content output (a
+  new tool's: an established one keeps the content it always sent).
 
 Versions 2024-11-05 ... 2025-11-25 use an initialize handshake; a version the server does not
 serve is SKIPPED. Fixtures as in sep-3279-output-selection (any tool callable with \`{}\`).`;

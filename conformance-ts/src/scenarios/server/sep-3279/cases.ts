@@ -134,7 +134,7 @@ export const TOOL_CALLS_ENV = 'MCP_CONFORMANCE_TOOL_CALLS';
 /** Why a rule SEP-3279 asks of a new tool did not judge a tool named `established`. */
 export const ESTABLISHED_WHY =
   'named established: it already served older clients before it declared variants, so its legacy ' +
-  'outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD ' +
+  'content, outputSchema and structuredContent are its established ones, which SEP-3279 says a server SHOULD ' +
   'preserve; this rule is for a new tool';
 
 export function toolCallsFromEnv(raw = process.env[TOOL_CALLS_ENV]): ToolCalls {
@@ -171,6 +171,8 @@ export interface Need {
   lacksCore?: boolean;
   preferAppOnly?: boolean;
   errorCall?: boolean;
+  /** A tool not named `established`: a rule SEP-3279 asks of a new tool's legacy answers. */
+  newTool?: boolean;
 }
 
 export interface Bound {
@@ -327,7 +329,24 @@ export function bindTool(need: Need, setup: Setup): Bound | Unbound {
       reason: `tools/list at 2026-12-01 failed, so no tool can be chosen: ${tools}`
     };
   }
-  const candidates = callable(tools, Boolean(need.errorCall), setup.toolCalls);
+  let candidates = callable(tools, Boolean(need.errorCall), setup.toolCalls);
+  if (need.newTool) {
+    const isEstablished = ([tool]: (typeof candidates)[number]) =>
+      setup.toolCalls.established.includes(tool?.name);
+    const established = candidates.filter(
+      (c) => isEstablished(c) && fits(need, c[0], c[1]) !== undefined
+    );
+    candidates = candidates.filter((c) => !isEstablished(c));
+    if (
+      established.length > 0 &&
+      !candidates.some(([tool, args]) => fits(need, tool, args) !== undefined)
+    ) {
+      return {
+        applicable: false,
+        reason: `not applicable: every tool that fits (${established.map(([t]) => t?.name).join(', ')}) is ${ESTABLISHED_WHY}`
+      };
+    }
+  }
   if (need.preferAppOnly) {
     candidates.sort((a, b) => Number(appOnly(b[0])) - Number(appOnly(a[0])));
   }
