@@ -42,11 +42,13 @@ COMMAND = re.compile(r"(?:python[\d.]* -m )?pip (?:install|wheel)(?: [^\s#]+)+")
 
 
 def documented_commands() -> dict[str, list[str]]:
-    """Each pip command of the docs (code blocks, comments left out, and inline code), with the files it is in."""
+    """Each pip command of the docs (code blocks, comments left out, and inline code), with the files it is in; not a
+    ```text block's, which shows what a program printed (an error naming a pip command), not a command to run."""
     found: dict[str, list[str]] = {}
     for doc in DOCS:
         text = doc.read_text()
-        lines = [line.split(" #")[0] for block in FENCED.findall(text) for line in block.splitlines()]
+        lines = [line.split(" #")[0] for block in FENCED.findall(text) if not block.startswith("```text")
+                 for line in block.splitlines()]
         spans = [" ".join(span.split()) for span in SPAN.findall(FENCED.sub("", text))]
         for candidate in (*lines, *spans):
             for command in COMMAND.findall(candidate):
