@@ -1,7 +1,7 @@
 """What cannot be wired wrong on FastMCP. `Variants(mcp)` registers itself with the server (the extension and the
 low-level middleware), so it cannot be left out; what is left is refused, naming the fix: `@mcp.tool` stacked with
 `@variants.tool` (above it, a registration that takes the name over: at start; under it, as it is declared, as on
-MCPServer: test_variants_on_a_server.py), and a Variants server mounted into another (at the mount)."""
+MCPServer: test_variants_on_a_server.py), and a Variants server mounted into one without Variants (at the mount)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import anyio
 import pytest
 from fastmcp import FastMCP
 
-from mcp_variants.fastmcp import Variants
+from mcp_variants.fastmcp import DeclarationError, Variants
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -45,7 +45,8 @@ def test_a_tool_registered_again_after_variants_tool_stops_the_server_at_start(t
     assert "@mcp.tool stacked with @variants.tool on this one, in either order (decorate it with @variants.tool alone" in stderr
 
 
-def test_a_variants_server_cannot_be_mounted_into_another() -> None:
+def test_a_variants_server_cannot_be_mounted_into_one_without_variants() -> None:
+    """Mounted into a parent with Variants, it is served with its variants (test_fastmcp_mount.py)."""
     child = FastMCP("child")
     variants = Variants(child)
 
@@ -54,6 +55,29 @@ def test_a_variants_server_cannot_be_mounted_into_another() -> None:
         return "hi"
 
     parent = FastMCP("parent")
-    with pytest.raises(ValueError, match=r"cannot be mounted into another.*Variants\(parent\)"):
+    with pytest.raises(ValueError, match=r"cannot be mounted into a server without Variants.*"
+                                         r"\(Variants\(parent\), then parent\.mount\(child\)\)"):
         parent.mount(child)
     assert [tool.name for tool in anyio.run(parent.list_tools)] == []  # not mounted at all
+
+
+def test_a_variants_tool_renamed_by_a_mount_is_refused_naming_the_fix() -> None:
+    """`mount(..., tool_names=...)` renames the tool past its declaration: FastMCP would serve it as a plain tool, so the
+    start refuses it (a mount's namespace alone is followed: test_fastmcp_mount.py)."""
+    child = FastMCP("child")
+    variants = Variants(child)
+
+    @variants.tool("assistant/content")
+    def add() -> str:
+        return "1"
+
+    parent = FastMCP("parent")
+    served = Variants(parent)
+    parent.mount(child, namespace="kid", tool_names={"add": "plus"})
+    with pytest.raises(DeclarationError, match=r"tool 'kid_plus' .* a transform renamed tool 'add' of server 'child'.*"
+                                               r"@variants.tool\(\.\.\., name=\.\.\.\)"):
+        anyio.run(served.refuse_taken_over)
+    namespaced = FastMCP("namespaced")
+    namespaced_variants = Variants(namespaced)
+    namespaced.mount(child, namespace="kid")
+    anyio.run(namespaced_variants.refuse_taken_over)  # served as kid_add, with its variants: nothing to refuse
