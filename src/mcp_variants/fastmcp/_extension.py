@@ -327,6 +327,8 @@ class Variants(ServerExtension):
         a server mounted into this one (at any depth) whose tool it is; None for FastMCP's own tools."""
         if name in self.tools_by_name:
             return self, name
+        if len(_VARIANTS) < 2:  # no other server with Variants to have mounted: FastMCP's own tool, without a lookup
+            return None
         async with Context(fastmcp=self.server):  # as FastMCP looks a mounted server's tool up
             served = await self.server.get_tool(name)
         origin = mounted_origin(served) if served is not None else None
