@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 from fastmcp import FastMCP
+from fastmcp.server.transforms import Namespace
 
 from mcp_variants.fastmcp import DeclarationError, Variants
 
@@ -45,25 +46,8 @@ def test_a_tool_registered_again_after_variants_tool_stops_the_server_at_start(t
     assert "@mcp.tool stacked with @variants.tool on this one, in either order (decorate it with @variants.tool alone" in stderr
 
 
-def test_a_variants_server_cannot_be_mounted_into_one_without_variants() -> None:
-    """Mounted into a parent with Variants, it is served with its variants (test_fastmcp_mount.py)."""
-    child = FastMCP("child")
-    variants = Variants(child)
-
-    @variants.tool("assistant/content")
-    def hello() -> str:
-        return "hi"
-
-    parent = FastMCP("parent")
-    with pytest.raises(ValueError, match=r"cannot be mounted into a server without Variants.*"
-                                         r"\(Variants\(parent\), then parent\.mount\(child\)\)"):
-        parent.mount(child)
-    assert [tool.name for tool in anyio.run(parent.list_tools)] == []  # not mounted at all
-
-
-def test_a_variants_tool_renamed_by_a_mount_is_refused_naming_the_fix() -> None:
-    """`mount(..., tool_names=...)` renames the tool past its declaration: FastMCP would serve it as a plain tool, so the
-    start refuses it (a mount's namespace alone is followed: test_fastmcp_mount.py)."""
+def child_with_a_variants_tool() -> tuple[FastMCP, Variants]:
+    """A server named "child" with Variants and one variants tool, `add`."""
     child = FastMCP("child")
     variants = Variants(child)
 
@@ -71,13 +55,34 @@ def test_a_variants_tool_renamed_by_a_mount_is_refused_naming_the_fix() -> None:
     def add() -> str:
         return "1"
 
+    return child, variants
+
+
+def test_a_variants_server_cannot_be_mounted_into_one_without_variants() -> None:
+    """Mounted into a parent with Variants, it is served with its variants (test_fastmcp_mount.py)."""
+    parent = FastMCP("parent")
+    with pytest.raises(ValueError, match=r"cannot be mounted into a server without Variants.*"
+                                         r"\(Variants\(parent\), then parent\.mount\(child\)\)"):
+        parent.mount(child_with_a_variants_tool()[0])
+    assert [tool.name for tool in anyio.run(parent.list_tools)] == []  # not mounted at all
+
+
+def test_a_variants_tool_renamed_by_a_transform_is_refused_naming_the_fix() -> None:
+    """`mount(..., tool_names=...)` or a Namespace on the server itself renames the tool past its declaration: FastMCP
+    would serve it as a plain tool, so the start refuses it (a mount's namespace is followed: test_fastmcp_mount.py)."""
     parent = FastMCP("parent")
     served = Variants(parent)
-    parent.mount(child, namespace="kid", tool_names={"add": "plus"})
+    parent.mount(child_with_a_variants_tool()[0], namespace="kid", tool_names={"add": "plus"})
     with pytest.raises(DeclarationError, match=r"tool 'kid_plus' .* a transform renamed tool 'add' of server 'child'.*"
                                                r"@variants.tool\(\.\.\., name=\.\.\.\)"):
         anyio.run(served.refuse_taken_over)
+
+    itself, its_variants = child_with_a_variants_tool()
+    itself.add_transform(Namespace("mine"))
+    with pytest.raises(DeclarationError, match=r"tool 'mine_add' .* a transform renamed tool 'add' of server 'child'"):
+        anyio.run(its_variants.refuse_taken_over)
+
     namespaced = FastMCP("namespaced")
     namespaced_variants = Variants(namespaced)
-    namespaced.mount(child, namespace="kid")
+    namespaced.mount(child_with_a_variants_tool()[0], namespace="kid")
     anyio.run(namespaced_variants.refuse_taken_over)  # served as kid_add, with its variants: nothing to refuse
