@@ -197,13 +197,16 @@ class Variants(ServerExtension):
         for name, runner in self._runners.items():
             if runs is runner:
                 return self, name
-        origin = mounted_origin(tool)
-        mounted = _VARIANTS.get(origin[0]) if origin is not None else None
-        if origin is None or mounted is None:
+        mounted = _mounted_from(tool)
+        if mounted is None:
             return None
-        async with Context(fastmcp=mounted.server):  # as FastMCP looks a mounted server's tool up
-            inner = await mounted.server.get_tool(origin[1])
-        return await mounted._behind(inner) if inner is not None else None
+        inner = await mounted[0]._tool_named(mounted[1])
+        return await mounted[0]._behind(inner) if inner is not None else None
+
+    async def _tool_named(self, name: str) -> Tool | None:
+        """The tool this server serves as `name`, looked up as FastMCP looks up a mounted server's (in its Context)."""
+        async with Context(fastmcp=self.server):
+            return await self.server.get_tool(name)
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
@@ -329,11 +332,8 @@ class Variants(ServerExtension):
             return self, name
         if len(_VARIANTS) < 2:  # no other server with Variants to have mounted: FastMCP's own tool, without a lookup
             return None
-        async with Context(fastmcp=self.server):  # as FastMCP looks a mounted server's tool up
-            served = await self.server.get_tool(name)
-        origin = mounted_origin(served) if served is not None else None
-        mounted = _VARIANTS.get(origin[0]) if origin is not None else None
-        return await mounted._owner(origin[1]) if origin is not None and mounted is not None else None
+        mounted = _mounted_from(await self._tool_named(name))
+        return await mounted[0]._owner(mounted[1]) if mounted is not None else None
 
     async def _mounted_entries(self, ctx: ServerRequestContext[Any, Any], listed: list[Any]) -> dict[str, dict[str, Any]]:
         """The listed tools of mounted Variants servers, by the name this server lists: their entries (variants, or
@@ -391,7 +391,7 @@ class Variants(ServerExtension):
             mounted = await self._mounted_entries(ctx, result["tools"])
 
         def plain(entry: dict[str, Any], era: Era) -> dict[str, Any]:
-            ours = mounted.get(entry["name"])
+            ours = mounted.get(entry.get("name", ""))
             return listed_entry(entry, ours) if ours is not None else self._plain_entry(entry, era)
 
         result = with_variants(ctx, result, self.tools_by_name, self._served, plain=plain)
@@ -416,6 +416,14 @@ class Variants(ServerExtension):
 
 
 _VARIANTS: weakref.WeakKeyDictionary[FastMCP[Any], Variants] = weakref.WeakKeyDictionary()  # each server's, to check
+
+
+def _mounted_from(tool: Tool | None) -> tuple[Variants, str] | None:
+    """The Variants of the server a tool was mounted from (`FastMCP.mount`) and the tool's name there; None for a tool
+    of the server's own, or of a mounted server without Variants."""
+    origin = mounted_origin(tool) if tool is not None else None
+    mounted = _VARIANTS.get(origin[0]) if origin is not None else None
+    return (mounted, origin[1]) if origin is not None and mounted is not None else None
 
 
 def check_before_serving(server: FastMCP[Any]) -> None:
