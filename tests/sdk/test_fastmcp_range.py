@@ -73,3 +73,16 @@ def test_the_lower_end_lists_variants_and_answers_the_requested_outputs(target: 
     assert failed["isError"] is True and failed["outputs"][0]["structuredContent"]["error"]["type"] == "not-found"
     discover = target.exchange("2026-07-28", None, "server/discover", {}).result
     assert OUTPUTS_VERSION in discover["supportedVersions"]
+
+
+def test_the_lower_end_serves_a_mounted_servers_tools_with_their_variants() -> None:
+    """test_fastmcp_mount.py's composed servers on FastMCP 4.1.4: the mounted tools, two mounts down included."""
+    python = cached_venv("fastmcp-tasks", REQUIREMENTS) / "bin" / "python"
+    composed = [str(python), str(SERVER.with_name("fastmcp_composed_server.py")), "composed"]
+    with StdioTarget(composed, env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=90) as running:
+        listed = {t["name"]: t for t in running.exchange(OUTPUTS_VERSION, None, "tools/list", {}).result["tools"]}
+        assert [v["audience"] for v in listed["kid_add"]["outputVariants"]] == ["assistant", "programmatic"]
+        assert call(running, "kid_add", {"a": 3, "b": 1}, ["programmatic/structured"])["outputs"] == [
+            {"audience": "programmatic", "format": "structured", "structuredContent": {"total": 4}}]
+        assert call(running, "kid_g_half", {"n": 3}, ["assistant/structured"])["outputs"] == [
+            {"audience": "assistant", "format": "structured", "structuredContent": {"result": 1.5}}]

@@ -65,6 +65,9 @@ READS = [
      "sdk/_stdio.py (StdioServerConnection.serve: a 2026 connection)"),
     ("fastmcp", "fastmcp.server.server:FastMCP", ("self._mcp_server: LowLevelServer[",),
      "fastmcp/_lowlevel.py (FastMCP's low-level Server: bridged stdio, the tools/list middleware)"),
+    ("fastmcp", "fastmcp.server.providers.fastmcp_provider:FastMCPProviderTool",
+     ("self._server = server", "self._original_name = original_name"),
+     "fastmcp/_lowlevel.py (mounted_origin: the server and name a mounted tool comes from)"),
 ]
 
 

@@ -22,6 +22,10 @@ core in `protocol/`); this module only fits them to FastMCP's seams:
   interceptor (FastMCP's typed params drop `requestedOutputs`).
 - FastMCP's own tools on the same server (a plain `@mcp.tool`) are served at 2026-12-01 as if migrated with
   `legacy_tool()` (`PlainTools`): listed with their variants, their calls' `requestedOutputs` checked and answered.
+- A server with Variants mounted into this one (`parent.mount(child, namespace=...)`): its tools are listed and called
+  under the names FastMCP gives them, each with its variants (`_owner`: the child's Variants declared it). FastMCP
+  runs only the parent's interceptor for them (it skips a mounted server's extension the parent also has), so the
+  parent selects and answers; the child's wrapper projects. Mounted into a server without Variants, `clone` refuses.
 
 The SDK layer's pieces come through its public modules only (`mcp_variants.sdk`, `.lowlevel`, and `.framework`: the
 seams of a framework's layer), as they would for a layer on any other framework.
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
 import inspect
 import logging
@@ -48,6 +53,7 @@ from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.context import Context
 from fastmcp.server.extensions import ServerExtension, ToolCallContinuation
 from fastmcp.tools import InputRequiredToolResult, Tool, ToolResult
+from fastmcp.tools.tool_transform import TransformedTool
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams, CallToolResult, InputRequiredResult, ToolAnnotations
@@ -56,9 +62,10 @@ from pydantic import BaseModel
 
 from ..protocol.errors import ProtocolError, unknown_tool
 from ..protocol.projection import Outcome
+from ..protocol.selection import select
 from ..protocol.types import ASSISTANT_CONTENT, UI_EXTENSION
 from ..protocol.versions import OUTPUTS_VERSION, Era
-from ..sdk import ErrorKind, SelectorName, ToolError, VariantSpec
+from ..sdk import DeclarationError, ErrorKind, SelectorName, ToolError, VariantSpec
 from ..sdk.framework import (
     ON_OUR_TRANSPORTS,
     Legacy,
@@ -79,7 +86,7 @@ from ..sdk.framework import (
 )
 from ..sdk.lowlevel import ToolSet, VariantTool, declaration, request_era
 from ._content import content_value
-from ._lowlevel import lowlevel_server
+from ._lowlevel import lowlevel_server, mounted_origin
 from ._migrate import migrated, with_wrap_mark
 from ._schemas import dereferenced_entry, dereferences_schemas
 
@@ -111,8 +118,8 @@ class Variants(ServerExtension):
     """
 
     identifier = IDENTIFIER
-    # Offered to a server this one is mounted into (FastMCP.mount), so that `clone` can refuse it: the parent would
-    # list and run these tools without their variants, and tool names change under a mount's namespace.
+    # Offered to a server this one is mounted into (FastMCP.mount): a parent with its own Variants keeps that one (and
+    # serves these tools with their variants, `_owner`); a parent without calls `clone`, which refuses.
     auto_register = True
 
     def __init__(self, server: FastMCP[Any], served_extensions: frozenset[str] | set[str] = frozenset()) -> None:
@@ -131,10 +138,12 @@ class Variants(ServerExtension):
         return {"versions": [OUTPUTS_VERSION]}
 
     def clone(self) -> ServerExtension:
-        """What FastMCP asks of an extension of a server being mounted into another: refused, naming the fix."""
-        raise ValueError(f"a FastMCP server with Variants ({self.server.name!r}) cannot be mounted into another: the "
-                         "parent would serve its tools without their variants. Make the Variants on the server you run "
-                         "(variants = Variants(parent)) and declare the tools there, or run this server itself (cli(mcp))")
+        """What FastMCP asks of an extension of a server mounted into one without Variants: refused, naming the fix (a
+        parent with Variants keeps its own and never asks)."""
+        raise ValueError(f"a FastMCP server with Variants ({self.server.name!r}) cannot be mounted into a server without "
+                         "Variants: that server would serve its tools without their variants. Give the parent its own "
+                         "Variants before mounting (Variants(parent), then parent.mount(child)): it serves the mounted "
+                         "tools with their variants")
 
     def lifespan(self) -> AbstractAsyncContextManager[None]:
         """Entered as the server starts, whatever runs it. Run outside this package's transports (FastMCP's own
@@ -156,11 +165,48 @@ class Variants(ServerExtension):
         """DeclarationError naming the fix when another registration took one of our tools' names after `tool`
         (`@mcp.tool` above `@variants.tool`: FastMCP replaces a tool of the same name, warning), which only the start
         can see: the listing would offer the variants and FastMCP would run the other function, answering a 2026-12-01
-        call without its outputs. (Below it, `tool` refuses the name as it is declared.)"""
+        call without its outputs. (Below it, `tool` refuses the name as it is declared.) And when a transform renamed
+        a variants tool, here or in a mounted server (`_refuse_renamed`)."""
         for name, runner in self._runners.items():
             served = await self.server.local_provider.get_tool(name)
             if served is not None and getattr(served, "fn", None) is not runner:
                 raise registered_twice(name, "@mcp.tool")
+        await self._refuse_renamed()
+
+    async def _refuse_renamed(self) -> None:
+        """DeclarationError naming the fix for a variants tool this server lists under a name a transform gave it
+        (`ToolTransform`, `mount(..., tool_names=...)`, a `Namespace` on the server itself): its declaration is not
+        found under that name, so FastMCP would serve it as a plain tool, without its variants. A mount's namespace
+        is not such a name (`_owner` follows it)."""
+        for tool in await self.server.list_tools(run_middleware=False):  # a check, not a listing the middleware should see
+            behind = await self._behind(tool)
+            if behind is not None and await self._owner(tool.name) is None:
+                owner, name = behind
+                raise DeclarationError(tool.name, "a variants tool is served under its own name (or a mount's namespace)",
+                                       f"a transform renamed tool {name!r} of server {owner.server.name!r}, and it would "
+                                       "be served without its variants. Give the tool that name where it is declared "
+                                       "(@variants.tool(..., name=...)) instead of renaming it (mount's tool_names, "
+                                       "ToolTransform, Namespace)")
+
+    async def _behind(self, tool: Tool) -> tuple[Variants, str] | None:
+        """The variants tool a tool this server lists runs, whatever it is named here: one of ours, or a mounted
+        server's (at any depth), through any transforms (`TransformedTool.parent_tool`); None for a plain tool."""
+        while isinstance(tool, TransformedTool):
+            tool = tool.parent_tool
+        runs = getattr(tool, "fn", None)
+        for name, runner in self._runners.items():
+            if runs is runner:
+                return self, name
+        mounted = _mounted_from(tool)
+        if mounted is None:
+            return None
+        inner = await mounted[0]._tool_named(mounted[1])
+        return await mounted[0]._behind(inner) if inner is not None else None
+
+    async def _tool_named(self, name: str) -> Tool | None:
+        """The tool this server serves as `name`, looked up as FastMCP looks up a mounted server's (in its Context)."""
+        async with Context(fastmcp=self.server):
+            return await self.server.get_tool(name)
 
     def tool(self, *variants: VariantSpec | SelectorName, name: str | None = None, **fastmcp_kwargs: Any) -> Callable[[_Fn], _Fn]:
         """Register a tool with these variants (`"assistant/content"` or `variant(selector, schema, project=...)`).
@@ -253,15 +299,17 @@ class Variants(ServerExtension):
         request = _REQUEST.get()
         if request is None:
             return await call_next()
-        if params.name not in self.tools_by_name:
+        owned = await self._owner(params.name)
+        if owned is None:
             return await self._plain_call(params.name, request, call_next)
+        owner, name = owned  # a mounted tool's wrapper is its own server's and knows it by its own name
         era = request_era(request)
-        try:
-            selectors = self.tools_by_name.select(params.name, request.params or {}, era,
-                                                  negotiated_extensions(request, self._served))
+        try:  # against the declaration under the name the client called (a mounted tool's refusal names that one)
+            declared = dataclasses.replace(owner.tools_by_name.tool(name).declaration, name=params.name)
+            selectors = select(request.params or {}, declared, era, negotiated_extensions(request, owner._served))
         except ProtocolError as exc:
             raise MCPError(exc.code, exc.message, exc.data) from None
-        call = ToolCall(params.name, selectors, era)
+        call = ToolCall(name, selectors, era)
         token = _CURRENT.set(call)
         try:
             answered = await call_next()
@@ -270,12 +318,37 @@ class Variants(ServerExtension):
                 raise
             # FastMCP refused the arguments, ended the call (its timeout), or worded a migrated tool's crash (its
             # "Error calling tool 'NAME': ...", masked or not) before the tool answered: in the outputs, in its words.
-            call.result = self.tools_by_name.project(params.name, selectors, era, Outcome(failure=_failure(exc)))
+            call.result = owner.tools_by_name.project(name, selectors, era, Outcome(failure=_failure(exc)))
         finally:
             _CURRENT.reset(token)
         if call.result is None:
             return answered  # not a result of the tool's: FastMCP's own (input_required, a task, ...)
         return _wire(finish(request, "tools/call", era, call.result))
+
+    async def _owner(self, name: str) -> tuple[Variants, str] | None:
+        """The Variants that declared the tool this server serves as `name`, and its name there: this one, or that of
+        a server mounted into this one (at any depth) whose tool it is; None for FastMCP's own tools."""
+        if name in self.tools_by_name:
+            return self, name
+        if len(_VARIANTS) < 2:  # no other server with Variants to have mounted: FastMCP's own tool, without a lookup
+            return None
+        mounted = _mounted_from(await self._tool_named(name))
+        return await mounted[0]._owner(mounted[1]) if mounted is not None else None
+
+    async def _mounted_entries(self, ctx: ServerRequestContext[Any, Any], listed: list[Any]) -> dict[str, dict[str, Any]]:
+        """The listed tools of mounted Variants servers, by the name this server lists: their entries (variants, or
+        the legacy outputSchema) as their own server lists them."""
+        era, entries = request_era(ctx), {}
+        for entry in listed:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str) or name in self.tools_by_name:
+                continue
+            owned = await self._owner(name)
+            if owned is not None:
+                owner, own_name = owned
+                ours = owner.tools_by_name.entries(era, negotiated_extensions(ctx, owner._served))
+                entries[name] = next(e for e in ours if e["name"] == own_name)
+        return entries
 
     async def _plain_call(self, name: str, request: ServerRequestContext[Any, Any],
                           call_next: ToolCallContinuation) -> ToolResult | BaseModel:
@@ -312,11 +385,20 @@ class Variants(ServerExtension):
                 return await call_next(ctx)
             finally:
                 _REQUEST.reset(token)
-        result = with_variants(ctx, await call_next(ctx), self.tools_by_name, self._served, plain=self._plain_entry)
+        result = await call_next(ctx)
+        mounted: dict[str, dict[str, Any]] = {}
+        if ctx.method == "tools/list" and isinstance(result, dict) and isinstance(result.get("tools"), list):
+            mounted = await self._mounted_entries(ctx, result["tools"])
+
+        def plain(entry: dict[str, Any], era: Era) -> dict[str, Any]:
+            ours = mounted.get(entry.get("name", ""))
+            return listed_entry(entry, ours) if ours is not None else self._plain_entry(entry, era)
+
+        result = with_variants(ctx, result, self.tools_by_name, self._served, plain=plain)
         if ctx.method == "tools/list" and isinstance(result, dict) and dereferences_schemas(self.server):
             # FastMCP inlined the $refs of the schemas it listed; ours were added after it, so inlined here alike.
-            result["tools"] = [dereferenced_entry(entry) if entry.get("name") in self.tools_by_name else entry
-                               for entry in result["tools"]]
+            result["tools"] = [dereferenced_entry(entry) if entry.get("name") in self.tools_by_name or
+                               entry.get("name") in mounted else entry for entry in result["tools"]]
         if ctx.method == "tools/list" and isinstance(result, dict) and request_era(ctx).is_legacy:
             # The SDK wrote the entries (members in its wire models' order) before ours were set: written again as it
             # writes them, a migrated tool's legacy entry is FastMCP's byte for byte.
@@ -334,6 +416,14 @@ class Variants(ServerExtension):
 
 
 _VARIANTS: weakref.WeakKeyDictionary[FastMCP[Any], Variants] = weakref.WeakKeyDictionary()  # each server's, to check
+
+
+def _mounted_from(tool: Tool | None) -> tuple[Variants, str] | None:
+    """The Variants of the server a tool was mounted from (`FastMCP.mount`) and the tool's name there; None for a tool
+    of the server's own, or of a mounted server without Variants."""
+    origin = mounted_origin(tool) if tool is not None else None
+    mounted = _VARIANTS.get(origin[0]) if origin is not None else None
+    return (mounted, origin[1]) if origin is not None and mounted is not None else None
 
 
 def check_before_serving(server: FastMCP[Any]) -> None:
