@@ -147,7 +147,17 @@ def test_a_migrated_tool_keeps_mcpservers_words_where_they_were_read_and_a_typed
 def test_arguments_the_sdk_refuses_are_invalid_arguments_in_the_requested_outputs(target: StdioTarget) -> None:
     result = call(target, "lazy", {"a": "x"}, ["programmatic/structured"]).result
     assert result["isError"] is True
-    assert outputs_of(result)["programmatic/structured"]["error"]["type"] == "invalid-arguments"
+    error = outputs_of(result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-arguments" and error["message"].startswith("2 validation errors for lazy"), error
+
+
+def test_a_migrated_tools_refused_arguments_keep_mcpservers_words_only_where_old_clients_read_them(target: StdioTarget) -> None:
+    """python-servers.md, after the legacy table: at 2026-12-01 the refusal alone; older versions MCPServer's text."""
+    error = outputs_of(call(target, "legacy_fails", {}, ["programmatic/structured"]).result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-arguments" and error["message"].startswith("1 validation error"), error
+    legacy = call(target, "legacy_fails", {}, version="2025-11-25").result
+    assert legacy["isError"] is True and legacy["content"] == [
+        {"type": "text", "text": f"Error executing tool legacy_fails: {error['message']}"}], legacy
 
 
 def test_discover_names_2026_12_01(target: StdioTarget) -> None:
