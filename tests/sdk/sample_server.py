@@ -89,7 +89,9 @@ def fails(how: str) -> Results:
 @variants.legacy_tool(variant("programmatic/structured", Sum, project=lambda n: {"total": n}))
 def legacy_fails(how: str) -> int:
     """A migrated tool (`legacy_tool`) that fails with this package's ToolError (of a kind, or the message alone) or the
-    SDK's, or succeeds."""
+    SDK's, or returns a `Results` (variants.tool's, by mistake), or succeeds."""
+    if how == "results":
+        return Results({"assistant/content": "text"})  # type: ignore[return-value]
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
     if how == "ours-message":

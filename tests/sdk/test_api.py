@@ -265,6 +265,15 @@ def logged(target: StdioTarget, text: str, version: str = OUTPUTS_VERSION) -> st
     return log()
 
 
+def test_a_migrated_tool_that_returns_results_is_told_in_the_log_to_return_its_plain_value(logging_target: StdioTarget) -> None:
+    """legacy_tool's function returns what @mcp.tool's did; the client reads what any other bug gives it."""
+    error = outputs_of(call(logging_target, "legacy_fails", {"how": "results"}, ["programmatic/structured"]).result)
+    assert error["programmatic/structured"]["error"]["type"] == "internal"
+    log = logged(logging_target, "tool legacy_fails returned Results with no entry for assistant/structured")
+    assert ("legacy_tool's function returns its plain value (as @mcp.tool's did); declare the tool with @variants.tool "
+            "to return Results") in log, log
+
+
 def test_a_malformed_kind_keeps_the_message_and_the_server_log_names_it(logging_target: StdioTarget) -> None:
     """`ToolError("Not Found!", "no ticket 7")`: the client reads the message (as a tool-error), the author the log."""
     error = outputs_of(call(logging_target, "fails", {"how": "malformed-kind"}, ["programmatic/structured"]).result)
