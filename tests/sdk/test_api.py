@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
 SERVER = Path(__file__).with_name("sample_server.py")
 OWN_FLAGS = Path(__file__).with_name("own_flags_server.py")
+WITHOUT_RICH = Path(__file__).with_name("without_rich.py")
 
 
 @pytest.fixture(scope="module")
@@ -272,6 +273,37 @@ def test_a_migrated_tool_that_returns_results_is_told_in_the_log_to_return_its_p
     log = logged(logging_target, "tool legacy_fails returned Results with no entry for assistant/structured")
     assert ("legacy_tool's function returns its plain value (as @mcp.tool's did); declare the tool with @variants.tool "
             "to return Results") in log, log
+
+
+@pytest.mark.parametrize("rich", [True, False])
+def test_cli_logs_each_line_once_with_its_level_and_logger_name_on_stderr(rich: bool) -> None:
+    """MCPServer sets up its log as it is made: with `rich` its handler shows the level (left as it is), without it
+    the message alone, which `cli` gives the level and logger name; one handler either way, on stderr."""
+    command = [sys.executable, str(SERVER)] if rich else [sys.executable, str(WITHOUT_RICH), str(SERVER)]
+    with StdioTarget(command, timeout=30, env={**os.environ, "COLUMNS": "1000"}) as target:
+        call(target, "mismatched", {"how": "missing"})
+        log = logged(target, "no entry for programmatic/structured")
+    line = "tool mismatched returned Results with no entry for programmatic/structured"
+    assert log.count(line) == 1, log
+    assert "ERROR" in log.split(line)[0].splitlines()[-1], log  # the level, on the line's own row
+    if not rich:
+        assert f"ERROR mcp_variants.sdk._toolset: {line}" in log, log
+
+
+def test_cli_leaves_the_authors_log_as_it_is_and_sets_the_level_asked() -> None:
+    """A server that set up its log (here before MCPServer is made, whose own setup then does nothing) keeps its
+    format; `--log-level warning` is the root's level whoever set up the handlers: the INFO line `cli` logs as it
+    adds the middleware left out (before any request, so before the ERROR waited for) is not written."""
+    env = {**os.environ, "AUTHOR_LOG_FORMAT": "AUTHOR|%(levelname)s|%(message)s"}
+    command = [sys.executable, str(SERVER), "--no-middleware", "--log-level", "warning"]
+    with StdioTarget(command, timeout=30, env=env) as target:
+        call(target, "mismatched", {"how": "missing"})
+        log = logged(target, "no entry for programmatic/structured")
+    assert "AUTHOR|ERROR|tool mismatched returned Results with" in log, log
+    assert "Variants.middleware added" not in log and "mcp_variants.sdk._toolset" not in log, log
+    with StdioTarget(command[:-2], timeout=30, env=env) as target:  # without it, the author's INFO
+        call(target, "mismatched", {"how": "missing"})
+        assert "AUTHOR|INFO|Variants.middleware added" in logged(target, "no entry for programmatic/structured")
 
 
 def test_a_malformed_kind_keeps_the_message_and_the_server_log_names_it(logging_target: StdioTarget) -> None:

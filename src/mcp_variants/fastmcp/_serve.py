@@ -39,6 +39,7 @@ from ..sdk.framework import (
     is_loopback,
     message_guard,
     serving_options,
+    set_up_log,
     uvicorn_http,
 )
 from ..sdk.lowlevel import CannotListen, listen
@@ -116,20 +117,28 @@ def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "
         anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge, limits=limits))
 
 
+HTTP_AUTH_NOTE = "; authentication: FastMCP's auth= provider (this layer adds no --token)"
+"""What `--help` says of HTTP's authentication: the server's own `FastMCP(auth=...)`, unlike `mcp_variants.sdk`'s
+`--token`, which this layer leaves to FastMCP (docs/guides/fastmcp.md, *Run it*)."""
+
+
 def add_serving_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add `cli`'s options (`--http`, `--host`, `--port`, `--allowed-host`) to a server's own parser, as one argument
-    group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves by them.
-    Returns `parser`."""
-    return add_serving_options(parser, token=False)
+    """Add `cli`'s options (`--http`, `--host`, `--port`, `--allowed-host`, `--log-level`) to a server's own parser, as
+    one argument group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves by
+    them. Returns `parser`."""
+    return add_serving_options(parser, token=False, log_level="WARNING", http_note=HTTP_AUTH_NOTE)
 
 
 def cli(server: FastMCP[Any], argv: Sequence[str] | None = None, *, args: argparse.Namespace | None = None) -> None:
     """`python server.py` serves stdio; `--http [--host H] [--port P] [--allowed-host NAME]` streamable HTTP at /mcp.
     Beyond loopback the server needs FastMCP's own `auth=` (an auth provider): refused without one. `argv`: the
     arguments to read (default `sys.argv[1:]`). `args`: a command line read already, by a server's own parser given
-    `add_serving_arguments(parser)`: the server's flags and these in one `--help`."""
+    `add_serving_arguments(parser)`: the server's flags and these in one `--help`. The log goes to stderr with each
+    line's level and logger name where the server set up none (`--log-level`, WARNING: FastMCP's own lines keep
+    its `fastmcp` logger's handlers, which do not reach the root's; a handler of the author's is left as it is)."""
     parser, args = serving_options(f"the FastMCP server {server.name}, with SEP-3279 output variants", argv, args,
-                                   token=False)
+                                   token=False, log_level="WARNING", http_note=HTTP_AUTH_NOTE)
+    set_up_log(args.log_level, "WARNING")
     if not args.http:
         run(server)
         return
