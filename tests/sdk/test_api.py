@@ -226,7 +226,7 @@ def test_cli_refuses_a_namespace_read_without_its_options_before_serving() -> No
     from mcp_variants.sdk import add_serving_arguments, cli
 
     mcp = MCPServer("unserved")
-    with pytest.raises(TypeError, match="no --allowed-host, --host, --http, --port, --token: give the parser that read "
+    with pytest.raises(TypeError, match="no --allowed-host, --host, --http, --log-level, --port, --token: give the parser that read "
                                         r"it add_serving_arguments\(parser\) first"):
         cli(mcp, args=argparse.Namespace(db="x"))
     parsed = add_serving_arguments(argparse.ArgumentParser()).parse_args(["--http"])
