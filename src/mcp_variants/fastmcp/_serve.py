@@ -149,9 +149,9 @@ def cli(server: FastMCP[Any], argv: Sequence[str] | None = None, *, args: argpar
     (`bearer_token_auth`): refused without either, and a token beside `auth=` is refused too (two checks of one
     request, one of them not the author's). `argv`: the arguments to read (default `sys.argv[1:]`). `args`: a command
     line read already, by a server's own parser given `add_serving_arguments(parser)`: the server's flags and these
-    in one `--help`. The log goes to stderr with each
-    line's level and logger name where the server set up none (`--log-level`, WARNING: FastMCP's own lines keep
-    its `fastmcp` logger's handlers, which do not reach the root's; a handler of the author's is left as it is)."""
+    in one `--help`. The log goes to stderr with each line's level and logger name where the server set up none
+    (`--log-level`, WARNING: FastMCP's own lines keep its `fastmcp` logger's handlers, which do not reach the root's;
+    a handler of the author's is left as it is)."""
     parser, args = serving_options(f"the FastMCP server {server.name}, with SEP-3279 output variants", argv, args,
                                    token=True, log_level="WARNING", http_note=HTTP_AUTH_NOTE)
     set_up_log(args.log_level, "WARNING")

@@ -17,7 +17,7 @@ def add_serving_options(parser: argparse.ArgumentParser, *, token: bool, log_lev
                         http_note: str = "") -> argparse.ArgumentParser:
     """The serving options as one argument group of `parser` (argparse refuses an option the author already has, but
     `--log-level`, which a server may have of its own: then it stays the server's). `token`: whether `--token` is one
-    (the layers whose HTTP server checks a bearer token: FastMCP's has `auth=`); `log_level`: the level of the log
+    (both layers have it: MCPServer's checks it itself, FastMCP's hands it to FastMCP's auth); `log_level`: the level of the log
     `cli` sets up where the server set up none; `http_note`: what the group's description adds about HTTP."""
     group = parser.add_argument_group("serving MCP", f"stdio, or streamable HTTP with --http{http_note}")
     group.add_argument("--http", action="store_true", help="streamable HTTP at /mcp instead of stdio")
