@@ -3,8 +3,11 @@
 `python sample_server.py` serves stdio; `--http --port N` streamable HTTP; `--no-middleware` leaves
 Variants.middleware out, `--no-extension` leaves `variants` out of MCPServer(extensions=...) (misconfigured servers);
 `--sdk-run` serves it with the SDK's own `mcp.run()`;
-`--stacked` adds a tool with the SDK's `@apps.tool` stacked on `@variants.tool` (a misconfigured server)."""
+`--stacked` adds a tool with the SDK's `@apps.tool` stacked on `@variants.tool` (a misconfigured server).
+AUTHOR_LOG_FORMAT in the environment: the server sets up its own log, in that format."""
 
+import logging
+import os
 import sys
 from typing import Any
 
@@ -89,7 +92,9 @@ def fails(how: str) -> Results:
 @variants.legacy_tool(variant("programmatic/structured", Sum, project=lambda n: {"total": n}))
 def legacy_fails(how: str) -> int:
     """A migrated tool (`legacy_tool`) that fails with this package's ToolError (of a kind, or the message alone) or the
-    SDK's, or succeeds."""
+    SDK's, or returns a `Results` (variants.tool's, by mistake), or succeeds."""
+    if how == "results":
+        return Results({"assistant/content": "text"})  # type: ignore[return-value]
     if how == "ours":
         raise ToolError(ErrorKind.NOT_FOUND, "no such thing")
     if how == "ours-message":
@@ -144,6 +149,8 @@ if "--stacked" in sys.argv:  # another server: one Apps, and a Variants that was
     extensions = [other_apps, variants]
 if "--no-extension" in sys.argv:
     extensions = []
+if "AUTHOR_LOG_FORMAT" in os.environ:  # a server that sets up its own log, before MCPServer sets up the SDK's
+    logging.basicConfig(format=os.environ["AUTHOR_LOG_FORMAT"], level="INFO")
 mcp = MCPServer("sample", extensions=extensions, middleware=[] if "--no-middleware" in sys.argv else [variants.middleware])
 
 if __name__ == "__main__":

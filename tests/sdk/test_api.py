@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.wire, pytest.mark.timeout(120)]
 
 SERVER = Path(__file__).with_name("sample_server.py")
 OWN_FLAGS = Path(__file__).with_name("own_flags_server.py")
+WITHOUT_RICH = Path(__file__).with_name("without_rich.py")
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +148,17 @@ def test_a_migrated_tool_keeps_mcpservers_words_where_they_were_read_and_a_typed
 def test_arguments_the_sdk_refuses_are_invalid_arguments_in_the_requested_outputs(target: StdioTarget) -> None:
     result = call(target, "lazy", {"a": "x"}, ["programmatic/structured"]).result
     assert result["isError"] is True
-    assert outputs_of(result)["programmatic/structured"]["error"]["type"] == "invalid-arguments"
+    error = outputs_of(result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-arguments" and error["message"].startswith("2 validation errors for lazy"), error
+
+
+def test_a_migrated_tools_refused_arguments_keep_mcpservers_words_only_where_old_clients_read_them(target: StdioTarget) -> None:
+    """python-servers.md, after the legacy table: at 2026-12-01 the refusal alone; older versions MCPServer's text."""
+    error = outputs_of(call(target, "legacy_fails", {}, ["programmatic/structured"]).result)["programmatic/structured"]["error"]
+    assert error["type"] == "invalid-arguments" and error["message"].startswith("1 validation error"), error
+    legacy = call(target, "legacy_fails", {}, version="2025-11-25").result
+    assert legacy["isError"] is True and legacy["content"] == [
+        {"type": "text", "text": f"Error executing tool legacy_fails: {error['message']}"}], legacy
 
 
 def test_discover_names_2026_12_01(target: StdioTarget) -> None:
@@ -215,7 +226,7 @@ def test_cli_refuses_a_namespace_read_without_its_options_before_serving() -> No
     from mcp_variants.sdk import add_serving_arguments, cli
 
     mcp = MCPServer("unserved")
-    with pytest.raises(TypeError, match="no --allowed-host, --host, --http, --port, --token: give the parser that read "
+    with pytest.raises(TypeError, match="no --allowed-host, --host, --http, --log-level, --port, --token: give the parser that read "
                                         r"it add_serving_arguments\(parser\) first"):
         cli(mcp, args=argparse.Namespace(db="x"))
     parsed = add_serving_arguments(argparse.ArgumentParser()).parse_args(["--http"])
@@ -253,6 +264,46 @@ def logged(target: StdioTarget, text: str, version: str = OUTPUTS_VERSION) -> st
 
     until(lambda: text in log(), f"{text!r} in the server's log")
     return log()
+
+
+def test_a_migrated_tool_that_returns_results_is_told_in_the_log_to_return_its_plain_value(logging_target: StdioTarget) -> None:
+    """legacy_tool's function returns what @mcp.tool's did; the client reads what any other bug gives it."""
+    error = outputs_of(call(logging_target, "legacy_fails", {"how": "results"}, ["programmatic/structured"]).result)
+    assert error["programmatic/structured"]["error"]["type"] == "internal"
+    log = logged(logging_target, "tool legacy_fails returned Results with no entry for assistant/structured")
+    assert ("legacy_tool's function returns its plain value (as @mcp.tool's did); declare the tool with @variants.tool "
+            "to return Results") in log, log
+
+
+@pytest.mark.parametrize("rich", [True, False])
+def test_cli_logs_each_line_once_with_its_level_and_logger_name_on_stderr(rich: bool) -> None:
+    """MCPServer sets up its log as it is made: with `rich` its handler shows the level (left as it is), without it
+    the message alone, which `cli` gives the level and logger name; one handler either way, on stderr."""
+    command = [sys.executable, str(SERVER)] if rich else [sys.executable, str(WITHOUT_RICH), str(SERVER)]
+    with StdioTarget(command, timeout=30, env={**os.environ, "COLUMNS": "1000"}) as target:
+        call(target, "mismatched", {"how": "missing"})
+        log = logged(target, "no entry for programmatic/structured")
+    line = "tool mismatched returned Results with no entry for programmatic/structured"
+    assert log.count(line) == 1, log
+    assert "ERROR" in log.split(line)[0].splitlines()[-1], log  # the level, on the line's own row
+    if not rich:
+        assert f"ERROR mcp_variants.sdk._toolset: {line}" in log, log
+
+
+def test_cli_leaves_the_authors_log_as_it_is_and_sets_the_level_asked() -> None:
+    """A server that set up its log (here before MCPServer is made, whose own setup then does nothing) keeps its
+    format; `--log-level warning` is the root's level whoever set up the handlers: the INFO line `cli` logs as it
+    adds the middleware left out (before any request, so before the ERROR waited for) is not written."""
+    env = {**os.environ, "AUTHOR_LOG_FORMAT": "AUTHOR|%(levelname)s|%(message)s"}
+    command = [sys.executable, str(SERVER), "--no-middleware", "--log-level", "warning"]
+    with StdioTarget(command, timeout=30, env=env) as target:
+        call(target, "mismatched", {"how": "missing"})
+        log = logged(target, "no entry for programmatic/structured")
+    assert "AUTHOR|ERROR|tool mismatched returned Results with" in log, log
+    assert "Variants.middleware added" not in log and "mcp_variants.sdk._toolset" not in log, log
+    with StdioTarget(command[:-2], timeout=30, env=env) as target:  # without it, the author's INFO
+        call(target, "mismatched", {"how": "missing"})
+        assert "AUTHOR|INFO|Variants.middleware added" in logged(target, "no entry for programmatic/structured")
 
 
 def test_a_malformed_kind_keeps_the_message_and_the_server_log_names_it(logging_target: StdioTarget) -> None:

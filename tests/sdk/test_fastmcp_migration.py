@@ -101,3 +101,27 @@ def test_a_migrated_tools_crash_keeps_fastmcps_words_in_the_outputs() -> None:
     content, structured = result["outputs"]
     assert content["content"] == [{"type": "text", "text": FASTMCP_WORDS[False]}]
     assert structured["structuredContent"] == {"error": {"type": "internal", "message": FASTMCP_WORDS[False]}}
+
+
+def test_a_migrated_tool_that_returns_results_is_told_in_the_log_to_return_its_plain_value(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """legacy_tool's function returns what FastMCP's @mcp.tool did; a `Results` (variants.tool's) is the author's
+    mistake, answered as any other bug and explained in the log. In process: the server's log is this process's."""
+    from fastmcp import FastMCP
+
+    from mcp_variants.client import ClientSession
+    from mcp_variants.fastmcp import InProcessTransport, Results, Variants
+
+    mcp = FastMCP("mistaken")
+    variants = Variants(mcp)
+
+    @variants.legacy_tool(structured="assistant")
+    def count(n: int) -> int:
+        return Results({"assistant/content": str(n)})  # type: ignore[return-value]
+
+    with caplog.at_level("ERROR"), ClientSession(InProcessTransport(mcp)) as session:
+        result = session.call("count", {"n": 1}, ["assistant/structured"])
+    assert result.is_error and result.raw["outputs"][0]["structuredContent"]["error"]["type"] == "internal", result.raw
+    assert ("tool count returned Results with no entry for assistant/structured: it declares assistant/content, "
+            "assistant/structured, and legacy_tool's function returns its plain value (as @mcp.tool's did); declare the "
+            "tool with @variants.tool to return Results") in caplog.text, caplog.text

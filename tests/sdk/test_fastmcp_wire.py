@@ -142,22 +142,51 @@ def test_the_authors_mistakes_in_a_failure_are_in_the_log_not_in_the_result(vers
     texts = [json.dumps(result) for result in (malformed, mismatched)]
     assert "no ticket 7" in texts[0] and "fail failed inside the server" in texts[1] and "Results" not in texts[1], texts
     assert "tool fail raised ToolError with the kind 'Not Found!'" in log() and "lowercase words joined by hyphens" in log()
-    assert "tool fail returned Results with programatic/structured not declared (did you mean programmatic/structured?)" in log()
+    # cli's log, FastMCP having set up none but its own logger's: each line once, with its level and logger name.
+    line = "tool fail returned Results with programatic/structured not declared (did you mean programmatic/structured?)"
+    assert log().count(line) == 1 and f"ERROR mcp_variants.sdk._toolset: {line}" in log(), log()
 
 
 def test_a_server_with_flags_of_its_own_serves_http_by_one_parser(tmp_path: Path) -> None:
-    """fastmcp.md, *Run it*: one parser reads `--db` (the server's) and cli's options (`add_serving_arguments`, no
-    `--token`: FastMCP's `auth=` guards it), `cli(mcp, args=args)` serves by them, and `--help` lists both."""
+    """fastmcp.md, *Run it*: one parser reads `--db` (the server's) and cli's options (`add_serving_arguments`),
+    `cli(mcp, args=args)` serves by them, and `--help` lists both, saying HTTP's authentication is FastMCP's."""
     helped = subprocess.run([sys.executable, str(OWN_FLAGS), "--help"], capture_output=True, text=True, timeout=90,
                             stdin=subprocess.DEVNULL)
     assert helped.returncode == 0 and "the database of shipments" in helped.stdout, helped.stdout + helped.stderr
     assert helped.stdout.index("\n  --db DB") < helped.stdout.index("\nserving MCP:") < helped.stdout.index("\n  --port PORT")
-    assert "[default 8000]" in helped.stdout and "--token" not in helped.stdout
+    assert "[default 8000]" in helped.stdout and "\n  --token TOKEN" in helped.stdout
+    said = " ".join(helped.stdout.split())  # as argparse wraps it
+    assert ("authentication: FastMCP's auth= provider, or for a server without one --token, checked by FastMCP's "
+            "DebugTokenVerifier") in said, said
+    assert "--log-level LEVEL the log's level on stderr" in said and "[default WARNING" in said, said
     server = HttpServer(tmp_path, "--db", "z.sqlite", log=tmp_path / "server.log", command=[sys.executable, str(OWN_FLAGS)])
     try:
         assert outputs(call(server.target, "database", {})) == {"assistant/content": [{"type": "text", "text": "z.sqlite"}]}
     finally:
         server.close()
+
+
+def test_a_token_as_the_sdk_layers_cli_takes_it_is_checked_by_fastmcp_where_the_server_has_no_auth(tmp_path: Path) -> None:
+    """fastmcp.md, *Run it*: `MCP_VARIANTS_TOKEN` (or `--token`), as a deployment script gives it to an MCPServer
+    server's cli, is every request's bearer token, beyond loopback too; beside `FastMCP(auth=...)` it is refused."""
+    from mcp_variants.conformance.wire import HttpTarget
+
+    env = {**os.environ, "MCP_VARIANTS_TOKEN": "from-the-environment"}
+    server = HttpServer(tmp_path, "--db", "t.sqlite", log=tmp_path / "server.log", env=env,
+                        command=[sys.executable, str(OWN_FLAGS)])
+    try:
+        refused = server.post({"jsonrpc": "2.0", "id": server.next_id(), "method": "server/discover", "params": {}})
+        assert refused.status == 401, refused
+        allowed = HttpTarget(server.url, headers={"Authorization": "Bearer from-the-environment"}, timeout=30)
+        try:
+            assert outputs(call(allowed, "database", {})) == {"assistant/content": [{"type": "text", "text": "t.sqlite"}]}
+        finally:
+            allowed.close()
+    finally:
+        server.close()
+    beyond = subprocess.run([sys.executable, str(OWN_FLAGS), "--http", "--host", "0.0.0.0", "--port", "1"],
+                            capture_output=True, text=True, timeout=90, stdin=subprocess.DEVNULL, env={**env, "OWN_AUTH": "1"})
+    assert beyond.returncode == 2 and "the server has FastMCP(auth=...)" in beyond.stderr, beyond.stderr
 
 
 def test_a_model_with_a_required_nullable_field_is_sent_as_its_schema_says(target: Target) -> None:

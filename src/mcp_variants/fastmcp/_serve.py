@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hmac
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 
 import anyio
 from fastmcp import FastMCP
+from fastmcp.server.auth.providers.debug import DebugTokenVerifier
 from fastmcp.server.context import reset_transport, set_transport
 from fastmcp.server.http import StarletteWithLifespan
 from starlette.middleware import Middleware
@@ -34,11 +36,13 @@ from ..sdk.framework import (
     DEFAULT_LIMITS,
     DEFAULT_MAX_MESSAGE_BYTES,
     ON_OUR_TRANSPORTS,
+    TOKEN_VARIABLE,
     LifespanGate,
     add_serving_options,
     is_loopback,
     message_guard,
     serving_options,
+    set_up_log,
     uvicorn_http,
 )
 from ..sdk.lowlevel import CannotListen, listen
@@ -116,26 +120,52 @@ def run(server: FastMCP[Any], transport: Literal["stdio", "streamable-http"] = "
         anyio.run(lambda: serve_http(server, host=host, port=port, bridge=bridge, limits=limits))
 
 
+HTTP_AUTH_NOTE = ("; authentication: FastMCP's auth= provider, or for a server without one --token, checked by "
+                  "FastMCP's DebugTokenVerifier")
+"""What `--help` says of HTTP's authentication: the server's own `FastMCP(auth=...)`; `--token` (as
+`mcp_variants.sdk`'s `cli` takes it, so one deployment script serves both layers) only where it has none."""
+
+
 def add_serving_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add `cli`'s options (`--http`, `--host`, `--port`, `--allowed-host`) to a server's own parser, as one argument
-    group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves by them.
-    Returns `parser`."""
-    return add_serving_options(parser, token=False)
+    """Add `cli`'s options (`--http`, `--host`, `--port`, `--token`, `--allowed-host`, `--log-level`) to a server's own
+    parser, as one argument group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())`
+    serves by them. Returns `parser`."""
+    return add_serving_options(parser, token=True, log_level="WARNING", http_note=HTTP_AUTH_NOTE)
+
+
+def bearer_token_auth(token: str) -> DebugTokenVerifier:
+    """FastMCP's own check of one bearer token (its public `DebugTokenVerifier`, given a constant-time comparison):
+    what `--token` gives a server that has no `auth=`, the check `mcp_variants.sdk`'s `--token` makes. FastMCP
+    answers a request without it 401, as for any provider of its own."""
+    expected = token.encode()
+    return DebugTokenVerifier(validate=lambda given: hmac.compare_digest(given.encode(), expected),
+                              client_id="mcp-variants-token")
 
 
 def cli(server: FastMCP[Any], argv: Sequence[str] | None = None, *, args: argparse.Namespace | None = None) -> None:
-    """`python server.py` serves stdio; `--http [--host H] [--port P] [--allowed-host NAME]` streamable HTTP at /mcp.
-    Beyond loopback the server needs FastMCP's own `auth=` (an auth provider): refused without one. `argv`: the
-    arguments to read (default `sys.argv[1:]`). `args`: a command line read already, by a server's own parser given
-    `add_serving_arguments(parser)`: the server's flags and these in one `--help`."""
+    """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
+    HTTP at /mcp. Beyond loopback the server needs FastMCP's own `auth=` (an auth provider), or for a server without
+    one a bearer token (`--token`, or `MCP_VARIANTS_TOKEN` in the environment), which FastMCP checks
+    (`bearer_token_auth`): refused without either, and a token beside `auth=` is refused too (two checks of one
+    request, one of them not the author's). `argv`: the arguments to read (default `sys.argv[1:]`). `args`: a command
+    line read already, by a server's own parser given `add_serving_arguments(parser)`: the server's flags and these
+    in one `--help`. The log goes to stderr with each line's level and logger name where the server set up none
+    (`--log-level`, WARNING: FastMCP's own lines keep its `fastmcp` logger's handlers, which do not reach the root's;
+    a handler of the author's is left as it is)."""
     parser, args = serving_options(f"the FastMCP server {server.name}, with SEP-3279 output variants", argv, args,
-                                   token=False)
+                                   token=True, log_level="WARNING", http_note=HTTP_AUTH_NOTE)
+    set_up_log(args.log_level, "WARNING")
     if not args.http:
         run(server)
         return
+    if args.token and server.auth is not None:
+        parser.exit(2, f"{parser.prog}: the server has FastMCP(auth=...), which checks each request's token: drop "
+                       f"--token (and {TOKEN_VARIABLE}), or the auth= provider\n")
+    if args.token:
+        server.auth = bearer_token_auth(args.token)
     if not is_loopback(args.host) and server.auth is None:
         parser.exit(2, f"{parser.prog}: refusing to listen on {args.host}: beyond loopback the server needs "
-                       "FastMCP(auth=...); or bind 127.0.0.1\n")
+                       f"FastMCP(auth=...) or a bearer token (--token or {TOKEN_VARIABLE}); or bind 127.0.0.1\n")
     check_before_serving(server)
     try:
         anyio.run(lambda: serve_http(server, host=args.host, port=args.port, allowed_hosts=args.allowed_host))

@@ -202,7 +202,7 @@ def projectors_for(name: str, specs: Sequence[VariantSpec], *, content: Callable
         def project(value: Any) -> Any:
             if isinstance(value, Results):
                 if value.selectors != declared:
-                    raise ResultsMismatch(name, declared, value.selectors)
+                    raise ResultsMismatch(name, declared, value.selectors, migrated=legacy is not None)
                 made = value.resolve(spec.selector)
             elif spec.project is not None:
                 made = spec.project(value)

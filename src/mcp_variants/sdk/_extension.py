@@ -435,16 +435,16 @@ class Variants(Extension):
         try:
             value = await fn(**kwargs) if is_async else await anyio.to_thread.run_sync(functools.partial(fn, **kwargs))
         except ToolError as exc:  # its kind, and for a migrated tool the words MCPServer put before its message
-            return Outcome(failure=exc.reworded(f"Error executing tool {name}: {exc.message}") if legacy else exc)
+            return Outcome(failure=exc.reworded(f"{sdk_failure(name)}: {exc.message}") if legacy else exc)
         except MCPError:
             raise  # a protocol error, as MCPServer answers it
         except SdkToolError as exc:
-            text = f"Error executing tool {name}: {exc}" if legacy else str(exc)
+            text = f"{sdk_failure(name)}: {exc}" if legacy else str(exc)
             return Outcome(failure=ToolError(ErrorKind.TOOL_ERROR, text))
         except Exception:
             logger.exception("tool %s raised", name)
             # A migrated tool's crash reads as MCPServer's did; neither says what the exception said.
-            return Outcome(failure=ToolError(ErrorKind.INTERNAL, f"Error executing tool {name}") if legacy else internal_failure(name))
+            return Outcome(failure=ToolError(ErrorKind.INTERNAL, sdk_failure(name)) if legacy else internal_failure(name))
         return Outcome(value=value)
 
     async def intercept_tool_call(self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any],
@@ -477,8 +477,11 @@ class Variants(Extension):
                                            "Variants tool, e.g. @apps.tool): MCPServer ran the other one. Give a view with "
                                            "variants.tool(..., view=View(...)) and Variants(apps=apps)")
                 return answered  # not a result of the tool's: MCPServer's own (input_required, ...)
-            # MCPServer refused the arguments before the tool ran: its words, in the requested outputs.
+            # MCPServer refused the arguments before the tool ran: its words, in the requested outputs; the
+            # `Error executing tool NAME: ` before them kept only where a migrated tool's old clients read it.
             text = " ".join(getattr(block, "text", "") for block in answered.content) or "Invalid arguments"
+            if not (params.name in self._legacy and era.is_legacy):
+                text = text.removeprefix(f"{sdk_failure(params.name)}: ")
             call.result = self.tools_by_name.project(params.name, selectors, era,
                                                      Outcome(failure=ToolError(ErrorKind.INVALID_ARGUMENTS, text)))
         return finish(ctx, "tools/call", era, call.result)
@@ -581,3 +584,9 @@ def listed_entry(sdk_entry: dict[str, Any], ours: dict[str, Any] | None, declare
         if key in ours:
             entry[key] = ours[key]
     return entry
+
+
+def sdk_failure(name: str) -> str:
+    """How MCPServer words a failure of the tool `name` (mcp.server.mcpserver.tools.base), before the failure's own
+    words: what a migrated tool keeps where its old clients read it, and what every other answer leaves out."""
+    return f"Error executing tool {name}"

@@ -35,7 +35,8 @@ class InsecureBinding(SystemExit):
     """A server asked to listen beyond loopback without a bearer token: the message says what to set."""
 
 
-TOKEN_VARIABLE = "MCP_VARIANTS_TOKEN"  # where `cli` reads the token when --token is not given (kept off `ps`)
+TOKEN_VARIABLE = "MCP_VARIANTS_TOKEN"
+"""Where `cli` (either layer's) reads the bearer token when `--token` is not given: the environment keeps it off `ps`."""
 
 
 def check_binding(host: str, token: str | None) -> None:

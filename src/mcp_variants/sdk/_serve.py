@@ -29,6 +29,7 @@ from ..protocol.versions import OUTPUTS_VERSION
 from ._arguments import add_serving_options, serving_options
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES, MessageGuard
 from ._http import HttpLimits, bridge_step, build_http_app
+from ._log import set_up_log
 from ._mountable import StreamableHttpApp
 from ._stdio import stdio_connection
 
@@ -209,8 +210,8 @@ def run(server: AnyServer, transport: Literal["stdio", "streamable-http"] = "std
 
 
 def add_serving_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add `cli`'s options (`--http`, `--host`, `--port`, `--token`, `--allowed-host`) to a server's own parser, as
-    one argument group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves
+    """Add `cli`'s options (`--http`, `--host`, `--port`, `--token`, `--allowed-host`, `--log-level`) to a server's own
+    parser, as one argument group: `--help` lists them beside the server's, and `cli(mcp, args=parser.parse_args())` serves
     by them. Returns `parser`."""
     return add_serving_options(parser, token=True)
 
@@ -219,13 +220,16 @@ def cli(server: AnyServer, argv: Sequence[str] | None = None, *, args: argparse.
     """`python server.py` serves stdio; `--http [--host H] [--port P] [--token T] [--allowed-host NAME]` streamable
     HTTP at /mcp (loopback by default; any other address needs a bearer token), saying its URL on stderr once it
     takes requests. `argv`: the arguments to read (default `sys.argv[1:]`). `args`: a command line read already,
-    by a server's own parser given `add_serving_arguments(parser)`: the server's flags and these in one `--help`."""
+    by a server's own parser given `add_serving_arguments(parser)`: the server's flags and these in one `--help`.
+    The log goes to stderr with each line's level and logger name where the server set up none (`--log-level`,
+    INFO as MCPServer's own; a handler of the author's is left as it is)."""
     import sys
 
     from ._http import InsecureBinding, check_binding
 
     name = lowlevel_server(server).name
     parser, args = serving_options(f"the MCP server {name}, with SEP-3279 output variants", argv, args, token=True)
+    set_up_log(args.log_level, "INFO")  # first: what the checks log reads as the rest does
     check_before_serving(server)
     if not args.http:
         run(server)

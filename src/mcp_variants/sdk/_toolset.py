@@ -200,9 +200,10 @@ class ToolSet:
 
 class ResultsMismatch(TypeError):
     """A tool's `Results` names a selector it did not declare, or lacks one it did: the tool's bug, found on its
-    first call whatever that call requested. The message names the tool and both sets."""
+    first call whatever that call requested. The message names the tool and both sets, and for a migrated tool
+    (`migrated`: `legacy_tool`'s), whose function returns its plain value, that a `Results` is `variants.tool`'s."""
 
-    def __init__(self, tool: str, declared: frozenset[Selector], given: frozenset[Selector]) -> None:
+    def __init__(self, tool: str, declared: frozenset[Selector], given: frozenset[Selector], *, migrated: bool = False) -> None:
         def names(selectors: frozenset[Selector]) -> str:
             return ", ".join(sorted(map(str, selectors))) or "nothing"
 
@@ -212,8 +213,9 @@ class ResultsMismatch(TypeError):
             problems.append(f"{names(extra)} not declared" + "".join(f" (did you mean {m[0]}?)" for m in meant.values() if m))
         if missing := declared - given:
             problems.append(f"no entry for {names(missing)}")
-        super().__init__(f"tool {tool} returned Results with {'; '.join(problems)}: it declares {names(declared)}, "
-                         "and its Results holds exactly one entry for each")
+        fix = ("legacy_tool's function returns its plain value (as @mcp.tool's did); declare the tool with "
+               "@variants.tool to return Results" if migrated else "its Results holds exactly one entry for each")
+        super().__init__(f"tool {tool} returned Results with {'; '.join(problems)}: it declares {names(declared)}, and {fix}")
 
 
 def default_error_schema() -> dict[str, Any]:

@@ -21,7 +21,8 @@ The framework registers the tools, runs them and serves them; the layer adds SEP
   framework's low-level `Server`; `ON_OUR_TRANSPORTS` set where the layer serves, so a server run otherwise can say
   why 2026-12-01 clients are refused (`bridge_needed`, `unbridged_warning`); a request to an HTTP app mounted
   without its lifespan answered with what to do (`LifespanGate`); `cli`'s options and their checks
-  (`add_serving_options`, `serving_options`, `is_loopback`);
+  (`add_serving_options`, `serving_options`, `is_loopback`, `TOKEN_VARIABLE`: where `--token` is read by default)
+  and its log where the server set up none (`set_up_log`);
 - its package: a name imported when first named (`imported_when_named`, PEP 562), as `InProcessTransport` is.
 
 What FastMCP's layer does, in short: an SDK middleware on the framework's low-level `Server` lists the variants, and
@@ -45,8 +46,9 @@ from ._connections import uvicorn_http
 from ._declare import Legacy, declared_specs, is_function, projectors_for, registered_twice
 from ._extension import ToolCall, listed_entry, with_variants
 from ._guard import DEFAULT_MAX_MESSAGE_BYTES
-from ._http import is_loopback
+from ._http import TOKEN_VARIABLE, is_loopback
 from ._lazy import imported_when_named
+from ._log import set_up_log
 from ._migrate import PlainTools, StructuredAudience, established_shape, inferred_variants
 from ._mountable import LifespanGate
 from ._requests import finish, negotiated_extensions
@@ -61,6 +63,7 @@ __all__ = [
     "ON_OUR_TRANSPORTS",
     "PlainTools",
     "StructuredAudience",
+    "TOKEN_VARIABLE",
     "ToolCall",
     "add_serving_options",
     "bridge_needed",
@@ -78,6 +81,7 @@ __all__ = [
     "projectors_for",
     "registered_twice",
     "serving_options",
+    "set_up_log",
     "unbridged_warning",
     "uvicorn_http",
     "with_variants",
