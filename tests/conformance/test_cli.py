@@ -13,7 +13,7 @@ import pytest
 
 from mcp_variants.conformance.verdict import EXIT_INCOMPLETE
 from mcp_variants.processes import free_port
-from support.servers import python_command, serve_command
+from support.servers import HttpServer, python_command, serve_command
 
 from .conftest import BROKEN
 
@@ -158,6 +158,19 @@ def test_an_unreachable_server_exits_2() -> None:
     done = check("--server-url", f"http://127.0.0.1:{free_port()}/mcp", "--kind", "server", "--timeout", "5")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "did not answer tools/list" in done.stderr
+
+
+def test_a_server_that_wants_a_token_says_which_option_sends_it(tmp_path: Path) -> None:
+    sample = Path(__file__).parents[1] / "sdk" / "sample_server.py"
+    server = HttpServer(tmp_path, "--token", "s3cret", log=tmp_path / "server.log", command=[sys.executable, str(sample)])
+    try:
+        refused = check("--server-url", server.url, "--kind", "server", "--timeout", "10")
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        assert "HTTP 401" in refused.stderr and "--header 'Authorization: Bearer TOKEN'" in refused.stderr
+        passed = check("--server-url", server.url, "--kind", "server", "-q", "--header", "Authorization: Bearer s3cret")
+        assert "HTTP 401" not in passed.stdout + passed.stderr
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize("bad", [["--call", "list_files"], ["--call", "x=[1]"], ["--header", "nocolon"]])

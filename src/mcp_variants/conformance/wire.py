@@ -467,6 +467,9 @@ class HttpTarget(Target):
             trip.response = responses[0]
         else:
             trip.problem = problem or f"HTTP {trip.status}: no JSON-RPC response with id {message['id']}"
+            if trip.status == 401 and "authorization" not in names:
+                trip.problem += ("; the server asks for credentials and none were sent (the check takes them as "
+                                 "--header 'Authorization: Bearer TOKEN')")
         return trip
 
     def routing_headers(self, message: Mapping[str, Any], version: str) -> dict[str, str]:
