@@ -338,7 +338,9 @@ class Variants(ServerExtension):
     async def _mounted_entries(self, ctx: ServerRequestContext[Any, Any], listed: list[Any]) -> dict[str, dict[str, Any]]:
         """The listed tools of mounted Variants servers, by the name this server lists: their entries (variants, or
         the legacy outputSchema) as their own server lists them."""
-        era, entries = request_era(ctx), {}
+        era = request_era(ctx)
+        entries: dict[str, dict[str, Any]] = {}
+        by_owner: dict[int, dict[str, dict[str, Any]]] = {}  # each mounted server's entries, made once per listing
         for entry in listed:
             name = entry.get("name") if isinstance(entry, dict) else None
             if not isinstance(name, str) or name in self.tools_by_name:
@@ -346,8 +348,10 @@ class Variants(ServerExtension):
             owned = await self._owner(name)
             if owned is not None:
                 owner, own_name = owned
-                ours = owner.tools_by_name.entries(era, negotiated_extensions(ctx, owner._served))
-                entries[name] = next(e for e in ours if e["name"] == own_name)
+                if id(owner) not in by_owner:
+                    listing = owner.tools_by_name.entries(era, negotiated_extensions(ctx, owner._served))
+                    by_owner[id(owner)] = {e["name"]: e for e in listing}
+                entries[name] = by_owner[id(owner)][own_name]
         return entries
 
     async def _plain_call(self, name: str, request: ServerRequestContext[Any, Any],

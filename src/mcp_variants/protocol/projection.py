@@ -148,9 +148,9 @@ def usable_content(blocks: list[dict[str, Any]], value: Any, projectors: ToolPro
     """An established tool's assistant/content at 2026-12-01, which MUST be a usable model representation (SEP-3279;
     older versions keep the content the tool always sent them, as a tool that already served them SHOULD): as it is,
     unless it carries nothing (the SDKs' content for a tool that returned None, an empty list or an empty string), then
-    one text block of the JSON of the value; of its
-    established structuredContent when the value is no JSON (a framework's own result object, a plain tool's), the
-    value a framework wrapped there (`unwrapped`), so that it reads as a migrated tool's; else `null`."""
+    one text block of the JSON of the value; of its established structuredContent when the value is no JSON (a
+    framework's own result object, a plain tool's), the value a framework wrapped there (`unwrapped`), so that it reads
+    as a migrated tool's; else `null`."""
     if any(block.get("type") != "text" or block.get("text") for block in blocks):
         return blocks
     structured = (unwrapped(projectors.established_structured(value), output_schema),) if projectors.established_structured else ()
